@@ -1,0 +1,21 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let package = Package(
+    name: "TextReel",
+    products: [
+        .library(name: "TextReel", targets: ["TextReel"]),
+        .executable(name: "textreel", targets: ["textreel"]),
+    ],
+    targets: [
+        .systemLibrary(name: "CPango", pkgConfig: "pangocairo",
+                       providers: [.apt(["libpango1.0-dev", "libcairo2-dev"])]),
+        .systemLibrary(name: "CImage", pkgConfig: "librsvg-2.0",
+                       providers: [.apt(["librsvg2-dev", "libgdk-pixbuf-2.0-dev", "libpng-dev"])]),
+        .systemLibrary(name: "CMark", pkgConfig: "libcmark-gfm",
+                       providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
+        .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark"]),
+        .executableTarget(name: "textreel", dependencies: ["TextReel"]),
+        .testTarget(name: "TextReelTests", dependencies: ["TextReel"]),
+    ]
+)

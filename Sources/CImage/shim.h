@@ -1,0 +1,3 @@
+#include <librsvg/rsvg.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <png.h>

@@ -1,0 +1,5 @@
+#include <pango/pango.h>
+#include <pango/pangocairo.h>
+#include <pango/pangofc-fontmap.h>
+#include <fontconfig/fontconfig.h>
+#include <cairo.h>

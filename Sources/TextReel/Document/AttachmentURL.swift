@@ -1,0 +1,121 @@
+import Foundation
+
+/// Reads an attachment's URL: the scheme names the provider type, the path or `id=` its id,
+/// `size=WxH` its box; other query items are kept as parameters.
+struct AttachmentURL {
+    /// Default sizes per scheme (and per control kind), in points.
+    static let defaultSizes: [String: CGSize] = [
+        "video": CGSize(width: 320, height: 180),
+        "drawing": CGSize(width: 300, height: 200),
+        "control:textfield": CGSize(width: 240, height: 32),
+        "control:toggle": CGSize(width: 52, height: 32),
+        "control:slider": CGSize(width: 200, height: 32),
+        "image": CGSize(width: 160, height: 120),
+    ]
+    static let controlKinds = ["textfield", "toggle", "slider"]
+    /// Largest side an attachment may have, in points.
+    static let maximumSide: Double = 8192
+
+    struct Parsed {
+        var attachment: TextAttachment
+        var warning: String?
+    }
+
+    /// Parses `url`; `ordinal` is the attachment's 1-based place among those of its scheme, for ids.
+    /// Throws a message (the caller adds the location).
+    static func parse(_ url: String, altText: String, baseURL: URL?, ordinal: (String) -> Int) throws -> Parsed {
+        let (scheme, rest) = split(url)
+        let (path, query) = splitQuery(rest)
+        var items: [String: String] = [:]
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            let key = parts[0].removingPercentEncoding ?? parts[0]
+            items[key] = parts.count > 1 ? (parts[1].removingPercentEncoding ?? parts[1]) : ""
+        }
+        let explicitSize = try items.removeValue(forKey: "size").map { try parseSize($0) }
+        let explicitID = items.removeValue(forKey: "id")
+
+        switch scheme {
+        case nil, "file"?:
+            let file = resolve(path: path, baseURL: baseURL)
+            var warning: String?
+            var size = explicitSize
+            if size == nil {
+                if let file, let intrinsic = ImageFile.intrinsicSize(of: file) {
+                    size = intrinsic
+                } else {
+                    warning = "image \(path) not found; drawing a missing-image placeholder"
+                }
+            }
+            let id = explicitID ?? "image-\(ordinal("image"))"
+            return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: size ?? defaultSizes["image"]!,
+                                                     url: url, parameters: items, file: file, altText: altText),
+                          warning: warning)
+        case "http"?, "https"?:
+            let id = explicitID ?? "image-\(ordinal("image"))"
+            return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: explicitSize ?? defaultSizes["image"]!,
+                                                     url: url, parameters: items, file: nil, altText: altText),
+                          warning: "remote image \(url) is not fetched; drawing a missing-image placeholder")
+        case let scheme? where ["video", "drawing", "control"].contains(scheme):
+            var key = scheme
+            if scheme == "control" {
+                let kind = items["kind"] ?? "textfield"
+                guard controlKinds.contains(kind) else {
+                    throw Message("unknown control kind '\(kind)'; expected one of \(controlKinds.joined(separator: ", "))")
+                }
+                items["kind"] = kind
+                key = "control:\(kind)"
+            }
+            if let duration = items["duration"], scheme == "video" {
+                guard let value = Double(duration), value > 0, value.isFinite else {
+                    throw Message("malformed duration '\(duration)'; expected a positive number of seconds")
+                }
+            }
+            let id = explicitID ?? (path.isEmpty ? "\(scheme)-\(ordinal(scheme))" : path)
+            return Parsed(attachment: TextAttachment(scheme: scheme, id: id, size: explicitSize ?? defaultSizes[key]!,
+                                                     url: url, parameters: items, altText: altText),
+                          warning: nil)
+        case let scheme?:
+            throw Message("unknown attachment scheme '\(scheme):'; expected an image path or one of video:, drawing:, control:")
+        }
+    }
+
+    struct Message: Error { let text: String; init(_ text: String) { self.text = text } }
+
+    /// "video:intro?x" → ("video", "intro?x"); a path without a scheme → (nil, path).
+    static func split(_ url: String) -> (String?, String) {
+        guard let colon = url.firstIndex(of: ":") else { return (nil, url) }
+        let candidate = url[..<colon]
+        guard let first = candidate.first, first.isASCII, first.isLetter,
+              candidate.allSatisfy({ $0.isASCII && ($0.isLetter || $0.isNumber || "+-.".contains($0)) })
+        else { return (nil, url) }
+        var rest = url[url.index(after: colon)...]
+        if rest.hasPrefix("//") { rest = rest.dropFirst(2) }
+        return (candidate.lowercased(), String(rest))
+    }
+
+    static func splitQuery(_ rest: String) -> (String, String) {
+        guard let mark = rest.firstIndex(of: "?") else { return (rest, "") }
+        return (String(rest[..<mark]), String(rest[rest.index(after: mark)...]))
+    }
+
+    static func parseSize(_ text: String) throws -> CGSize {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Double(parts[0]), let h = Double(parts[1]),
+              w.isFinite, h.isFinite, w > 0, h > 0 else {
+            throw Message("malformed size '\(text)'; expected WIDTHxHEIGHT in points, like 320x180")
+        }
+        guard w <= maximumSide, h <= maximumSide else {
+            throw Message("size '\(text)' is too large; each side must be at most \(Int(maximumSide)) points")
+        }
+        return CGSize(width: w, height: h)
+    }
+
+    static func resolve(path: String, baseURL: URL?) -> URL? {
+        let decoded = path.removingPercentEncoding ?? path
+        guard !decoded.isEmpty else { return nil }
+        if decoded.hasPrefix("/") { return URL(fileURLWithPath: decoded) }
+        guard let baseURL else { return URL(fileURLWithPath: decoded) }
+        return baseURL.appendingPathComponent(decoded)
+    }
+}

@@ -1,0 +1,42 @@
+/// Accumulates a paragraph's text as UTF-8 bytes with styled runs and attachments, so that every
+/// range is already in Pango's byte offsets.
+struct InlineBuilder {
+    private(set) var bytes: [UInt8] = []
+    private(set) var runs: [StyledRun] = []
+    private(set) var attachments: [TextAttachment] = []
+    private var styles: [(InlineStyle, String?)] = []
+
+    var isEmpty: Bool { bytes.isEmpty }
+    var currentStyle: InlineStyle { styles.reduce(into: InlineStyle()) { $0.formUnion($1.0) } }
+    var currentLink: String? { styles.last(where: { $0.1 != nil })?.1 }
+
+    mutating func push(_ style: InlineStyle, link: String? = nil) { styles.append((style, link)) }
+    mutating func pop() { _ = styles.popLast() }
+
+    mutating func append(_ text: String, extra: InlineStyle = []) {
+        guard !text.isEmpty else { return }
+        let start = bytes.count
+        bytes.append(contentsOf: text.utf8)
+        let style = currentStyle.union(extra)
+        guard !style.isEmpty else { return }
+        let link = currentLink
+        if var last = runs.last, last.range.upperBound == start, last.style == style, last.link == link {
+            last.range = last.range.lowerBound..<bytes.count
+            runs[runs.count - 1] = last
+        } else {
+            runs.append(StyledRun(range: start..<bytes.count, style: style, link: link))
+        }
+    }
+
+    mutating func append(attachment: TextAttachment) {
+        attachments.append(attachment.at(offset: bytes.count, isBlock: false))
+        bytes.append(contentsOf: TextAttachment.character.utf8)
+    }
+
+    /// The text with trailing whitespace and line separators removed.
+    var text: String {
+        var end = bytes.count
+        while end > 0, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x0A { end -= 1 }
+        return String(decoding: bytes[..<end], as: UTF8.self)
+    }
+}

@@ -1,0 +1,261 @@
+import CMark
+import CPango
+import Foundation
+
+/// Reads Markdown with cmark-gfm (tables, strikethrough, task lists, autolinks) into paragraphs.
+/// Every block becomes one `TextParagraph`; images become attachments.
+struct MarkdownReader {
+    let fileName: String
+    let baseURL: URL?
+    private(set) var paragraphs: [TextParagraph] = []
+    private(set) var warnings: [String] = []
+    private var ordinals: [String: Int] = [:]
+    private var quoteDepth = 0
+    private var listDepth = 0
+    /// The marker for the next paragraph of the current list item; consumed by its first block.
+    private var pendingMarker: String?
+
+    init(fileName: String, baseURL: URL?) {
+        self.fileName = fileName
+        self.baseURL = baseURL
+    }
+
+    /// Validates UTF-8 (cmark would silently replace bad bytes), then parses.
+    mutating func read(_ data: Data) throws {
+        try Self.validateUTF8(data, fileName: fileName)
+        cmark_gfm_core_extensions_ensure_registered()
+        guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_UNSAFE) else {
+            throw TextReelError(file: fileName, "cmark-gfm could not create a parser")
+        }
+        defer { cmark_parser_free(parser) }
+        for name in ["table", "strikethrough", "tasklist", "autolink"] {
+            if let ext = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, ext) }
+        }
+        data.withUnsafeBytes { raw in
+            if let base = raw.baseAddress { cmark_parser_feed(parser, base.assumingMemoryBound(to: CChar.self), raw.count) }
+        }
+        guard let root = cmark_parser_finish(parser) else {
+            throw TextReelError(file: fileName, "cmark-gfm could not parse the document")
+        }
+        defer { cmark_node_free(root) }
+        try readBlocks(of: root)
+    }
+
+    static func validateUTF8(_ data: Data, fileName: String) throws {
+        try data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return }
+            var end: UnsafePointer<CChar>? = nil
+            if g_utf8_validate(base, raw.count, &end) != 0 { return }
+            let offset = end.map { base.distance(to: $0) } ?? 0
+            let prefix = raw.prefix(offset)
+            let line = prefix.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
+            let lineStart = prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
+            throw TextReelError(file: fileName, line: line, column: offset - lineStart + 1,
+                                "invalid UTF-8 (byte 0x\(String(raw[offset], radix: 16))); expected a UTF-8 text file")
+        }
+    }
+
+    // MARK: Blocks
+
+    private mutating func readBlocks(of parent: OpaquePointer) throws {
+        var child = cmark_node_first_child(parent)
+        while let node = child {
+            try readBlock(node)
+            child = cmark_node_next(node)
+        }
+    }
+
+    private mutating func readBlock(_ node: OpaquePointer) throws {
+        let line = Int(cmark_node_get_start_line(node))
+        switch typeName(node) {
+        case "paragraph":
+            var inline = InlineBuilder()
+            try readInlines(of: node, into: &inline)
+            if inline.attachments.count == 1, inline.text == TextAttachment.character {
+                let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
+                add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
+            } else {
+                add(listKind(or: .body), inline: inline, line: line)
+            }
+        case "heading":
+            var inline = InlineBuilder()
+            try readInlines(of: node, into: &inline)
+            add(.heading(level: Int(cmark_node_get_heading_level(node))), inline: inline, line: line)
+        case "code_block", "html_block":
+            var literal = string(cmark_node_get_literal(node))
+            while literal.hasSuffix("\n") { literal.removeLast() }
+            let info = string(cmark_node_get_fence_info(node))
+            add(.codeBlock(language: info.isEmpty ? nil : info), text: literal, line: line)
+        case "thematic_break":
+            add(.thematicBreak, text: "", line: line)
+        case "block_quote":
+            quoteDepth += 1
+            try readBlocks(of: node)
+            quoteDepth -= 1
+        case "list":
+            try readList(node)
+        case "table":
+            try readTable(node, line: line)
+        default:
+            try readBlocks(of: node)
+        }
+    }
+
+    private mutating func readList(_ list: OpaquePointer) throws {
+        let ordered = cmark_node_get_list_type(list) == CMARK_ORDERED_LIST
+        let delimiter = cmark_node_get_list_delim(list) == CMARK_PAREN_DELIM ? ")" : "."
+        var number = Int(cmark_node_get_list_start(list))
+        let bullets = ["•", "◦", "▪"]
+        listDepth += 1
+        defer { listDepth -= 1 }
+        var child = cmark_node_first_child(list)
+        while let item = child {
+            if typeName(item) == "tasklist" {
+                pendingMarker = cmark_gfm_extensions_get_tasklist_item_checked(item) ? "☑" : "☐"
+            } else {
+                pendingMarker = ordered ? "\(number)\(delimiter)" : bullets[(listDepth - 1) % bullets.count]
+            }
+            try readBlocks(of: item)
+            pendingMarker = nil
+            number += 1
+            child = cmark_node_next(item)
+        }
+    }
+
+    private mutating func readTable(_ table: OpaquePointer, line: Int) throws {
+        var inline = InlineBuilder()
+        var columns = 0
+        var row = cmark_node_first_child(table)
+        var firstRow = true
+        while let rowNode = row {
+            if !firstRow { inline.append("\u{2028}") }
+            let header = cmark_gfm_extensions_get_table_row_is_header(rowNode) != 0
+            if header { inline.push(.strong) }
+            var cell = cmark_node_first_child(rowNode)
+            var count = 0
+            while let cellNode = cell {
+                if count > 0 { inline.append("\t") }
+                try readInlines(of: cellNode, into: &inline)
+                count += 1
+                cell = cmark_node_next(cellNode)
+            }
+            if header { inline.pop() }
+            columns = max(columns, count)
+            firstRow = false
+            row = cmark_node_next(rowNode)
+        }
+        add(.table(columns: columns), inline: inline, line: line)
+    }
+
+    /// A list item's first block carries its marker; later blocks of the item are continuations.
+    private mutating func listKind(or kind: ParagraphKind) -> ParagraphKind {
+        guard listDepth > 0 else { return kind }
+        defer { pendingMarker = nil }
+        return .listItem(marker: pendingMarker)
+    }
+
+    private mutating func add(_ kind: ParagraphKind, inline: InlineBuilder, line: Int) {
+        add(kind, text: inline.text, runs: inline.runs, attachments: inline.attachments, line: line)
+    }
+
+    private mutating func add(_ kind: ParagraphKind, text: String, runs: [StyledRun] = [],
+                              attachments: [TextAttachment] = [], line: Int) {
+        if case .listItem = kind {} else if listDepth > 0 { pendingMarker = nil }
+        let textLength = text.utf8.count
+        let clipped = runs.compactMap { run -> StyledRun? in
+            let upper = min(run.range.upperBound, textLength)
+            guard run.range.lowerBound < upper else { return nil }
+            var copy = run
+            copy.range = run.range.lowerBound..<upper
+            return copy
+        }
+        paragraphs.append(TextParagraph(id: ParagraphID(paragraphs.count), kind: kind, text: text, runs: clipped,
+                                        attachments: attachments, quoteDepth: quoteDepth, listDepth: listDepth,
+                                        sourceLine: line))
+    }
+
+    // MARK: Inlines
+
+    private mutating func readInlines(of parent: OpaquePointer, into inline: inout InlineBuilder) throws {
+        var child = cmark_node_first_child(parent)
+        while let node = child {
+            try readInline(node, into: &inline)
+            child = cmark_node_next(node)
+        }
+    }
+
+    private mutating func readInline(_ node: OpaquePointer, into inline: inout InlineBuilder) throws {
+        switch typeName(node) {
+        case "text", "html_inline":
+            inline.append(string(cmark_node_get_literal(node)))
+        case "softbreak":
+            inline.append(" ")
+        case "linebreak":
+            inline.append("\u{2028}")
+        case "code":
+            inline.append(string(cmark_node_get_literal(node)), extra: .code)
+        case "emph":
+            try styled(.emphasis, node, &inline)
+        case "strong":
+            try styled(.strong, node, &inline)
+        case "strikethrough":
+            try styled(.strikethrough, node, &inline)
+        case "link":
+            inline.push(.link, link: string(cmark_node_get_url(node)))
+            try readInlines(of: node, into: &inline)
+            inline.pop()
+        case "image":
+            try readImage(node, into: &inline)
+        default:
+            try readInlines(of: node, into: &inline)
+        }
+    }
+
+    private mutating func styled(_ style: InlineStyle, _ node: OpaquePointer, _ inline: inout InlineBuilder) throws {
+        inline.push(style)
+        try readInlines(of: node, into: &inline)
+        inline.pop()
+    }
+
+    private mutating func readImage(_ node: OpaquePointer, into inline: inout InlineBuilder) throws {
+        var alt = InlineBuilder()
+        try readInlines(of: node, into: &alt)
+        let url = string(cmark_node_get_url(node))
+        do {
+            let parsed = try AttachmentURL.parse(url, altText: alt.text, baseURL: baseURL) { scheme in
+                ordinals[scheme, default: 0] += 1
+                return ordinals[scheme]!
+            }
+            if let warning = parsed.warning { warnings.append("\(fileName):\(location(of: node)): warning: \(warning)") }
+            inline.append(attachment: parsed.attachment)
+        } catch let error as AttachmentURL.Message {
+            let (line, column) = position(of: node)
+            throw TextReelError(file: fileName, line: line, column: column, error.text)
+        }
+    }
+
+    // MARK: Helpers
+
+    /// cmark gives inline positions only on some nodes: fall back to the nearest block's line.
+    private func position(of node: OpaquePointer) -> (Int, Int?) {
+        var current: OpaquePointer? = node
+        while let n = current {
+            let line = Int(cmark_node_get_start_line(n))
+            if line > 0 {
+                let column = Int(cmark_node_get_start_column(n))
+                return (line, column > 0 ? column : nil)
+            }
+            current = cmark_node_parent(n)
+        }
+        return (1, nil)
+    }
+
+    private func location(of node: OpaquePointer) -> String {
+        let (line, column) = position(of: node)
+        return column.map { "\(line):\($0)" } ?? "\(line)"
+    }
+
+    private func typeName(_ node: OpaquePointer) -> String { string(cmark_node_get_type_string(node)) }
+
+    private func string(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+}

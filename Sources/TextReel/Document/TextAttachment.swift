@@ -1,0 +1,37 @@
+import Foundation
+
+/// An attachment in the text: an image, video, drawing or control, named by its URL scheme.
+public struct TextAttachment: Hashable, Sendable {
+    /// The provider type's scheme: "image", "video", "drawing", "control" or a registered one.
+    public let scheme: String
+    /// Stable id: from `?id=` or the URL path, else derived from its place in the document.
+    public let id: String
+    /// Its box in points.
+    public let size: CGSize
+    /// The URL as written in the document.
+    public let url: String
+    /// Query parameters other than `size` and `id` (`duration`, `kind`, …).
+    public let parameters: [String: String]
+    /// The image file for `image` attachments, resolved against the document's folder.
+    public let file: URL?
+    public let altText: String
+    /// True when the attachment is alone in its paragraph.
+    public let isBlock: Bool
+    /// Byte offset of its U+FFFC in the paragraph text.
+    public let utf8Offset: Int
+
+    public init(scheme: String, id: String, size: CGSize, url: String, parameters: [String: String] = [:],
+                file: URL? = nil, altText: String = "", isBlock: Bool = false, utf8Offset: Int = 0) {
+        self.scheme = scheme; self.id = id; self.size = size; self.url = url
+        self.parameters = parameters; self.file = file; self.altText = altText
+        self.isBlock = isBlock; self.utf8Offset = utf8Offset
+    }
+
+    func at(offset: Int, isBlock: Bool) -> TextAttachment {
+        TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: parameters,
+                       file: file, altText: altText, isBlock: isBlock, utf8Offset: offset)
+    }
+
+    /// The object replacement character that stands for an attachment in the text.
+    public static let character = "\u{FFFC}"
+}

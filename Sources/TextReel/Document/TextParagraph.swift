@@ -1,0 +1,89 @@
+import Foundation
+
+/// A stable paragraph identity: it survives edits of the paragraph's text and is never reused.
+public struct ParagraphID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let rawValue: Int
+    public init(_ rawValue: Int) { self.rawValue = rawValue }
+    public static func < (a: ParagraphID, b: ParagraphID) -> Bool { a.rawValue < b.rawValue }
+    public var description: String { "p\(rawValue)" }
+}
+
+/// What a block is, which decides its style and decorations.
+public enum ParagraphKind: Hashable, Sendable {
+    case body
+    case heading(level: Int)
+    /// A list item's paragraph; `marker` is nil for a continuation paragraph of the same item.
+    case listItem(marker: String?)
+    case codeBlock(language: String?)
+    /// A table as aligned text: cells separated by tabs, rows by line separators.
+    case table(columns: Int)
+    case thematicBreak
+    /// An attachment alone in its paragraph: its own fragment.
+    case blockAttachment
+
+    /// A short name used in events and previews.
+    public var name: String {
+        switch self {
+        case .body: "paragraph"
+        case .heading(let level): "heading\(level)"
+        case .listItem: "list-item"
+        case .codeBlock: "code"
+        case .table: "table"
+        case .thematicBreak: "rule"
+        case .blockAttachment: "block-attachment"
+        }
+    }
+}
+
+/// Inline styles a run of text can carry.
+public struct InlineStyle: OptionSet, Hashable, Sendable {
+    public let rawValue: UInt8
+    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public static let emphasis = InlineStyle(rawValue: 1 << 0)
+    public static let strong = InlineStyle(rawValue: 1 << 1)
+    public static let strikethrough = InlineStyle(rawValue: 1 << 2)
+    public static let code = InlineStyle(rawValue: 1 << 3)
+    public static let link = InlineStyle(rawValue: 1 << 4)
+}
+
+/// A styled run over a paragraph's text, in UTF-8 byte offsets (Pango's unit).
+public struct StyledRun: Hashable, Sendable {
+    public var range: Range<Int>
+    public var style: InlineStyle
+    /// The link target when `style` contains `.link`.
+    public var link: String?
+    public init(range: Range<Int>, style: InlineStyle, link: String? = nil) {
+        self.range = range; self.style = style; self.link = link
+    }
+}
+
+/// One immutable block of the document: a heading, a paragraph, a list item, a code block, a table,
+/// a rule or a block attachment. Editing makes a new value with the same `id`.
+public struct TextParagraph: Hashable, Sendable {
+    public let id: ParagraphID
+    public let kind: ParagraphKind
+    /// The text; each attachment is one U+FFFC at its `utf8Offset`.
+    public let text: String
+    public let runs: [StyledRun]
+    public let attachments: [TextAttachment]
+    /// How many block quotes hold this paragraph.
+    public let quoteDepth: Int
+    /// How many lists hold this paragraph (0 outside lists).
+    public let listDepth: Int
+    /// 1-based line in the source, for messages.
+    public let sourceLine: Int
+
+    public init(id: ParagraphID, kind: ParagraphKind, text: String, runs: [StyledRun] = [],
+                attachments: [TextAttachment] = [], quoteDepth: Int = 0, listDepth: Int = 0,
+                sourceLine: Int = 0) {
+        self.id = id; self.kind = kind; self.text = text; self.runs = runs
+        self.attachments = attachments; self.quoteDepth = quoteDepth
+        self.listDepth = listDepth; self.sourceLine = sourceLine
+    }
+
+    /// The same paragraph with other text, runs and attachments (an edit keeps id and kind).
+    public func replacing(text: String, runs: [StyledRun], attachments: [TextAttachment]) -> TextParagraph {
+        TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
+                      quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine)
+    }
+}

@@ -1,0 +1,31 @@
+import Foundation
+
+/// A user-facing error: what was wrong, where (file, line, column when known) and what was expected.
+/// The CLI prints `description` and exits with `exitStatus`.
+public struct TextReelError: Error, CustomStringConvertible, Equatable, Sendable {
+    public var file: String?
+    public var line: Int?
+    public var column: Int?
+    public var message: String
+    /// 2 for bad input or usage (the default), 1 for a golden mismatch.
+    public var exitStatus: Int32
+
+    public init(file: String? = nil, line: Int? = nil, column: Int? = nil, _ message: String,
+                exitStatus: Int32 = 2) {
+        self.file = file; self.line = line; self.column = column
+        self.message = message; self.exitStatus = exitStatus
+    }
+
+    public var description: String {
+        var place = file ?? ""
+        if let line { place += ":\(line)" }
+        if let column { place += ":\(column)" }
+        return place.isEmpty ? "error: \(message)" : "\(place): error: \(message)"
+    }
+
+    func located(file: String) -> TextReelError {
+        var copy = self
+        if copy.file == nil { copy.file = file }
+        return copy
+    }
+}

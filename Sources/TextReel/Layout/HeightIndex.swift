@@ -1,0 +1,185 @@
+/// Paragraph heights in a chunked tree of summed heights: O(log n) y → paragraph, paragraph → y,
+/// height updates and splices. Leaves hold up to `leafCapacity` heights in flat arrays, so a
+/// million paragraphs cost a few thousand objects, not a million.
+struct HeightIndex {
+    static let leafCapacity = 256
+    static let fanout = 32
+
+    final class Node {
+        var count = 0
+        var total = 0.0
+        var measuredCount = 0
+        var children: [Node] = []
+        var heights: [Double] = []
+        var measured: [Bool] = []
+        var isLeaf: Bool { children.isEmpty }
+
+        init() {}
+        init(heights: [Double], measured: [Bool]) {
+            self.heights = heights
+            self.measured = measured
+            recount()
+        }
+        init(children: [Node]) {
+            self.children = children
+            recount()
+        }
+        func recount() {
+            if isLeaf {
+                count = heights.count
+                total = heights.reduce(0, +)
+                measuredCount = measured.reduce(0) { $0 + ($1 ? 1 : 0) }
+            } else {
+                count = children.reduce(0) { $0 + $1.count }
+                total = children.reduce(0) { $0 + $1.total }
+                measuredCount = children.reduce(0) { $0 + $1.measuredCount }
+            }
+        }
+    }
+
+    private(set) var root: Node
+
+    init(heights: [Double] = []) {
+        var level = stride(from: 0, to: heights.count, by: Self.leafCapacity).map { start -> Node in
+            let slice = Array(heights[start..<min(start + Self.leafCapacity, heights.count)])
+            return Node(heights: slice, measured: Array(repeating: false, count: slice.count))
+        }
+        if level.isEmpty { level = [Node(heights: [], measured: [])] }
+        while level.count > 1 {
+            level = stride(from: 0, to: level.count, by: Self.fanout).map {
+                Node(children: Array(level[$0..<min($0 + Self.fanout, level.count)]))
+            }
+        }
+        root = level[0]
+    }
+
+    var count: Int { root.count }
+    var totalHeight: Double { root.total }
+    /// Total height of the measured paragraphs, and how many there are.
+    var measured: (count: Int, height: Double) {
+        (root.measuredCount, measuredHeight(root))
+    }
+
+    private func measuredHeight(_ node: Node) -> Double {
+        if node.measuredCount == 0 { return 0 }
+        if node.isLeaf { return zip(node.heights, node.measured).reduce(0) { $0 + ($1.1 ? $1.0 : 0) } }
+        return node.children.reduce(0) { $0 + measuredHeight($1) }
+    }
+
+    /// (leaf, index within leaf, y of the leaf's first entry).
+    private func locate(_ index: Int) -> (Node, Int, Double) {
+        var node = root, i = index, y = 0.0
+        while !node.isLeaf {
+            var next = node.children[node.children.count - 1]
+            for child in node.children {
+                if i < child.count { next = child; break }
+                i -= child.count
+                y += child.total
+            }
+            node = next
+        }
+        return (node, i, y)
+    }
+
+    func height(at index: Int) -> Double {
+        let (leaf, i, _) = locate(index)
+        return leaf.heights[i]
+    }
+
+    func isMeasured(_ index: Int) -> Bool {
+        let (leaf, i, _) = locate(index)
+        return leaf.measured[i]
+    }
+
+    /// The y of the top of paragraph `index` (the total height when `index == count`).
+    func offset(of index: Int) -> Double {
+        if index >= count { return totalHeight }
+        let (leaf, i, y) = locate(index)
+        return y + leaf.heights[..<i].reduce(0, +)
+    }
+
+    /// The paragraph containing `y` (clamped to the document) and `y`'s offset within it.
+    func index(containing y: Double) -> (index: Int, offset: Double) {
+        guard count > 0 else { return (0, 0) }
+        if y <= 0 { return (0, y) }
+        var node = root, rest = y, base = 0
+        while !node.isLeaf {
+            var next: Node?
+            for child in node.children {
+                if rest < child.total { next = child; break }
+                rest -= child.total
+                base += child.count
+            }
+            guard let chosen = next else { return (count - 1, y - offset(of: count - 1)) }
+            node = chosen
+        }
+        for (i, h) in node.heights.enumerated() {
+            if rest < h { return (base + i, rest) }
+            rest -= h
+        }
+        return (count - 1, y - offset(of: count - 1))
+    }
+
+    /// Sets a paragraph's height; returns how much it changed.
+    @discardableResult
+    mutating func setHeight(_ height: Double, at index: Int, measured: Bool) -> Double {
+        var delta = 0.0
+        Self.update(root, index) { leaf, i in
+            delta = height - leaf.heights[i]
+            leaf.heights[i] = height
+            leaf.measured[i] = measured
+        }
+        return delta
+    }
+
+    mutating func insert(_ height: Double, at index: Int, measured: Bool = false) {
+        Self.update(root, min(index, count), inserting: true) { leaf, i in
+            leaf.heights.insert(height, at: i)
+            leaf.measured.insert(measured, at: i)
+        }
+        if root.children.count > Self.fanout || (root.isLeaf && root.heights.count > 2 * Self.leafCapacity) {
+            root = Node(children: Self.split(root))
+        }
+    }
+
+    mutating func remove(at index: Int) {
+        Self.update(root, index) { leaf, i in
+            leaf.heights.remove(at: i)
+            leaf.measured.remove(at: i)
+        }
+    }
+
+    /// Descends to the leaf holding `index`, applies `change`, and fixes sums on the way back;
+    /// splits overfull children and drops empty ones.
+    private static func update(_ node: Node, _ index: Int, inserting: Bool = false, _ change: (Node, Int) -> Void) {
+        if node.isLeaf {
+            change(node, index)
+            node.recount()
+            return
+        }
+        var i = index
+        var slot = node.children.count - 1
+        for (k, child) in node.children.enumerated() {
+            if i < child.count || (inserting && i == child.count && k == node.children.count - 1) { slot = k; break }
+            i -= child.count
+        }
+        let child = node.children[slot]
+        update(child, i, inserting: inserting, change)
+        if child.count == 0 && node.children.count > 1 {
+            node.children.remove(at: slot)
+        } else if (child.isLeaf && child.heights.count > 2 * leafCapacity) || child.children.count > fanout {
+            node.children.replaceSubrange(slot...slot, with: split(child))
+        }
+        node.recount()
+    }
+
+    private static func split(_ node: Node) -> [Node] {
+        if node.isLeaf {
+            let half = node.heights.count / 2
+            return [Node(heights: Array(node.heights[..<half]), measured: Array(node.measured[..<half])),
+                    Node(heights: Array(node.heights[half...]), measured: Array(node.measured[half...]))]
+        }
+        let half = node.children.count / 2
+        return [Node(children: Array(node.children[..<half])), Node(children: Array(node.children[half...]))]
+    }
+}

@@ -1,0 +1,46 @@
+import Foundation
+
+/// One laid-out paragraph: its frame in the document, its lines and its attachments' frames.
+/// Like `NSTextLayoutFragment`, it belongs to one version of a paragraph; an edit replaces it.
+public final class TextLayoutFragment {
+    /// How far layout has gone, as in TextKit.
+    public enum State: String, Sendable {
+        case estimatedUsageBounds, layoutAvailable
+    }
+
+    public let paragraph: TextParagraph
+    /// The tiling rect in document coordinates; `origin.y` moves as the fragments above it change.
+    public internal(set) var layoutFragmentFrame: CGRect
+    /// What drawing covers, relative to the frame's origin (ink may overhang the frame).
+    public let renderingSurfaceBounds: CGRect
+    public let textLineFragments: [TextLineFragment]
+    /// Attachment frames relative to the frame's origin, in text order.
+    public let attachmentFrames: [(attachment: TextAttachment, frame: CGRect)]
+    public var state: State { .layoutAvailable }
+
+    /// Where the Pango layout's origin sits, relative to the frame's origin.
+    let layoutOrigin: CGPoint
+    let style: ParagraphStyle
+    let layout: PangoLayoutBox
+    /// The content width it was laid out for.
+    let containerWidth: Double
+
+    init(paragraph: TextParagraph, size: CGSize, renderingSurfaceBounds: CGRect, lines: [TextLineFragment],
+         attachmentFrames: [(TextAttachment, CGRect)], layoutOrigin: CGPoint, style: ParagraphStyle,
+         layout: PangoLayoutBox, containerWidth: Double) {
+        self.paragraph = paragraph
+        self.layoutFragmentFrame = CGRect(origin: .zero, size: size)
+        self.renderingSurfaceBounds = renderingSurfaceBounds
+        self.textLineFragments = lines
+        self.attachmentFrames = attachmentFrames.map { (attachment: $0.0, frame: $0.1) }
+        self.layoutOrigin = layoutOrigin
+        self.style = style
+        self.layout = layout
+        self.containerWidth = containerWidth
+    }
+
+    /// The frame of the attachment with `id`, relative to the fragment's frame.
+    public func frameForTextAttachment(id: String) -> CGRect? {
+        attachmentFrames.first { $0.attachment.id == id }?.frame
+    }
+}

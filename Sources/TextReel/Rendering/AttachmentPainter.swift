@@ -1,0 +1,161 @@
+import CPango
+import Foundation
+
+/// Draws an attachment into its box: the real image, or a placeholder that shows at a glance the
+/// provider type (an icon), the id and the size.
+final class AttachmentPainter {
+    private let fonts: FontSystem
+    private let theme: Theme
+    /// Decoded images by file path; nil records a file that could not be read.
+    private var images: [String: CairoSurface?] = [:]
+
+    init(fonts: FontSystem, theme: Theme) {
+        self.fonts = fonts
+        self.theme = theme
+    }
+
+    /// `cr` is in points with the box's top-left at the origin.
+    func draw(_ attachment: TextAttachment, size: CGSize, in cr: OpaquePointer) {
+        let box = CGRect(origin: .zero, size: size)
+        if attachment.scheme == "image", let file = attachment.file, let image = image(at: file) {
+            cairo_save(cr)
+            cairo_rectangle(cr, 0, 0, size.width, size.height)
+            cairo_clip(cr)
+            cairo_scale(cr, size.width / Double(image.width), size.height / Double(image.height))
+            cairo_set_source_surface(cr, image.surface, 0, 0)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_paint(cr)
+            cairo_restore(cr)
+            return
+        }
+        drawPlaceholder(attachment, box: box, in: cr)
+    }
+
+    private func image(at file: URL) -> CairoSurface? {
+        if let cached = images[file.path] { return cached }
+        let loaded = ImageFile.load(file)
+        images[file.path] = .some(loaded)
+        return loaded
+    }
+
+    private struct Look { var fill: Color; var ink: Color }
+
+    private func look(for attachment: TextAttachment) -> Look {
+        switch attachment.scheme {
+        case "video": Look(fill: Color(hex: 0x2D333B), ink: Color(hex: 0xF0F3F6))
+        case "drawing": Look(fill: Color(hex: 0xFFF8E6), ink: Color(hex: 0x8A5A00))
+        case "control": Look(fill: Color(hex: 0xF6F8FA), ink: Color(hex: 0x24292F))
+        case "image": Look(fill: Color(hex: 0xFDECEC), ink: Color(hex: 0x9A1B1B))
+        default: Look(fill: Color(hex: 0xEEF1F4), ink: Color(hex: 0x24292F))
+        }
+    }
+
+    func drawPlaceholder(_ attachment: TextAttachment, box: CGRect, in cr: OpaquePointer) {
+        let look = look(for: attachment)
+        Paint.setColor(cr, look.fill)
+        Paint.roundedRect(cr, box.insetBy(dx: 0.5, dy: 0.5), radius: 5)
+        cairo_fill_preserve(cr)
+        Paint.setColor(cr, look.ink, alpha: 0.55)
+        cairo_set_line_width(cr, 1)
+        cairo_stroke(cr)
+
+        let compact = box.height < 60
+        let iconSize = compact ? min(box.height - 10, 18) : min(box.height * 0.3, 40)
+        let label = "\(kindName(attachment)) · \(attachment.id) · \(Int(attachment.size.width))×\(Int(attachment.size.height))"
+        let text = makeLabel(label, size: compact ? 11 : 12, width: box.width - (compact ? iconSize + 16 : 12))
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(text.layout, &ink, &logical)
+        let textSize = PangoUnits.rect(logical).size
+        cairo_save(cr)
+        cairo_rectangle(cr, 0, 0, box.width, box.height)
+        cairo_clip(cr)
+        let iconRect: CGRect
+        let textOrigin: CGPoint
+        if compact {
+            iconRect = CGRect(x: 8, y: (box.height - iconSize) / 2, width: iconSize, height: iconSize)
+            textOrigin = CGPoint(x: iconRect.maxX + 6, y: (box.height - textSize.height) / 2)
+        } else {
+            let total = iconSize + 8 + textSize.height
+            iconRect = CGRect(x: (box.width - iconSize) / 2, y: (box.height - total) / 2, width: iconSize, height: iconSize)
+            textOrigin = CGPoint(x: (box.width - textSize.width) / 2, y: iconRect.maxY + 8)
+        }
+        Paint.setColor(cr, look.ink)
+        PlaceholderIcon.draw(attachment, in: iconRect, cr: cr)
+        Paint.setColor(cr, look.ink)
+        cairo_move_to(cr, textOrigin.x, textOrigin.y)
+        pango_cairo_show_layout(cr, text.layout)
+        cairo_restore(cr)
+    }
+
+    private func kindName(_ attachment: TextAttachment) -> String {
+        if attachment.scheme == "control" { return attachment.parameters["kind"] ?? "control" }
+        if attachment.scheme == "image" { return "missing image" }
+        return attachment.scheme
+    }
+
+    private func makeLabel(_ text: String, size: Double, width: Double) -> PangoLayoutBox {
+        let box = PangoLayoutBox(pango_layout_new(fonts.context))
+        pango_layout_set_text(box.layout, text, Int32(text.utf8.count))
+        let description = pango_font_description_from_string("\(theme.bodyFamilies) \(size)")
+        pango_layout_set_font_description(box.layout, description)
+        pango_font_description_free(description)
+        pango_layout_set_width(box.layout, PangoUnits.units(max(width, 1)))
+        pango_layout_set_ellipsize(box.layout, PANGO_ELLIPSIZE_END)
+        pango_layout_set_alignment(box.layout, PANGO_ALIGN_CENTER)
+        return box
+    }
+}
+
+/// Vector icons for placeholders, drawn with the current source colour.
+enum PlaceholderIcon {
+    static func draw(_ attachment: TextAttachment, in r: CGRect, cr: OpaquePointer) {
+        cairo_save(cr)
+        cairo_set_line_width(cr, max(r.width / 12, 1.2))
+        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
+        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+        switch attachment.scheme {
+        case "video":
+            cairo_arc(cr, r.midX, r.midY, r.width / 2, 0, 2 * .pi)
+            cairo_stroke(cr)
+            cairo_move_to(cr, r.minX + r.width * 0.4, r.minY + r.height * 0.3)
+            cairo_line_to(cr, r.minX + r.width * 0.72, r.midY)
+            cairo_line_to(cr, r.minX + r.width * 0.4, r.minY + r.height * 0.7)
+            cairo_close_path(cr)
+            cairo_fill(cr)
+        case "drawing":
+            cairo_move_to(cr, r.minX, r.maxY - r.height * 0.2)
+            cairo_curve_to(cr, r.minX + r.width * 0.3, r.minY, r.minX + r.width * 0.5, r.maxY, r.maxX, r.minY + r.height * 0.25)
+            cairo_stroke(cr)
+        case "control":
+            switch attachment.parameters["kind"] {
+            case "toggle":
+                Paint.roundedRect(cr, r.insetBy(dx: 0, dy: r.height * 0.2), radius: r.height * 0.3)
+                cairo_stroke(cr)
+                cairo_arc(cr, r.maxX - r.height * 0.5, r.midY, r.height * 0.2, 0, 2 * .pi)
+                cairo_fill(cr)
+            case "slider":
+                cairo_move_to(cr, r.minX, r.midY)
+                cairo_line_to(cr, r.maxX, r.midY)
+                cairo_stroke(cr)
+                cairo_arc(cr, r.minX + r.width * 0.6, r.midY, r.height * 0.22, 0, 2 * .pi)
+                cairo_fill(cr)
+            default:
+                cairo_move_to(cr, r.midX - r.width * 0.15, r.minY)
+                cairo_line_to(cr, r.midX + r.width * 0.15, r.minY)
+                cairo_move_to(cr, r.midX, r.minY)
+                cairo_line_to(cr, r.midX, r.maxY)
+                cairo_move_to(cr, r.midX - r.width * 0.15, r.maxY)
+                cairo_line_to(cr, r.midX + r.width * 0.15, r.maxY)
+                cairo_stroke(cr)
+            }
+        default:
+            cairo_rectangle(cr, r.minX, r.minY + r.height * 0.15, r.width, r.height * 0.7)
+            cairo_stroke(cr)
+            cairo_move_to(cr, r.minX + r.width * 0.15, r.maxY - r.height * 0.25)
+            cairo_line_to(cr, r.minX + r.width * 0.45, r.midY)
+            cairo_line_to(cr, r.minX + r.width * 0.85, r.maxY - r.height * 0.25)
+            cairo_stroke(cr)
+        }
+        cairo_restore(cr)
+    }
+}

@@ -1,0 +1,41 @@
+import CPango
+import Foundation
+
+/// Draws one layout fragment (text and block decorations, not attachments) in fragment coordinates.
+struct FragmentPainter {
+    let theme: Theme
+
+    func draw(_ fragment: TextLayoutFragment, in cr: OpaquePointer) {
+        let style = fragment.style
+        let paragraph = fragment.paragraph
+        let size = fragment.layoutFragmentFrame.size
+        let box = CGRect(x: style.leftIndent, y: style.spacingBefore,
+                         width: fragment.containerWidth - style.leftIndent - style.rightIndent,
+                         height: size.height - style.spacingBefore - style.spacingAfter)
+        for depth in 0..<paragraph.quoteDepth {
+            let x = theme.insets.left + Double(depth) * theme.quoteIndent + Double(max(paragraph.listDepth, 0)) * 0
+            Paint.fill(cr, CGRect(x: x, y: 0, width: 3, height: size.height), theme.quoteBar)
+        }
+        switch paragraph.kind {
+        case .codeBlock:
+            Paint.setColor(cr, theme.codeBackground)
+            Paint.roundedRect(cr, box, radius: 6)
+            cairo_fill(cr)
+        case .thematicBreak:
+            Paint.fill(cr, CGRect(x: box.minX, y: (size.height / 2).rounded() - 1, width: box.width, height: 2), theme.rule)
+            return
+        case .table:
+            if let header = fragment.textLineFragments.first, fragment.textLineFragments.count > 1 {
+                let y = (header.typographicBounds.maxY + theme.lineSpacing * style.size / 2).rounded()
+                Paint.fill(cr, CGRect(x: box.minX, y: y, width: box.width, height: 1), theme.rule)
+            }
+        case .heading(let level) where level <= 2:
+            Paint.fill(cr, CGRect(x: box.minX, y: box.maxY + 3, width: box.width, height: 1), theme.rule)
+        default:
+            break
+        }
+        Paint.setColor(cr, style.color)
+        cairo_move_to(cr, fragment.layoutOrigin.x, fragment.layoutOrigin.y)
+        pango_cairo_show_layout(cr, fragment.layout.layout)
+    }
+}

@@ -1,0 +1,52 @@
+import CPango
+
+/// Builds a `PangoAttrList` from a paragraph's runs and attachments (never from markup strings,
+/// whose errors Pango only logs). Ranges are UTF-8 byte offsets, shifted by a list marker prefix.
+struct AttributeListBuilder {
+    let list: OpaquePointer = pango_attr_list_new()
+    let shift: Int
+
+    init(shift: Int) { self.shift = shift }
+
+    func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?, _ range: Range<Int>) {
+        guard let attribute else { return }
+        attribute.pointee.start_index = guint(range.lowerBound + shift)
+        attribute.pointee.end_index = guint(range.upperBound + shift)
+        pango_attr_list_insert(list, attribute)
+    }
+
+    func addRuns(_ runs: [StyledRun], theme: Theme) {
+        for run in runs {
+            let r = run.range
+            if run.style.contains(.strong) { add(pango_attr_weight_new(PANGO_WEIGHT_BOLD), r) }
+            if run.style.contains(.emphasis) { add(pango_attr_style_new(PANGO_STYLE_ITALIC), r) }
+            if run.style.contains(.strikethrough) { add(pango_attr_strikethrough_new(1), r) }
+            if run.style.contains(.code) {
+                add(pango_attr_family_new(theme.monoFamilies), r)
+                add(pango_attr_scale_new(0.9), r)
+                add(pango_attr_font_features_new("liga=0, calt=0"), r)
+                let c = theme.codeBackground
+                add(pango_attr_background_new(channel(c.red), channel(c.green), channel(c.blue)), r)
+            }
+            if run.style.contains(.link) {
+                add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), r)
+                let c = theme.link
+                add(pango_attr_foreground_new(channel(c.red), channel(c.green), channel(c.blue)), r)
+            }
+        }
+    }
+
+    /// Reserves each attachment's box on its U+FFFC, sitting on the baseline.
+    func addAttachments(_ attachments: [TextAttachment], sizes: [CGSize]) {
+        for (attachment, size) in zip(attachments, sizes) {
+            var rect = PangoRectangle(x: 0, y: -PangoUnits.units(size.height),
+                                      width: PangoUnits.units(size.width), height: PangoUnits.units(size.height))
+            let offset = attachment.utf8Offset
+            add(pango_attr_shape_new(&rect, &rect), offset..<(offset + TextAttachment.character.utf8.count))
+        }
+    }
+
+    private func channel(_ value: Double) -> guint16 { guint16((value * 65535).rounded()) }
+}
+
+import Foundation

@@ -1,0 +1,94 @@
+import CPango
+import Foundation
+
+/// The font files TextReel uses, and nothing else: a private fontconfig configuration built from
+/// them, so the system's font configuration cannot change a pixel.
+public struct FontSet: Sendable {
+    /// Absolute paths of the font files (from Debian's fonts-dejavu-core, fonts-noto-core, fonts-noto-cjk).
+    public let files: [String]
+
+    public static let standard = FontSet(files: [
+        "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSans-Italic.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSans-BoldItalic.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Oblique.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans-BoldOblique.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Oblique.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-BoldOblique.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansHebrew-Bold.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf",
+        "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf",
+        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+        "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+    ])
+
+    /// Generic family names map onto the project's fonts only. Order matters: "Sans" before sans-serif.
+    static let configuration = """
+    <?xml version="1.0"?>
+    <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+    <fontconfig>
+      <alias binding="same"><family>Sans</family><prefer><family>sans-serif</family></prefer></alias>
+      <alias binding="same"><family>sans-serif</family><prefer><family>Noto Sans</family><family>DejaVu Sans</family></prefer></alias>
+      <alias binding="same"><family>serif</family><prefer><family>DejaVu Serif</family></prefer></alias>
+      <alias binding="same"><family>monospace</family><prefer><family>DejaVu Sans Mono</family></prefer></alias>
+    </fontconfig>
+    """
+}
+
+/// One Pango font map on a private `FcConfig`, with fixed font options and resolution, and the
+/// context layouts are made in. Not shared across threads (Pango font maps are not thread-safe).
+final class FontSystem {
+    let fontMap: UnsafeMutablePointer<PangoFontMap>
+    let context: OpaquePointer
+    let fontSet: FontSet
+
+    /// 1 point = 1 user-space unit.
+    static let resolution = 72.0
+
+    init(fontSet: FontSet = .standard) throws {
+        let missing = fontSet.files.filter { !FileManager.default.fileExists(atPath: $0) }
+        guard missing.isEmpty else {
+            throw TextReelError("font file \(missing[0]) is missing; run `make setup` to install the font packages")
+        }
+        guard let config = FcConfigCreate() else { throw TextReelError("fontconfig could not create a configuration") }
+        defer { FcConfigDestroy(config) }
+        guard FcConfigParseAndLoadFromMemory(config, FontSet.configuration, FcTrue) != 0 else {
+            throw TextReelError("fontconfig rejected TextReel's font configuration")
+        }
+        for file in fontSet.files where FcConfigAppFontAddFile(config, file) == 0 {
+            throw TextReelError("fontconfig could not load font file \(file)")
+        }
+        guard let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
+            throw TextReelError("Pango could not create a font map")
+        }
+        fontMap = map
+        pango_fc_font_map_set_config(OpaquePointer(map), config)
+        pango_cairo_font_map_set_resolution(OpaquePointer(map), Self.resolution)
+        context = pango_font_map_create_context(map)
+        let options = cairo_font_options_create()
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
+        pango_cairo_context_set_font_options(context, options)
+        cairo_font_options_destroy(options)
+        pango_cairo_context_set_resolution(context, Self.resolution)
+        pango_context_set_language(context, pango_language_from_string("en"))
+        self.fontSet = fontSet
+    }
+
+    deinit {
+        g_object_unref(UnsafeMutableRawPointer(context))
+        g_object_unref(UnsafeMutableRawPointer(fontMap))
+    }
+}

@@ -1,0 +1,166 @@
+import CPango
+import Foundation
+
+/// Shapes a paragraph with Pango into a `TextLayoutFragment`: the layout wrapped to the container
+/// width minus insets, its lines and its attachments' frames.
+final class Typesetter {
+    let fonts: FontSystem
+    let theme: Theme
+
+    init(fonts: FontSystem, theme: Theme) {
+        self.fonts = fonts
+        self.theme = theme
+    }
+
+    func fragment(for paragraph: TextParagraph, containerWidth: Double) -> TextLayoutFragment {
+        let style = ParagraphStyle(paragraph: paragraph, theme: theme)
+        var prefix = ""
+        if case .listItem(let marker?) = paragraph.kind { prefix = marker + "\t" }
+        let shift = prefix.utf8.count
+        let layout = PangoLayoutBox(pango_layout_new(fonts.context))
+        let pl = layout.layout
+        let text = prefix + paragraph.text
+        pango_layout_set_text(pl, text, Int32(text.utf8.count))
+
+        let description = pango_font_description_from_string("\(style.families) \(style.size)")
+        if style.bold { pango_font_description_set_weight(description, PANGO_WEIGHT_BOLD) }
+        pango_layout_set_font_description(pl, description)
+        pango_font_description_free(description)
+
+        let layoutX = style.leftIndent - style.hangingIndent + style.padding
+        let available = max(containerWidth - style.leftIndent - style.rightIndent - 2 * style.padding, 1)
+        pango_layout_set_width(pl, PangoUnits.units(available + style.hangingIndent))
+        pango_layout_set_wrap(pl, style.wrapsAtCharacters ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
+        pango_layout_set_spacing(pl, PangoUnits.units(theme.lineSpacing * style.size))
+        if style.hangingIndent > 0 {
+            pango_layout_set_indent(pl, -PangoUnits.units(style.hangingIndent))
+            setTabStops(pl, [style.hangingIndent])
+        }
+
+        let attributes = AttributeListBuilder(shift: shift)
+        attributes.addRuns(paragraph.runs, theme: theme)
+        let sizes = paragraph.attachments.map { displayedSize($0.size, available: available) }
+        attributes.addAttachments(paragraph.attachments, sizes: sizes)
+        pango_layout_set_attributes(pl, attributes.list)
+        if case .table(let columns) = paragraph.kind, columns > 1 {
+            setTabStops(pl, tableTabStops(pl, text: text, attributes: attributes.list, columns: columns))
+        }
+        pango_attr_list_unref(attributes.list)
+
+        var ink = PangoRectangle(), logical = PangoRectangle()
+        pango_layout_get_extents(pl, &ink, &logical)
+        let origin = CGPoint(x: layoutX, y: style.spacingBefore + style.padding)
+        let contentHeight = PangoUnits.points(logical.height)
+        let height = (style.spacingBefore + 2 * style.padding + contentHeight + style.spacingAfter).rounded(.up)
+        let lines = lineFragments(pl, origin: origin, shift: shift)
+        let attachmentFrames = paragraph.attachments.enumerated().map { index, attachment in
+            (attachment, attachmentFrame(pl, index: attachment.utf8Offset + shift, size: sizes[index],
+                                         lines: lines, origin: origin))
+        }
+        let frameRect = CGRect(x: 0, y: 0, width: containerWidth, height: height)
+        let inkRect = PangoUnits.rect(ink).offsetBy(dx: origin.x, dy: origin.y)
+        let surface = inkRect.isEmpty ? frameRect : frameRect.union(inkRect).integral
+        return TextLayoutFragment(paragraph: paragraph, size: frameRect.size, renderingSurfaceBounds: surface,
+                                  lines: lines, attachmentFrames: attachmentFrames, layoutOrigin: origin,
+                                  style: style, layout: layout, containerWidth: containerWidth)
+    }
+
+    /// A block attachment wider than the text column is scaled down to fit, keeping its aspect.
+    private func displayedSize(_ size: CGSize, available: Double) -> CGSize {
+        guard size.width > available else { return size }
+        let factor = available / size.width
+        return CGSize(width: available, height: (size.height * factor).rounded())
+    }
+
+    private func setTabStops(_ layout: OpaquePointer, _ stops: [Double]) {
+        let tabs = pango_tab_array_new(Int32(stops.count), 0)
+        for (index, stop) in stops.enumerated() {
+            pango_tab_array_set_tab(tabs, Int32(index), PANGO_TAB_LEFT, PangoUnits.units(stop))
+        }
+        pango_layout_set_tabs(layout, tabs)
+        pango_tab_array_free(tabs)
+    }
+
+    /// Column positions for a table: each column as wide as its widest cell, plus a gap. Cells are
+    /// measured in one unwrapped layout of the same bytes with each cell on its own line (a tab
+    /// becomes a newline, a row separator three), so the attributes keep their byte offsets.
+    private func tableTabStops(_ table: OpaquePointer, text: String, attributes: OpaquePointer,
+                               columns: Int) -> [Double] {
+        var cellColumn: [Int: Int] = [0: 0]
+        var column = 0
+        var measured: [UInt8] = []
+        let separator = Array("\u{2028}".utf8)
+        let bytes = Array(text.utf8)
+        var i = 0
+        while i < bytes.count {
+            if bytes[i] == 0x09 {
+                column += 1
+                measured.append(0x0A)
+                i += 1
+                cellColumn[i] = column
+            } else if bytes[i...].starts(with: separator) {
+                column = 0
+                measured.append(contentsOf: [0x0A, 0x0A, 0x0A])
+                i += separator.count
+                cellColumn[i] = 0
+            } else {
+                measured.append(bytes[i])
+                i += 1
+            }
+        }
+        let measure = PangoLayoutBox(pango_layout_new(fonts.context))
+        pango_layout_set_text(measure.layout, String(decoding: measured, as: UTF8.self), Int32(measured.count))
+        pango_layout_set_font_description(measure.layout, pango_layout_get_font_description(table))
+        pango_layout_set_attributes(measure.layout, attributes)
+        var widths = [Double](repeating: 0, count: columns)
+        let iter = pango_layout_get_iter(measure.layout)
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &logical)
+            let start = Int(pango_layout_iter_get_line_readonly(iter)!.pointee.start_index)
+            if let column = cellColumn[start], column < columns {
+                widths[column] = max(widths[column], PangoUnits.points(logical.width))
+            }
+        } while pango_layout_iter_next_line(iter) != 0
+        let gap = 24.0
+        var stops: [Double] = []
+        var x = 0.0
+        for width in widths.dropLast() {
+            x += width + gap
+            stops.append(x)
+        }
+        return stops
+    }
+
+    private func lineFragments(_ layout: OpaquePointer, origin: CGPoint, shift: Int) -> [TextLineFragment] {
+        var lines: [TextLineFragment] = []
+        let iter = pango_layout_get_iter(layout)
+        defer { pango_layout_iter_free(iter) }
+        repeat {
+            var logical = PangoRectangle()
+            pango_layout_iter_get_line_extents(iter, nil, &logical)
+            let baseline = PangoUnits.points(pango_layout_iter_get_baseline(iter))
+            let line = pango_layout_iter_get_line_readonly(iter)!
+            let start = Int(line.pointee.start_index), length = Int(line.pointee.length)
+            let bounds = PangoUnits.rect(logical).offsetBy(dx: origin.x, dy: origin.y)
+            lines.append(TextLineFragment(
+                typographicBounds: bounds,
+                glyphOrigin: CGPoint(x: bounds.minX, y: origin.y + baseline),
+                characterRange: max(start - shift, 0)..<max(start + length - shift, 0),
+                isRightToLeft: line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue))
+        } while pango_layout_iter_next_line(iter) != 0
+        return lines
+    }
+
+    private func attachmentFrame(_ layout: OpaquePointer, index: Int, size: CGSize,
+                                 lines: [TextLineFragment], origin: CGPoint) -> CGRect {
+        var position = PangoRectangle()
+        pango_layout_index_to_pos(layout, Int32(index), &position)
+        var lineNumber: Int32 = 0, x: Int32 = 0
+        pango_layout_index_to_line_x(layout, Int32(index), 0, &lineNumber, &x)
+        let left = PangoUnits.points(min(position.x, position.x + position.width)) + origin.x
+        let baseline = lines[min(Int(lineNumber), lines.count - 1)].glyphOrigin.y
+        return CGRect(x: left, y: baseline - size.height, width: size.width, height: size.height)
+    }
+}
