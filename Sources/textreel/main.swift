@@ -1,1 +1,40 @@
-print("textreel")
+import Foundation
+import TextReel
+
+let help = """
+Usage: textreel <command> [options]
+
+Renders Markdown documents with attachments into PNG frames of a scrolling text view.
+
+Commands:
+  render    render frames of a document (see `textreel render --help`)
+
+Exit status: 0 ok, 1 golden mismatch, 2 bad input or usage.
+"""
+
+func fail(_ message: String, status: Int32) -> Never {
+    FileHandle.standardError.write(Data((message + "\n").utf8))
+    exit(status)
+}
+
+var arguments = Array(CommandLine.arguments.dropFirst())
+guard let command = arguments.first else { fail(help, status: 2) }
+arguments.removeFirst()
+do {
+    switch command {
+    case "-h", "--help", "help":
+        print(help)
+    case "render":
+        exit(try RenderCommand.run(arguments))
+    default:
+        fail("textreel: unknown command '\(command)'; run `textreel --help` for the list", status: 2)
+    }
+} catch let error as TextReelError {
+    fail("textreel: \(error)", status: error.exitStatus)
+} catch let error as Arguments.UsageError {
+    fail("textreel: \(error.message); run `textreel \(command) --help` for usage", status: 2)
+} catch let error as TextViewError {
+    fail("textreel: \(error)", status: 2)
+} catch {
+    fail("textreel: \(error)", status: 2)
+}

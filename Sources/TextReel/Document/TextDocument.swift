@@ -51,3 +51,23 @@ public struct TextDocument: Sendable {
         paragraphs.firstIndex { $0.id == id }
     }
 }
+
+extension TextDocument {
+    /// A new id for an inserted paragraph.
+    public mutating func makeParagraphID() -> ParagraphID {
+        defer { nextID += 1 }
+        return ParagraphID(nextID)
+    }
+
+    mutating func replaceParagraph(at index: Int, with paragraph: TextParagraph) {
+        paragraphs[index] = paragraph
+    }
+
+    mutating func insertParagraph(_ paragraph: TextParagraph, at index: Int) {
+        paragraphs.insert(paragraph, at: index)
+    }
+
+    mutating func removeParagraph(at index: Int) {
+        paragraphs.remove(at: index)
+    }
+}

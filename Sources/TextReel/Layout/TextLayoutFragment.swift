@@ -16,12 +16,13 @@ public final class TextLayoutFragment {
     public let textLineFragments: [TextLineFragment]
     /// Attachment frames relative to the frame's origin, in text order.
     public let attachmentFrames: [(attachment: TextAttachment, frame: CGRect)]
-    public var state: State { .layoutAvailable }
+    public var state: State { layout == nil ? .estimatedUsageBounds : .layoutAvailable }
 
     /// Where the Pango layout's origin sits, relative to the frame's origin.
     let layoutOrigin: CGPoint
     let style: ParagraphStyle
-    let layout: PangoLayoutBox
+    /// The shaped paragraph; nil while the fragment only has an estimated height.
+    let layout: PangoLayoutBox?
     /// The content width it was laid out for.
     let containerWidth: Double
 
@@ -36,6 +37,19 @@ public final class TextLayoutFragment {
         self.layoutOrigin = layoutOrigin
         self.style = style
         self.layout = layout
+        self.containerWidth = containerWidth
+    }
+
+    /// A fragment that has not been shaped: an estimated height, no lines yet.
+    init(estimating paragraph: TextParagraph, height: Double, containerWidth: Double, style: ParagraphStyle) {
+        self.paragraph = paragraph
+        self.layoutFragmentFrame = CGRect(x: 0, y: 0, width: containerWidth, height: height)
+        self.renderingSurfaceBounds = CGRect(x: 0, y: 0, width: containerWidth, height: height)
+        self.textLineFragments = []
+        self.attachmentFrames = []
+        self.layoutOrigin = .zero
+        self.style = style
+        self.layout = nil
         self.containerWidth = containerWidth
     }
 

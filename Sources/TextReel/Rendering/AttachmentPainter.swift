@@ -62,7 +62,7 @@ final class AttachmentPainter {
         let compact = box.height < 60
         let iconSize = compact ? min(box.height - 10, 18) : min(box.height * 0.3, 40)
         let label = "\(kindName(attachment)) · \(attachment.id) · \(Int(attachment.size.width))×\(Int(attachment.size.height))"
-        let text = makeLabel(label, size: compact ? 11 : 12, width: box.width - (compact ? iconSize + 16 : 12))
+        let text = makeLabel(label, size: compact ? 11 : 12, width: box.width - (compact ? iconSize + 16 : 12), centered: !compact)
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_extents(text.layout, &ink, &logical)
         let textSize = PangoUnits.rect(logical).size
@@ -77,7 +77,7 @@ final class AttachmentPainter {
         } else {
             let total = iconSize + 8 + textSize.height
             iconRect = CGRect(x: (box.width - iconSize) / 2, y: (box.height - total) / 2, width: iconSize, height: iconSize)
-            textOrigin = CGPoint(x: (box.width - textSize.width) / 2, y: iconRect.maxY + 8)
+            textOrigin = CGPoint(x: 6, y: iconRect.maxY + 8)
         }
         Paint.setColor(cr, look.ink)
         PlaceholderIcon.draw(attachment, in: iconRect, cr: cr)
@@ -93,7 +93,7 @@ final class AttachmentPainter {
         return attachment.scheme
     }
 
-    private func makeLabel(_ text: String, size: Double, width: Double) -> PangoLayoutBox {
+    private func makeLabel(_ text: String, size: Double, width: Double, centered: Bool) -> PangoLayoutBox {
         let box = PangoLayoutBox(pango_layout_new(fonts.context))
         pango_layout_set_text(box.layout, text, Int32(text.utf8.count))
         let description = pango_font_description_from_string("\(theme.bodyFamilies) \(size)")
@@ -101,7 +101,7 @@ final class AttachmentPainter {
         pango_font_description_free(description)
         pango_layout_set_width(box.layout, PangoUnits.units(max(width, 1)))
         pango_layout_set_ellipsize(box.layout, PANGO_ELLIPSIZE_END)
-        pango_layout_set_alignment(box.layout, PANGO_ALIGN_CENTER)
+        pango_layout_set_alignment(box.layout, centered ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
         return box
     }
 }

@@ -13,7 +13,7 @@ struct FragmentPainter {
                          width: fragment.containerWidth - style.leftIndent - style.rightIndent,
                          height: size.height - style.spacingBefore - style.spacingAfter)
         for depth in 0..<paragraph.quoteDepth {
-            let x = theme.insets.left + Double(depth) * theme.quoteIndent + Double(max(paragraph.listDepth, 0)) * 0
+            let x = theme.insets.left + Double(depth) * theme.quoteIndent
             Paint.fill(cr, CGRect(x: x, y: 0, width: 3, height: size.height), theme.quoteBar)
         }
         switch paragraph.kind {
@@ -34,8 +34,9 @@ struct FragmentPainter {
         default:
             break
         }
+        guard let layout = fragment.layout else { return }
         Paint.setColor(cr, style.color)
         cairo_move_to(cr, fragment.layoutOrigin.x, fragment.layoutOrigin.y)
-        pango_cairo_show_layout(cr, fragment.layout.layout)
+        pango_cairo_show_layout(cr, layout.layout)
     }
 }

@@ -55,26 +55,30 @@ final class FontSystem {
     /// 1 point = 1 user-space unit.
     static let resolution = 72.0
 
-    init(fontSet: FontSet = .standard) throws {
-        let missing = fontSet.files.filter { !FileManager.default.fileExists(atPath: $0) }
-        guard missing.isEmpty else {
-            throw TextReelError("font file \(missing[0]) is missing; run `make setup` to install the font packages")
-        }
-        guard let config = FcConfigCreate() else { throw TextReelError("fontconfig could not create a configuration") }
+    /// Why the fonts are not as named (a missing file), or nil. Rendering reports it.
+    let problem: TextReelError?
+
+    /// Never fails: a missing font file is recorded in `problem` (Pango would fall back silently).
+    init(fontSet: FontSet = .standard) {
+        self.fontSet = fontSet
+        var problem: TextReelError?
+        let config = FcConfigCreate()!
         defer { FcConfigDestroy(config) }
-        guard FcConfigParseAndLoadFromMemory(config, FontSet.configuration, FcTrue) != 0 else {
-            throw TextReelError("fontconfig rejected TextReel's font configuration")
+        if FcConfigParseAndLoadFromMemory(config, FontSet.configuration, FcTrue) == 0 {
+            problem = TextReelError("fontconfig rejected TextReel's font configuration")
         }
-        for file in fontSet.files where FcConfigAppFontAddFile(config, file) == 0 {
-            throw TextReelError("fontconfig could not load font file \(file)")
+        for file in fontSet.files {
+            if !FileManager.default.fileExists(atPath: file) {
+                problem = problem ?? TextReelError("font file \(file) is missing; run `make setup` to install the font packages")
+            } else if FcConfigAppFontAddFile(config, file) == 0 {
+                problem = problem ?? TextReelError("fontconfig could not load font file \(file)")
+            }
         }
-        guard let map = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT) else {
-            throw TextReelError("Pango could not create a font map")
-        }
-        fontMap = map
-        pango_fc_font_map_set_config(OpaquePointer(map), config)
-        pango_cairo_font_map_set_resolution(OpaquePointer(map), Self.resolution)
-        context = pango_font_map_create_context(map)
+        self.problem = problem
+        fontMap = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)!
+        pango_fc_font_map_set_config(OpaquePointer(fontMap), config)
+        pango_cairo_font_map_set_resolution(OpaquePointer(fontMap), Self.resolution)
+        context = pango_font_map_create_context(fontMap)
         let options = cairo_font_options_create()
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -84,7 +88,6 @@ final class FontSystem {
         cairo_font_options_destroy(options)
         pango_cairo_context_set_resolution(context, Self.resolution)
         pango_context_set_language(context, pango_language_from_string("en"))
-        self.fontSet = fontSet
     }
 
     deinit {

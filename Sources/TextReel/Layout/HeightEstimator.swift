@@ -1,0 +1,61 @@
+import Foundation
+
+/// Estimates the height of paragraphs that have not been shaped, from their kind and length, and
+/// calibrates itself from the ones that have: estimates scale by measured ÷ estimated over every
+/// measured paragraph of text (sums in document-independent order, so it is deterministic).
+struct HeightEstimator {
+    let theme: Theme
+    var containerWidth: Double
+    private var measuredSum = 0.0
+    private var estimatedSum = 0.0
+
+    init(theme: Theme, containerWidth: Double) {
+        self.theme = theme
+        self.containerWidth = containerWidth
+    }
+
+    /// The calibration factor applied to raw text estimates.
+    var calibration: Double {
+        estimatedSum > 0 ? min(max(measuredSum / estimatedSum, 0.5), 2) : 1
+    }
+
+    func estimate(_ paragraph: TextParagraph) -> Double {
+        let style = ParagraphStyle(paragraph: paragraph, theme: theme)
+        let fixed = style.spacingBefore + style.spacingAfter + 2 * style.padding
+        switch paragraph.kind {
+        case .thematicBreak:
+            return (fixed + style.size * 1.4).rounded(.up)
+        case .blockAttachment:
+            let available = containerWidth - style.leftIndent - style.rightIndent
+            let size = paragraph.attachments.first?.size ?? .zero
+            let height = size.width > available ? size.height * available / size.width : size.height
+            return (fixed + height + 4).rounded(.up)
+        default:
+            return (fixed + rawTextHeight(paragraph, style: style) * calibration).rounded(.up)
+        }
+    }
+
+    private func rawTextHeight(_ paragraph: TextParagraph, style: ParagraphStyle) -> Double {
+        let lineHeight = style.size * (1.36 + theme.lineSpacing)
+        let available = max(containerWidth - style.leftIndent - style.rightIndent - 2 * style.padding, 40)
+        let charsPerLine = max(available / (style.size * 0.52), 1)
+        var lines = 0.0
+        for hardLine in paragraph.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\u{2028}" }) {
+            lines += max(1, (Double(hardLine.utf8.count) / charsPerLine).rounded(.up))
+        }
+        let tallest = paragraph.attachments.map(\.size.height).max() ?? 0
+        return lines * lineHeight + max(0, tallest - style.size)
+    }
+
+    /// Feeds one measurement back into the calibration.
+    mutating func record(_ paragraph: TextParagraph, measured: Double) {
+        switch paragraph.kind {
+        case .thematicBreak, .blockAttachment: return
+        default: break
+        }
+        let style = ParagraphStyle(paragraph: paragraph, theme: theme)
+        let fixed = style.spacingBefore + style.spacingAfter + 2 * style.padding
+        measuredSum += max(measured - fixed, 0)
+        estimatedSum += rawTextHeight(paragraph, style: style)
+    }
+}

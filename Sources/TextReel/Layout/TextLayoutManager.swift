@@ -1,0 +1,194 @@
+import Foundation
+
+/// Owns layout: shapes paragraphs into fragments lazily (only when asked, typically for the
+/// viewport), and keeps every paragraph's height — measured or estimated — in a `HeightIndex`.
+/// Positions are `insets.top` plus the heights above; they move as estimates become measurements,
+/// which the viewport controller absorbs with its scroll anchor.
+public final class TextLayoutManager {
+    /// Options for `enumerateTextLayoutFragments(from:options:using:)`, as in TextKit.
+    public struct EnumerationOptions: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let reverse = EnumerationOptions(rawValue: 1 << 0)
+        public static let ensuresLayout = EnumerationOptions(rawValue: 1 << 1)
+        public static let estimatesSize = EnumerationOptions(rawValue: 1 << 2)
+    }
+
+    public private(set) var document: TextDocument
+    public private(set) var containerWidth: Double
+    let typesetter: Typesetter
+    private(set) var heights: HeightIndex
+    private var estimator: HeightEstimator
+    private var shaped: [ParagraphID: TextLayoutFragment] = [:]
+    private var indexByID: [ParagraphID: Int] = [:]
+    /// Paragraphs shaped since the last `drainShaped()`, in order.
+    private var shapedLog: [ParagraphID] = []
+    /// How many shaped fragments are kept; beyond it, those farthest from the last ensured
+    /// paragraph are dropped (their measured heights stay in the index).
+    public var maximumShapedFragments = 2048
+
+    public var theme: Theme { typesetter.theme }
+
+    init(document: TextDocument, containerWidth: Double, typesetter: Typesetter) {
+        self.document = document
+        self.containerWidth = containerWidth
+        self.typesetter = typesetter
+        estimator = HeightEstimator(theme: typesetter.theme, containerWidth: containerWidth)
+        let estimator = self.estimator
+        heights = HeightIndex(heights: document.paragraphs.map { estimator.estimate($0) })
+        rebuildIDs()
+    }
+
+    public var paragraphCount: Int { document.count }
+
+    /// The height of the whole document, with insets: estimated until every paragraph is measured.
+    public var documentHeight: Double { theme.insets.top + heights.totalHeight + theme.insets.bottom }
+
+    /// The union of all fragment frames (estimated where not laid out).
+    public var usageBoundsForTextContainer: CGRect {
+        CGRect(x: 0, y: 0, width: containerWidth, height: documentHeight)
+    }
+
+    /// How much of the height is measured rather than estimated.
+    public var measuredParagraphCount: Int { heights.measured.count }
+    public var measuredHeight: Double { heights.measured.height }
+
+    /// The y of paragraph `index`'s frame.
+    public func y(ofParagraphAt index: Int) -> Double { theme.insets.top + heights.offset(of: index) }
+
+    /// The paragraph under document `y` and `y`'s offset from that paragraph's top.
+    public func paragraph(at y: Double) -> (index: Int, offset: Double) {
+        let found = heights.index(containing: y - theme.insets.top)
+        return found
+    }
+
+    public func index(of id: ParagraphID) -> Int? { indexByID[id] }
+
+    public func height(ofParagraphAt index: Int) -> Double { heights.height(at: index) }
+
+    public func isMeasured(paragraphAt index: Int) -> Bool { heights.isMeasured(index) }
+
+    /// Shapes paragraph `index` if needed and returns its fragment, positioned. The height index
+    /// takes the measured height.
+    @discardableResult
+    public func ensureLayout(forParagraphAt index: Int) -> TextLayoutFragment {
+        let paragraph = document.paragraphs[index]
+        let fragment: TextLayoutFragment
+        if let existing = shaped[paragraph.id] {
+            fragment = existing
+        } else {
+            fragment = typesetter.fragment(for: paragraph, containerWidth: containerWidth)
+            shaped[paragraph.id] = fragment
+            shapedLog.append(paragraph.id)
+            let measured = fragment.layoutFragmentFrame.height
+            if !heights.isMeasured(index) { estimator.record(paragraph, measured: measured) }
+            heights.setHeight(measured, at: index, measured: true)
+        }
+        fragment.layoutFragmentFrame.origin.y = y(ofParagraphAt: index)
+        return fragment
+    }
+
+    /// Ensures layout for every paragraph whose range is in `range` (inclusive indexes).
+    public func ensureLayout(forParagraphsIn range: ClosedRange<Int>) {
+        for index in range where index < paragraphCount { ensureLayout(forParagraphAt: index) }
+    }
+
+    /// The fragment for paragraph `index`: shaped when it is, else one with an estimated frame.
+    public func fragment(forParagraphAt index: Int) -> TextLayoutFragment {
+        let paragraph = document.paragraphs[index]
+        if let existing = shaped[paragraph.id] {
+            existing.layoutFragmentFrame.origin.y = y(ofParagraphAt: index)
+            return existing
+        }
+        let estimated = TextLayoutFragment(estimating: paragraph, height: heights.height(at: index),
+                                           containerWidth: containerWidth,
+                                           style: ParagraphStyle(paragraph: paragraph, theme: theme))
+        estimated.layoutFragmentFrame.origin.y = y(ofParagraphAt: index)
+        return estimated
+    }
+
+    /// The fragment holding `location`, if its paragraph is still in the document.
+    public func textLayoutFragment(for location: TextLocation) -> TextLayoutFragment? {
+        index(of: location.paragraph).map { fragment(forParagraphAt: $0) }
+    }
+
+    /// Walks fragments from `location` (nil: the start, or the end with `.reverse`) until `body`
+    /// returns false; returns the location where it stopped. With `.reverse` it starts at the
+    /// fragment before the one holding `location`, as TextKit does.
+    @discardableResult
+    public func enumerateTextLayoutFragments(from location: TextLocation?, options: EnumerationOptions = [],
+                                             using body: (TextLayoutFragment) -> Bool) -> TextLocation? {
+        guard paragraphCount > 0 else { return nil }
+        let reverse = options.contains(.reverse)
+        var index: Int
+        if let location, let found = self.index(of: location.paragraph) {
+            index = reverse ? found - 1 : found
+        } else {
+            index = reverse ? paragraphCount - 1 : 0
+        }
+        while index >= 0 && index < paragraphCount {
+            let fragment = options.contains(.ensuresLayout) ? ensureLayout(forParagraphAt: index)
+                                                            : self.fragment(forParagraphAt: index)
+            if !body(fragment) { return TextLocation(paragraph: fragment.paragraph.id) }
+            index += reverse ? -1 : 1
+        }
+        return nil
+    }
+
+    /// Drops the layout of the paragraphs in `range`; they are re-shaped when next needed.
+    public func invalidateLayout(for range: TextRange) {
+        guard let start = index(of: range.start.paragraph), let end = index(of: range.end.paragraph) else { return }
+        for i in min(start, end)...max(start, end) { shaped[document.paragraphs[i].id] = nil }
+    }
+
+    /// Ids of the paragraphs shaped since the last call.
+    func drainShaped() -> [ParagraphID] {
+        defer { shapedLog.removeAll() }
+        return shapedLog
+    }
+
+    /// Keeps at most `maximumShapedFragments`, dropping those farthest from `center` first
+    /// (ties: the later paragraph), so eviction is deterministic.
+    func trimShapedFragments(around center: Int) {
+        guard shaped.count > maximumShapedFragments else { return }
+        let ranked = shaped.keys.compactMap { id in indexByID[id].map { (id, abs($0 - center), $0) } }
+            .sorted { ($0.1, -$0.2) > ($1.1, -$1.2) }
+        for (id, _, _) in ranked.prefix(shaped.count - maximumShapedFragments) { shaped[id] = nil }
+    }
+
+    // MARK: Edits
+
+    /// Replaces paragraph `index` (an edit): its fragment is dropped and re-shaped when needed.
+    func replaceParagraph(at index: Int, with paragraph: TextParagraph) {
+        shaped[document.paragraphs[index].id] = nil
+        document.replaceParagraph(at: index, with: paragraph)
+        heights.setHeight(estimator.estimate(paragraph), at: index, measured: false)
+    }
+
+    func insertParagraph(_ paragraph: TextParagraph, at index: Int) {
+        document.insertParagraph(paragraph, at: index)
+        heights.insert(estimator.estimate(paragraph), at: index)
+        rebuildIDs()
+    }
+
+    func removeParagraph(at index: Int) {
+        shaped[document.paragraphs[index].id] = nil
+        document.removeParagraph(at: index)
+        heights.remove(at: index)
+        rebuildIDs()
+    }
+
+    /// A new container width invalidates every fragment and re-estimates every height.
+    func setContainerWidth(_ width: Double) {
+        guard width != containerWidth else { return }
+        containerWidth = width
+        shaped.removeAll()
+        estimator = HeightEstimator(theme: theme, containerWidth: width)
+        let estimator = self.estimator
+        heights = HeightIndex(heights: document.paragraphs.map { estimator.estimate($0) })
+    }
+
+    private func rebuildIDs() {
+        indexByID = Dictionary(uniqueKeysWithValues: document.paragraphs.enumerated().map { ($1.id, $0) })
+    }
+}

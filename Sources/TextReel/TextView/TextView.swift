@@ -1,0 +1,186 @@
+import Foundation
+
+/// The text view (the UITextView analogue): owns the document's layout manager, the viewport
+/// layout controller and the renderer, keeps the scroll position as an anchor, and is the
+/// controller's delegate. Subclasses override the delegate methods and must call `super`.
+open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
+    public let textLayoutManager: TextLayoutManager
+    public let textViewportLayoutController: TextViewportLayoutController
+    public private(set) var viewportSize: CGSize
+    public let scale: Double
+    /// Overdraw above and below the visible rect, as a fraction of the visible height.
+    public var overdraw: Double = 0.5
+    /// Extra overdraw on the side the scroll is heading, in points (a script sets it from the
+    /// next frames' motion).
+    public var leadingOverdraw: (above: Double, below: Double) = (0, 0)
+
+    let fonts: FontSystem
+    let renderer: FrameRenderer
+    private var anchor: ScrollAnchor?
+    private var needsLayout = true
+    /// What the base delegate implementations saw during the current pass.
+    private var pass = PassRecord()
+    /// Fragments handed to `configureRenderingSurfaceFor` in the last pass, top to bottom.
+    public private(set) var configuredFragments: [TextLayoutFragment] = []
+    /// Points the content offset moved during the last pass while the content stayed still.
+    public private(set) var lastCorrection: Double = 0
+
+    struct PassRecord {
+        var willLayout = false
+        var didLayout = false
+        var configured: [ParagraphID] = []
+    }
+
+    public var document: TextDocument { textLayoutManager.document }
+    public var theme: Theme { textLayoutManager.theme }
+
+    public init(document: TextDocument, viewportSize: CGSize, scale: Double = 1,
+                theme: Theme = Theme(), fontSet: FontSet = .standard) {
+        fonts = FontSystem(fontSet: fontSet)
+        let typesetter = Typesetter(fonts: fonts, theme: theme)
+        textLayoutManager = TextLayoutManager(document: document, containerWidth: viewportSize.width, typesetter: typesetter)
+        textViewportLayoutController = TextViewportLayoutController(textLayoutManager: textLayoutManager)
+        renderer = FrameRenderer(fonts: fonts, theme: theme)
+        self.viewportSize = viewportSize
+        self.scale = scale
+        textViewportLayoutController.delegate = self
+    }
+
+    // MARK: Scrolling
+
+    /// The visible rect's origin in the document. Setting it scrolls, clamped to the content, and
+    /// lands exactly: the paragraphs above the target are measured first (up to
+    /// `exactScrollLayoutLimit` of them; beyond that the target is exact in the estimated
+    /// coordinates, and the scroll anchor keeps the content still when they are measured later).
+    public var contentOffset: CGPoint {
+        get { CGPoint(x: 0, y: anchoredY) }
+        set { scrollExactly(to: newValue.y) }
+    }
+
+    /// How many paragraphs above an absolute scroll target are measured so it lands exactly.
+    public var exactScrollLayoutLimit = 4000
+
+    private func scrollExactly(to y: Double) {
+        guard textLayoutManager.paragraphCount > 0 else { return }
+        for _ in 0..<4 {
+            let index = textLayoutManager.paragraph(at: min(max(y, 0), maximumContentOffset)).index
+            let first = max(0, index - exactScrollLayoutLimit)
+            let unmeasured = (first...index).contains { !textLayoutManager.isMeasured(paragraphAt: $0) }
+            if !unmeasured { break }
+            textLayoutManager.ensureLayout(forParagraphsIn: first...index)
+        }
+        setAnchor(y: y)
+    }
+
+    /// The largest content offset, from the current (partly estimated) document height.
+    public var maximumContentOffset: Double {
+        max(textLayoutManager.documentHeight - viewportSize.height, 0)
+    }
+
+    private var anchoredY: Double {
+        guard let anchor, let index = textLayoutManager.index(of: anchor.paragraph) else { return 0 }
+        return textLayoutManager.y(ofParagraphAt: index) + anchor.offset
+    }
+
+    private func setAnchor(y: Double) {
+        let clamped = min(max(y, 0), maximumContentOffset)
+        guard textLayoutManager.paragraphCount > 0 else { anchor = nil; return }
+        let found = textLayoutManager.paragraph(at: clamped)
+        let id = textLayoutManager.document.paragraphs[found.index].id
+        anchor = ScrollAnchor(paragraph: id, offset: clamped - textLayoutManager.y(ofParagraphAt: found.index))
+        needsLayout = true
+    }
+
+    /// Scrolls by `delta` points of visible content.
+    public func scroll(by delta: Double) { setAnchor(y: anchoredY + delta) }
+
+    func adjustScroll(byVerticalOffset offset: Double) { scroll(by: offset) }
+
+    func scroll(toParagraphAt index: Int) {
+        textLayoutManager.ensureLayout(forParagraphsIn: max(0, index - exactScrollLayoutLimit)...index)
+        setAnchor(y: textLayoutManager.y(ofParagraphAt: index))
+    }
+
+    /// The visible rect in document coordinates.
+    public var visibleRect: CGRect {
+        CGRect(x: 0, y: anchoredY, width: viewportSize.width, height: viewportSize.height)
+    }
+
+    /// A new viewport size re-wraps every paragraph; the anchor paragraph stays at the top.
+    public func resize(to size: CGSize) {
+        let keep = anchor
+        viewportSize = size
+        textLayoutManager.setContainerWidth(size.width)
+        anchor = keep
+        needsLayout = true
+    }
+
+    // MARK: Rendering
+
+    /// One layout pass and the drawing of the visible rect. Throws `TextViewError` when an
+    /// override skipped `super` or read controller state too early, and `TextReelError` when the
+    /// named fonts are missing.
+    public func renderFrame() throws -> RenderedFrame {
+        try layoutPass()
+        return renderer.render(configuredFragments, visibleRect: visibleRect, scale: scale, extra: drawExtra)
+    }
+
+    /// Hook for subclasses and the overlay: draws in document coordinates after the content.
+    var drawExtra: ((OpaquePointer) -> Void)?
+
+    /// Runs `layoutViewport()` and checks that every override called `super`.
+    public func layoutPass() throws {
+        if let problem = fonts.problem { throw problem }
+        if anchor == nil { setAnchor(y: 0) }
+        let before = anchoredY
+        pass = PassRecord()
+        configuredFragments = []
+        textViewportLayoutController.layoutViewport()
+        // Measuring near the end can shorten the document: clamp and lay out again.
+        if anchoredY > maximumContentOffset + 0.25 {
+            setAnchor(y: maximumContentOffset)
+            pass = PassRecord()
+            configuredFragments = []
+            textViewportLayoutController.layoutViewport()
+        }
+        lastCorrection = anchoredY - before
+        let controller = textViewportLayoutController
+        if !pass.willLayout { throw TextViewError.missingSuperCall(method: "textViewportLayoutControllerWillLayout(_:)") }
+        if pass.configured.count != controller.textLayoutFragmentsUnchecked.count {
+            throw TextViewError.missingSuperCall(method: "textViewportLayoutController(_:configureRenderingSurfaceFor:)")
+        }
+        if !pass.didLayout { throw TextViewError.missingSuperCall(method: "textViewportLayoutControllerDidLayout(_:)") }
+        if let early = controller.earlyReads.first { throw early }
+        needsLayout = false
+    }
+
+    // MARK: TextViewportLayoutControllerDelegate
+
+    open func viewportBounds(for textViewportLayoutController: TextViewportLayoutController) -> CGRect {
+        let visible = visibleRect
+        let band = overdraw * visible.height
+        return CGRect(x: 0, y: visible.minY - band - leadingOverdraw.above, width: visible.width,
+                      height: visible.height + 2 * band + leadingOverdraw.above + leadingOverdraw.below)
+    }
+
+    open func textViewportLayoutControllerWillLayout(_ textViewportLayoutController: TextViewportLayoutController) {
+        pass.willLayout = true
+    }
+
+    open func textViewportLayoutController(_ textViewportLayoutController: TextViewportLayoutController,
+                                           configureRenderingSurfaceFor textLayoutFragment: TextLayoutFragment) {
+        pass.configured.append(textLayoutFragment.paragraph.id)
+        configuredFragments.append(textLayoutFragment)
+    }
+
+    open func textViewportLayoutControllerDidLayout(_ textViewportLayoutController: TextViewportLayoutController) {
+        pass.didLayout = true
+        if let first = configuredFragments.first, let index = textLayoutManager.index(of: first.paragraph.id) {
+            textLayoutManager.trimShapedFragments(around: index)
+        }
+    }
+
+    open func textViewportLayoutControllerReceivedSetNeedsLayout(_ textViewportLayoutController: TextViewportLayoutController) {
+        needsLayout = true
+    }
+}

@@ -1,0 +1,137 @@
+import Foundation
+
+/// Decides, for each layout pass, which fragments are in the viewport bounds; lays them out and
+/// hands each to its delegate, top to bottom (the `NSTextViewportLayoutController` analogue).
+///
+/// Better than TextKit: reading `viewportBounds`, `viewportRange` or `textLayoutFragments` during a
+/// pass before `didLayout` is recorded and reported as a `TextViewError` by the text view, instead
+/// of returning stale state that may crash.
+public final class TextViewportLayoutController {
+    enum Phase: String {
+        case idle
+        case willLayout = "textViewportLayoutControllerWillLayout(_:)"
+        case configuring = "textViewportLayoutController(_:configureRenderingSurfaceFor:)"
+        case didLayout = "textViewportLayoutControllerDidLayout(_:)"
+    }
+
+    public weak var delegate: TextViewportLayoutControllerDelegate?
+    public let textLayoutManager: TextLayoutManager
+
+    private(set) var phase = Phase.idle
+    private var storedBounds = CGRect.zero
+    private var storedRange: TextRange?
+    private var storedFragments: [TextLayoutFragment] = []
+    /// Reads of state made too early in the current pass.
+    private(set) var earlyReads: [TextViewError] = []
+    /// How many times the bounds were recomputed after measurements moved the anchor, last pass.
+    private(set) var convergencePasses = 0
+
+    init(textLayoutManager: TextLayoutManager) {
+        self.textLayoutManager = textLayoutManager
+    }
+
+    /// The visible bounds plus overdraw, of the last completed pass.
+    public var viewportBounds: CGRect {
+        noteRead("viewportBounds")
+        return storedBounds
+    }
+
+    /// The text laid out in the last completed pass (nil before the first).
+    public var viewportRange: TextRange? {
+        noteRead("viewportRange")
+        return storedRange
+    }
+
+    /// The fragments of the last completed pass, top to bottom.
+    public var textLayoutFragments: [TextLayoutFragment] {
+        noteRead("textLayoutFragments")
+        return storedFragments
+    }
+
+    /// The same, without the misuse check, for the text view's own bookkeeping.
+    var textLayoutFragmentsUnchecked: [TextLayoutFragment] { storedFragments }
+
+    private func noteRead(_ property: String) {
+        guard phase == .willLayout || phase == .configuring else { return }
+        let error = TextViewError.stateReadBeforeDidLayout(property: property, method: phase.rawValue)
+        if !earlyReads.contains(error) { earlyReads.append(error) }
+    }
+
+    /// One layout pass: willLayout, viewportBounds(for:), layout of every fragment in the bounds
+    /// (re-asking the bounds while measurements move the scroll anchor), configure per fragment,
+    /// then didLayout.
+    public func layoutViewport() {
+        guard let delegate else { return }
+        earlyReads = []
+        phase = .willLayout
+        delegate.textViewportLayoutControllerWillLayout(self)
+
+        var bounds = delegate.viewportBounds(for: self)
+        var fragments = layOut(bounds)
+        convergencePasses = 0
+        // Measuring can change heights above the anchor; the delegate's bounds follow the anchor.
+        while convergencePasses < 4 {
+            let next = delegate.viewportBounds(for: self)
+            if next == bounds { break }
+            bounds = next
+            fragments = layOut(bounds)
+            convergencePasses += 1
+        }
+
+        phase = .configuring
+        for fragment in fragments {
+            delegate.textViewportLayoutController(self, configureRenderingSurfaceFor: fragment)
+        }
+        storedBounds = bounds
+        storedFragments = fragments
+        if let first = fragments.first, let last = fragments.last {
+            storedRange = TextRange(start: TextLocation(paragraph: first.paragraph.id),
+                                    end: TextLocation(paragraph: last.paragraph.id, offset: last.paragraph.text.utf8.count))
+        } else {
+            storedRange = nil
+        }
+        phase = .didLayout
+        delegate.textViewportLayoutControllerDidLayout(self)
+        phase = .idle
+    }
+
+    /// Ensures layout of every paragraph intersecting `bounds`, top to bottom.
+    private func layOut(_ bounds: CGRect) -> [TextLayoutFragment] {
+        let manager = textLayoutManager
+        guard manager.paragraphCount > 0 else { return [] }
+        var index = manager.paragraph(at: bounds.minY).index
+        var fragments: [TextLayoutFragment] = []
+        while index < manager.paragraphCount {
+            let fragment = manager.ensureLayout(forParagraphAt: index)
+            if fragment.layoutFragmentFrame.minY >= bounds.maxY && !fragments.isEmpty { break }
+            if fragment.layoutFragmentFrame.maxY > bounds.minY { fragments.append(fragment) }
+            index += 1
+        }
+        // Positions above may have changed while measuring: place every fragment again.
+        for fragment in fragments {
+            if let i = manager.index(of: fragment.paragraph.id) {
+                fragment.layoutFragmentFrame.origin.y = manager.y(ofParagraphAt: i)
+            }
+        }
+        return fragments
+    }
+
+    /// Asks for another pass.
+    public func setNeedsLayout() {
+        delegate?.textViewportLayoutControllerReceivedSetNeedsLayout(self)
+    }
+
+    /// Moves the viewport so `location`'s paragraph is at its top; returns the y it suggests
+    /// (estimated when the paragraphs above are not laid out — the anchor keeps it stable).
+    @discardableResult
+    public func relocateViewport(to location: TextLocation) -> Double {
+        guard let index = textLayoutManager.index(of: location.paragraph) else { return 0 }
+        (delegate as? ViewportScrolling)?.scroll(toParagraphAt: index)
+        return textLayoutManager.y(ofParagraphAt: index)
+    }
+
+    /// Moves the viewport's origin by `offset` points without changing the content.
+    public func adjustViewport(byVerticalOffset offset: Double) {
+        (delegate as? ViewportScrolling)?.adjustScroll(byVerticalOffset: offset)
+    }
+}
