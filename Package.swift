@@ -16,6 +16,6 @@ let package = Package(
                        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark"]),
         .executableTarget(name: "textreel", dependencies: ["TextReel"]),
-        .testTarget(name: "TextReelTests", dependencies: ["TextReel"]),
+        .testTarget(name: "TextReelTests", dependencies: ["TextReel", "CPango", "textreel"]),
     ]
 )

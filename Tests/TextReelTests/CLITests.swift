@@ -1,0 +1,87 @@
+import XCTest
+
+final class CLITests: XCTestCase {
+    private func write(_ text: String, _ name: String, in folder: URL) -> String {
+        let url = folder.appendingPathComponent(name)
+        try! Data(text.utf8).write(to: url)
+        return url.path
+    }
+
+    private func expectBadInput(_ arguments: [String], mentions needles: [String], file: StaticString = #filePath, line: UInt = #line) throws {
+        let result = try CLI.run(arguments)
+        XCTAssertEqual(result.status, 2, result.stderr, file: file, line: line)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one clear line: \(result.stderr)", file: file, line: line)
+        for needle in needles {
+            XCTAssertTrue(result.stderr.contains(needle), "'\(needle)' not in: \(result.stderr)", file: file, line: line)
+        }
+    }
+
+    func testRenderWritesOneFrameAndNothingElse() throws {
+        let out = Paths.temporaryFolder()
+        let result = try CLI.run(["render", "Fixtures/documents/demo.md", "--out", out.path, "--at", "300", "--width", "500", "--height", "400"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), ["frame-00001.png"])
+        XCTAssertTrue(result.stdout.contains("frame-00001.png"))
+        let png = try Data(contentsOf: out.appendingPathComponent("frame-00001.png"))
+        XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+    }
+
+    func testBadInputsGetOneLineAndStatusTwo() throws {
+        let folder = Paths.temporaryFolder()
+        var invalid = Data("# ok\n\nbad: ".utf8)
+        invalid.append(contentsOf: [0xC3, 0x28])
+        let invalidPath = folder.appendingPathComponent("invalid.md").path
+        try invalid.write(to: URL(fileURLWithPath: invalidPath))
+        let scheme = write("Hello\n\n![x](gopher:thing)\n", "scheme.md", in: folder)
+        let size = write("![x](video:v?size=wide)\n", "size.md", in: folder)
+        let good = write("Hello\n", "good.md", in: folder)
+        let blocker = write("a file, not a folder", "blocker", in: folder)
+
+        try expectBadInput(["render", folder.appendingPathComponent("nope.md").path], mentions: ["nope.md", "no such document"])
+        try expectBadInput(["render", invalidPath], mentions: ["invalid.md:3:6", "invalid UTF-8"])
+        try expectBadInput(["render", scheme], mentions: ["scheme.md:3:1", "unknown attachment scheme 'gopher:'"])
+        try expectBadInput(["render", size], mentions: ["size.md:1:1", "malformed size 'wide'"])
+        try expectBadInput(["render", good, "--width", "0"], mentions: ["not positive"])
+        try expectBadInput(["render", good, "--width", "-5"], mentions: ["not positive"])
+        try expectBadInput(["render", good, "--width", "9000", "--scale", "2"], mentions: ["too large", "16384"])
+        try expectBadInput(["render", good, "--height", "tall"], mentions: ["--height expects a number"])
+        try expectBadInput(["render", good, "--out", blocker + "/sub"], mentions: ["cannot create the output folder"])
+        try expectBadInput(["render", good, "--frobnicate"], mentions: ["unknown option '--frobnicate'"])
+        try expectBadInput(["paint", good], mentions: ["unknown command 'paint'"])
+        // Nothing was left behind by the failures.
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)),
+                       ["invalid.md", "scheme.md", "size.md", "good.md", "blocker"])
+    }
+
+    func testHelpExplainsEveryOption() throws {
+        let result = try CLI.run(["render", "--help"])
+        XCTAssertEqual(result.status, 0)
+        for option in ["--out", "--width", "--height", "--scale", "--at", "Example"] {
+            XCTAssertTrue(result.stdout.contains(option), option)
+        }
+        XCTAssertEqual(try CLI.run(["--help"]).status, 0)
+    }
+
+    /// The private font configuration ignores the system's: a hostile FONTCONFIG_FILE (subpixel
+    /// colour, full hinting, another default family) changes no pixel.
+    func testSystemFontConfigurationChangesNoPixel() throws {
+        let folder = Paths.temporaryFolder()
+        let hostile = write("""
+        <?xml version="1.0"?><!DOCTYPE fontconfig SYSTEM "fonts.dtd">
+        <fontconfig>
+          <dir>/usr/share/fonts</dir>
+          <match target="font"><edit name="rgba" mode="assign"><const>rgb</const></edit>
+            <edit name="hintstyle" mode="assign"><const>hintfull</const></edit>
+            <edit name="antialias" mode="assign"><bool>false</bool></edit></match>
+          <alias><family>sans-serif</family><prefer><family>DejaVu Serif</family></prefer></alias>
+        </fontconfig>
+        """, "fonts.conf", in: folder)
+        let plain = folder.appendingPathComponent("plain"), odd = folder.appendingPathComponent("odd")
+        XCTAssertEqual(try CLI.run(["render", "Fixtures/documents/demo.md", "--out", plain.path]).status, 0)
+        setenv("FONTCONFIG_FILE", hostile, 1)
+        defer { unsetenv("FONTCONFIG_FILE") }
+        XCTAssertEqual(try CLI.run(["render", "Fixtures/documents/demo.md", "--out", odd.path]).status, 0)
+        XCTAssertEqual(try Data(contentsOf: plain.appendingPathComponent("frame-00001.png")),
+                       try Data(contentsOf: odd.appendingPathComponent("frame-00001.png")))
+    }
+}

@@ -1,0 +1,120 @@
+import CPango
+import XCTest
+@testable import TextReel
+
+final class LayoutTests: XCTestCase {
+    private func view(_ markdown: String, width: Double = 600) throws -> TextView {
+        TextView(document: try TextDocument(markdown: markdown), viewportSize: CGSize(width: width, height: 400))
+    }
+
+    /// Lays the same text out with Pango directly, with the same font, width and options.
+    private func pangoLineStarts(_ text: String, width: Double, theme: Theme, fonts: FontSystem) -> [Int] {
+        let layout = pango_layout_new(fonts.context)!
+        defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
+        pango_layout_set_text(layout, text, Int32(text.utf8.count))
+        let description = pango_font_description_from_string("\(theme.bodyFamilies) \(theme.bodySize)")
+        pango_layout_set_font_description(layout, description)
+        pango_font_description_free(description)
+        pango_layout_set_width(layout, Int32(width * Double(PANGO_SCALE)))
+        pango_layout_set_wrap(layout, PANGO_WRAP_WORD_CHAR)
+        var starts: [Int] = []
+        let iter = pango_layout_get_iter(layout)
+        repeat { starts.append(Int(pango_layout_iter_get_line_readonly(iter)!.pointee.start_index)) }
+        while pango_layout_iter_next_line(iter) != 0
+        pango_layout_iter_free(iter)
+        XCTAssertEqual(Int(pango_layout_get_line_count(layout)), starts.count)
+        return starts
+    }
+
+    func testLineBreaksAgreeWithPango() throws {
+        let texts = [
+            "The quick brown fox jumps over the lazy dog, again and again, until the line has to wrap several times over.",
+            "Supercalifragilisticexpialidocious-words-that-do-not-fit-anywhere-in-a-narrow-column-at-all",
+            "العربية: يكتب النص العربي من اليمين إلى اليسار، وتأخذ الفقرة اتجاهها من نصها.",
+            "日本語：縦書きではなく横書きで、和文と欧文が混ざっても行は正しく折り返されます。",
+        ]
+        for width in [240.0, 420.0] {
+            for text in texts {
+                let view = try view(text, width: width)
+                let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+                let theme = view.theme
+                let expected = pangoLineStarts(text, width: width - theme.insets.left - theme.insets.right,
+                                               theme: theme, fonts: view.fonts)
+                XCTAssertGreaterThan(expected.count, 1, "the text should wrap at \(width)")
+                XCTAssertEqual(fragment.textLineFragments.map(\.characterRange.lowerBound), expected, text)
+                XCTAssertEqual(fragment.textLineFragments.last?.characterRange.upperBound, text.utf8.count)
+            }
+        }
+    }
+
+    func testFragmentFramesTileWithoutGapsOrOverlaps() throws {
+        let document = try TextDocument(contentsOf: Paths.demo)
+        let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))
+        let manager = view.textLayoutManager
+        var frames: [CGRect] = []
+        manager.enumerateTextLayoutFragments(from: nil, options: .ensuresLayout) { fragment in
+            frames.append(fragment.layoutFragmentFrame)
+            return true
+        }
+        XCTAssertEqual(frames.count, document.count)
+        XCTAssertEqual(frames.first.map { Double($0.minY) }, view.theme.insets.top)
+        for (a, b) in zip(frames, frames.dropFirst()) {
+            XCTAssertEqual(a.maxY, b.minY, "fragments must abut")
+            XCTAssertGreaterThan(b.height, 0)
+            XCTAssertEqual(a.minX, 0)
+            XCTAssertEqual(a.width, 800)
+        }
+        XCTAssertEqual(manager.documentHeight, frames.last!.maxY + view.theme.insets.bottom)
+    }
+
+    func testInlineAttachmentsReserveExactlyTheirSize() throws {
+        let view = try view("Before ![](video:v?size=50x40) middle ![](control:c?kind=toggle&size=30x12) after")
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        XCTAssertEqual(fragment.attachmentFrames.count, 2)
+        let layout = fragment.layout!.layout
+        for (attachment, frame) in fragment.attachmentFrames {
+            XCTAssertEqual(frame.size, attachment.size)
+            var position = PangoRectangle()
+            pango_layout_index_to_pos(layout, Int32(attachment.utf8Offset), &position)
+            XCTAssertEqual(Double(position.width) / Double(PANGO_SCALE), attachment.size.width, accuracy: 0.001,
+                           "the U+FFFC advances by exactly the attachment's width")
+            let line = fragment.textLineFragments[0]
+            XCTAssertEqual(frame.maxY, line.glyphOrigin.y, accuracy: 0.001, "sits on the baseline")
+        }
+        // A 40-point-tall object makes its line taller than a text line.
+        XCTAssertGreaterThanOrEqual(fragment.textLineFragments[0].typographicBounds.height, 40)
+    }
+
+    func testBlockAttachmentWiderThanTheColumnIsScaledToFit() throws {
+        let view = try view("![](drawing:wide?size=2000x1000)", width: 400)
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        let frame = fragment.attachmentFrames[0].frame
+        XCTAssertEqual(frame.width, 400 - view.theme.insets.left - view.theme.insets.right)
+        XCTAssertEqual(frame.height, (frame.width / 2).rounded())
+    }
+
+    func testRightToLeftParagraphsAreRightAligned() throws {
+        let view = try view("שלום עולם, זו פסקה בעברית.\n\nالعربية: هذه فقرة.\n\nLeft to right.")
+        let right = 600 - view.theme.insets.right
+        for index in 0..<2 {
+            let line = view.textLayoutManager.ensureLayout(forParagraphAt: index).textLineFragments[0]
+            XCTAssertTrue(line.isRightToLeft)
+            XCTAssertEqual(line.typographicBounds.maxX, right, accuracy: 0.5)
+            XCTAssertGreaterThan(line.typographicBounds.minX, view.theme.insets.left + 50)
+        }
+        let ltr = view.textLayoutManager.ensureLayout(forParagraphAt: 2).textLineFragments[0]
+        XCTAssertFalse(ltr.isRightToLeft)
+        XCTAssertEqual(ltr.typographicBounds.minX, view.theme.insets.left, accuracy: 0.5)
+    }
+
+    func testEveryScriptRendersWithRealGlyphs() throws {
+        // Pango reports unknown glyphs (boxes) through pango_layout_get_unknown_glyphs_count.
+        let document = try TextDocument(contentsOf: Paths.demo)
+        let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))
+        for index in 0..<document.count {
+            let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: index)
+            XCTAssertEqual(pango_layout_get_unknown_glyphs_count(fragment.layout!.layout), 0,
+                           "paragraph \(index) has glyphs no font covers: \(fragment.paragraph.text)")
+        }
+    }
+}

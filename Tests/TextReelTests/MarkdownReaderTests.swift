@@ -1,0 +1,130 @@
+import XCTest
+@testable import TextReel
+
+final class MarkdownReaderTests: XCTestCase {
+    func testBlocksBecomeOneParagraphEach() throws {
+        let doc = try TextDocument(markdown: """
+        # Title
+
+        Some *em* and **strong** and ~~gone~~ and `code` and [a link](https://x.org).
+
+        - one
+          - nested
+        1. first
+        - [x] done
+        - [ ] todo
+
+        > quoted
+
+        ```
+        let x = 1
+        ```
+
+        ---
+
+        | a | b |
+        |---|---|
+        | 1 | 2 |
+        """)
+        let kinds = doc.paragraphs.map(\.kind)
+        XCTAssertEqual(kinds, [
+            .heading(level: 1), .body, .listItem(marker: "•"), .listItem(marker: "◦"), .listItem(marker: "1."),
+            .listItem(marker: "☑"), .listItem(marker: "☐"), .body, .codeBlock(language: nil), .thematicBreak,
+            .table(columns: 2),
+        ])
+        XCTAssertEqual(doc.paragraphs.map(\.id.rawValue), Array(0..<11))
+        XCTAssertEqual(doc.paragraphs[3].listDepth, 2)
+        XCTAssertEqual(doc.paragraphs[7].quoteDepth, 1)
+        XCTAssertEqual(doc.paragraphs[8].text, "let x = 1")
+        XCTAssertEqual(doc.paragraphs[10].text, "a\tb\u{2028}1\t2")
+
+        let body = doc.paragraphs[1]
+        func styleOf(_ word: String) -> InlineStyle? {
+            let bytes = Array(body.text.utf8)
+            guard let start = (0...(bytes.count - word.utf8.count)).first(where: { Array(bytes[$0..<$0 + word.utf8.count]) == Array(word.utf8) }) else { return nil }
+            return body.runs.first { $0.range.contains(start) }?.style
+        }
+        XCTAssertEqual(styleOf("em"), .emphasis)
+        XCTAssertEqual(styleOf("strong"), .strong)
+        XCTAssertEqual(styleOf("gone"), .strikethrough)
+        XCTAssertEqual(styleOf("code"), .code)
+        XCTAssertEqual(styleOf("a link"), .link)
+        XCTAssertEqual(body.runs.first { $0.style == .link }?.link, "https://x.org")
+    }
+
+    func testHardBreakIsALineSeparator() throws {
+        let doc = try TextDocument(markdown: "one\\\ntwo")
+        XCTAssertEqual(doc.paragraphs[0].text, "one\u{2028}two")
+    }
+
+    func testAttachmentsBlockAndInline() throws {
+        let doc = try TextDocument(markdown: """
+        ![Intro](video:intro?size=320x180&duration=12)
+
+        Text ![](control:name?kind=textfield&size=240x32) and ![](drawing:?size=30x20) more.
+        """)
+        let block = doc.paragraphs[0]
+        XCTAssertEqual(block.kind, .blockAttachment)
+        XCTAssertEqual(block.attachments.first?.id, "intro")
+        XCTAssertEqual(block.attachments.first?.size, CGSize(width: 320, height: 180))
+        XCTAssertEqual(block.attachments.first?.parameters["duration"], "12")
+        XCTAssertTrue(block.attachments[0].isBlock)
+
+        let inline = doc.paragraphs[1]
+        XCTAssertEqual(inline.kind, .body)
+        XCTAssertEqual(inline.attachments.map(\.scheme), ["control", "drawing"])
+        XCTAssertEqual(inline.attachments[1].id, "drawing-1", "an id derived from position when the URL has none")
+        for attachment in inline.attachments {
+            let bytes = Array(inline.text.utf8)[attachment.utf8Offset..<attachment.utf8Offset + 3]
+            XCTAssertEqual(Array(bytes), Array("\u{FFFC}".utf8))
+        }
+    }
+
+    func testDefaultSizes() throws {
+        let doc = try TextDocument(markdown: "![](video:a) ![](drawing:b) ![](control:c?kind=toggle) ![](control:d)")
+        XCTAssertEqual(doc.paragraphs[0].attachments.map(\.size), [
+            CGSize(width: 320, height: 180), CGSize(width: 300, height: 200),
+            CGSize(width: 52, height: 32), CGSize(width: 240, height: 32),
+        ])
+    }
+
+    func testImageSizeFromFileAndMissingImageWarns() throws {
+        let doc = try TextDocument(markdown: "![](media/photo.png)\n\n![](media/nope.png)",
+                                   baseURL: Paths.fixtures)
+        XCTAssertEqual(doc.paragraphs[0].attachments[0].size, CGSize(width: 480, height: 280))
+        XCTAssertEqual(doc.warnings.count, 1)
+        XCTAssertTrue(doc.warnings[0].contains("media/nope.png"), doc.warnings[0])
+    }
+
+    func testBadInputsNameTheirPlace() {
+        func error(_ markdown: String) -> TextReelError? {
+            do { _ = try TextDocument(markdown: markdown); return nil } catch { return error as? TextReelError }
+        }
+        let scheme = error("line one\n\nsee ![x](ftp:thing)")
+        XCTAssertEqual(scheme?.line, 3)
+        XCTAssertEqual(scheme?.column, 5)
+        XCTAssertTrue(scheme?.message.contains("unknown attachment scheme 'ftp:'") == true, "\(String(describing: scheme))")
+        let size = error("![x](video:a?size=12by3)")
+        XCTAssertTrue(size?.message.contains("malformed size '12by3'") == true)
+        XCTAssertEqual(size?.line, 1)
+        XCTAssertNotNil(error("![x](video:a?size=0x10)"))
+        XCTAssertNotNil(error("![x](video:a?size=99999x10)"))
+        XCTAssertNotNil(error("![x](control:a?kind=knob)"))
+    }
+
+    func testInvalidUTF8IsAnErrorWithItsPlace() {
+        var data = Data("ok\nab".utf8)
+        data.append(0xFF)
+        XCTAssertThrowsError(try TextDocument(markdownData: data, baseURL: nil, fileName: "bad.md")) { error in
+            let e = error as? TextReelError
+            XCTAssertEqual(e?.file, "bad.md")
+            XCTAssertEqual(e?.line, 2)
+            XCTAssertEqual(e?.column, 3)
+        }
+    }
+
+    func testRightToLeftTextIsKept() throws {
+        let doc = try TextDocument(markdown: "שלום עולם")
+        XCTAssertEqual(doc.paragraphs[0].text, "שלום עולם")
+    }
+}

@@ -1,0 +1,51 @@
+import XCTest
+@testable import TextReel
+
+final class RenderTests: XCTestCase {
+    func testSameInputGivesByteIdenticalPNGs() throws {
+        let document = try TextDocument(contentsOf: Paths.demo)
+        func render() throws -> Data {
+            let view = TextView(document: document, viewportSize: CGSize(width: 640, height: 480), scale: 2)
+            view.contentOffset = CGPoint(x: 0, y: 700)
+            return try view.renderFrame().pngData()
+        }
+        let a = try render(), b = try render()
+        XCTAssertEqual(a, b)
+        XCTAssertGreaterThan(a.count, 10_000)
+    }
+
+    func testFrameHasViewportTimesScalePixels() throws {
+        let view = TextView(document: try TextDocument(markdown: "Hello"), viewportSize: CGSize(width: 300, height: 200), scale: 2)
+        let frame = try view.renderFrame()
+        XCTAssertEqual(frame.width, 600)
+        XCTAssertEqual(frame.height, 400)
+        // Text is dark ink on the white background somewhere in the first line.
+        let ink = (0..<200).flatMap { x in (40..<90).map { y in frame.pixel(x: x, y: y) } }.filter { $0.red < 100 }
+        XCTAssertFalse(ink.isEmpty)
+    }
+
+    func testRealImagesAreDrawnAndMissingOnesGetAPlaceholder() throws {
+        let document = try TextDocument(markdown: "![](media/photo.png)\n\n![](media/missing.png)", baseURL: Paths.fixtures)
+        let view = TextView(document: document, viewportSize: CGSize(width: 600, height: 500))
+        let frame = try view.renderFrame()
+        let image = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        let box = image.attachmentFrames[0].frame.offsetBy(dx: 0, dy: image.layoutFragmentFrame.minY)
+        // The photo's sky is blue near its top-left corner.
+        let sky = frame.pixel(x: Int(box.minX) + 10, y: Int(box.minY) + 5)
+        XCTAssertGreaterThan(Int(sky.blue), Int(sky.red) + 60)
+        let missing = view.textLayoutManager.ensureLayout(forParagraphAt: 1)
+        let placeholder = missing.attachmentFrames[0].frame.offsetBy(dx: 0, dy: missing.layoutFragmentFrame.minY)
+        XCTAssertEqual(placeholder.size, CGSize(width: 160, height: 120))
+        let fill = frame.pixel(x: Int(placeholder.minX) + 8, y: Int(placeholder.minY) + 8)
+        XCTAssertEqual(fill.red, 0xFD, "the missing-image placeholder's tint")
+    }
+
+    func testAbsoluteOffsetLandsExactly() throws {
+        let document = try TextDocument(contentsOf: Paths.demo)
+        let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))
+        view.contentOffset = CGPoint(x: 0, y: 900)
+        _ = try view.renderFrame()
+        XCTAssertEqual(view.contentOffset.y, 900)
+        XCTAssertEqual(view.lastCorrection, 0)
+    }
+}
