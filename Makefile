@@ -27,7 +27,8 @@ build: setup
 
 ## demo: render the bundled demo document into Output/demo/
 demo: build
-	$$($(SWIFT) build -c release --show-bin-path)/textreel render Fixtures/documents/demo.md --out Output/demo
+	$$($(SWIFT) build -c release --show-bin-path)/textreel render Fixtures/documents/demo.md \
+	    --script Fixtures/scripts/demo.json5 --out Output/demo
 
 ## test: run the test suite
 test: setup

@@ -1,52 +1,101 @@
 import Foundation
 import TextReel
 
-/// `textreel render`: one frame of a document at a scroll offset.
+/// `textreel render`: frames of a document, at one scroll offset or along a scroll script.
 enum RenderCommand {
     static let help = """
     Usage: textreel render <document.md> [options]
 
-    Renders the document into PNG frames of a text view.
+    Renders the document into PNG frames of a scrolling text view: one frame at --at, or one
+    frame per script frame with --script. Writes frame-00001.png …, events.jsonl (one JSON object
+    per frame) and summary.json into the output folder.
 
     Options:
       --out DIR        output folder (default: Output/<document name>/)
-      --width PT       viewport width in points (default 800)
-      --height PT      viewport height in points (default 600)
-      --scale N        pixels per point (default 1)
-      --at Y           scroll offset in points (default 0)
+      --script FILE    a JSON5 scroll script (viewport, fps, overdraw, steps)
+      --frames A-B     draw only frames A to B (1-based); the others are laid out, not drawn,
+                       so the pixels are those of a full run
+      --width PT       viewport width in points (default: the script's, else 800)
+      --height PT      viewport height in points (default: the script's, else 600)
+      --scale N        pixels per point (default: the script's, else 1)
+      --at Y           scroll offset in points before the first frame (default 0)
+      --overlay        draw fragment frames, rendering-surface bounds, the visible rect and
+                       the overdraw band
+      --quiet          print nothing but errors
       -h, --help       show this help
 
-    The viewport may be at most \(ViewportLimits.maximumPixels) pixels a side after scaling.
+    Limits: the viewport may be at most \(ViewportLimits.maximumPixels) pixels a side after scaling;
+    a script may make at most \(ScrollScript.maximumFrames) frames.
 
-    Example:
-      textreel render Fixtures/documents/demo.md --at 400 --out Output/demo
+    Examples:
+      textreel render Fixtures/documents/demo.md --at 400
+      textreel render Fixtures/documents/demo.md --script Fixtures/scripts/demo.json5 --out Output/demo
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at"], flags: [])
+        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames"],
+                                 flags: ["overlay", "quiet"])
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1 else {
             throw Arguments.UsageError(message: args.positional.isEmpty ? "render needs a document" : "render takes one document, got \(args.positional.count)")
         }
+        let quiet = args.flags.contains("quiet")
         let documentURL = URL(fileURLWithPath: args.positional[0])
-        let viewport = try ViewportLimits.check(width: try args.double("width", default: 800),
-                                                height: try args.double("height", default: 600),
-                                                scale: try args.double("scale", default: 1))
+        let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) }
+        let viewport = try ViewportLimits.check(
+            width: try args.double("width", default: script?.viewport?.width ?? 800),
+            height: try args.double("height", default: script?.viewport?.height ?? 600),
+            scale: try args.double("scale", default: script?.viewport?.scale ?? 1))
         let at = try args.double("at", default: 0)
         let document = try TextDocument(contentsOf: documentURL)
-        for warning in document.warnings { FileHandle.standardError.write(Data((warning + "\n").utf8)) }
+        if !quiet { for warning in document.warnings { Terminal.error(warning) } }
 
         let name = documentURL.deletingPathExtension().lastPathComponent
         let outDir = URL(fileURLWithPath: args.values["out"] ?? "Output/\(name)")
-        try OutputFolder.prepare(outDir)
 
         let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale)
-        view.contentOffset = CGPoint(x: 0, y: at)
-        let frame = try view.renderFrame()
-        let file = outDir.appendingPathComponent("frame-00001.png")
-        try frame.write(to: file)
-        print("wrote \(file.relativePath) (\(frame.width)×\(frame.height) px, offset \(view.contentOffset.y) pt)")
+        view.showsOverlay = args.flags.contains("overlay")
+        if at != 0 { view.contentOffset = CGPoint(x: 0, y: at) }
+        let runner = try ScriptRunner(view: view, script: script ?? ScrollScript.still)
+        let range = try args.values["frames"].map { try parseFrames($0, count: runner.frameCount) }
+        try OutputFolder.prepare(outDir, removingFramesOf: range == nil)
+
+        let events = try AtomicFile(outDir.appendingPathComponent("events.jsonl"))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let progress = Progress(total: range?.count ?? runner.frameCount, enabled: !quiet)
+        let summary = try runner.run(drawing: range) { number, frame, event in
+            if let frame {
+                try frame.write(to: outDir.appendingPathComponent(String(format: "frame-%05d.png", number)))
+                progress.step()
+            }
+            try events.append(encoder.encode(event) + Data("\n".utf8))
+        }
+        progress.finish()
+        try events.commit()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
+        let summaryFile = try AtomicFile(outDir.appendingPathComponent("summary.json"))
+        try summaryFile.append(encoder.encode(summary) + Data("\n".utf8))
+        try summaryFile.commit()
+        if !quiet {
+            let first = range?.lowerBound ?? 1, last = range?.upperBound ?? runner.frameCount
+            let frames = first == last ? String(format: "frame-%05d.png", first)
+                                       : String(format: "frame-%05d.png … frame-%05d.png", first, last)
+            print("wrote \(summary.framesWritten) frame\(summary.framesWritten == 1 ? "" : "s") to \(outDir.relativePath)/: \(frames), events.jsonl, summary.json")
+        }
         return 0
+    }
+
+    static func parseFrames(_ text: String, count: Int) throws -> ClosedRange<Int> {
+        let parts = text.split(separator: "-", omittingEmptySubsequences: false).map { Int($0) }
+        let bounds: (Int?, Int?) = parts.count == 1 ? (parts[0], parts[0]) : parts.count == 2 ? (parts[0], parts[1]) : (nil, nil)
+        guard let a = bounds.0, let b = bounds.1, a >= 1, a <= b else {
+            throw Arguments.UsageError(message: "--frames expects A-B with 1 ≤ A ≤ B, got '\(text)'")
+        }
+        guard b <= count else {
+            throw Arguments.UsageError(message: "--frames \(text) is past the last frame; the script makes \(count) frame\(count == 1 ? "" : "s")")
+        }
+        return a...b
     }
 }
 
@@ -65,19 +114,5 @@ enum ViewportLimits {
             throw TextReelError("viewport \(Int(width * scale))×\(Int(height * scale)) px is too large; expected at most \(maximumPixels) px a side after scaling")
         }
         return (CGSize(width: width, height: height), scale)
-    }
-}
-
-/// Creates the output folder and checks that it is writable, before any work is done.
-enum OutputFolder {
-    static func prepare(_ url: URL) throws {
-        do {
-            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
-        } catch {
-            throw TextReelError(file: url.path, "cannot create the output folder; expected a writable path")
-        }
-        guard FileManager.default.isWritableFile(atPath: url.path) else {
-            throw TextReelError(file: url.path, "the output folder is not writable")
-        }
     }
 }

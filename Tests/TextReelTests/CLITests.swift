@@ -16,11 +16,12 @@ final class CLITests: XCTestCase {
         }
     }
 
-    func testRenderWritesOneFrameAndNothingElse() throws {
+    func testRenderWritesOneFrameWithItsEvents() throws {
         let out = Paths.temporaryFolder()
         let result = try CLI.run(["render", "Fixtures/documents/demo.md", "--out", out.path, "--at", "300", "--width", "500", "--height", "400"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), ["frame-00001.png"])
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)),
+                       ["frame-00001.png", "events.jsonl", "summary.json"])
         XCTAssertTrue(result.stdout.contains("frame-00001.png"))
         let png = try Data(contentsOf: out.appendingPathComponent("frame-00001.png"))
         XCTAssertEqual(Array(png.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])

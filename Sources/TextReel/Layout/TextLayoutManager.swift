@@ -188,6 +188,8 @@ public final class TextLayoutManager {
         heights = HeightIndex(heights: document.paragraphs.map { estimator.estimate($0) })
     }
 
+    func makeParagraphID() -> ParagraphID { document.makeParagraphID() }
+
     private func rebuildIDs() {
         indexByID = Dictionary(uniqueKeysWithValues: document.paragraphs.enumerated().map { ($1.id, $0) })
     }

@@ -19,7 +19,7 @@ final class FrameRenderer {
     private func device(_ points: Double, _ scale: Double) -> Double { (points * scale).rounded() }
 
     func render(_ fragments: [TextLayoutFragment], visibleRect: CGRect, scale: Double,
-                extra: ((OpaquePointer) -> Void)? = nil) -> RenderedFrame {
+                overlay: Overlay? = nil) -> RenderedFrame {
         let frame = CairoSurface(width: Int(device(visibleRect.width, scale)),
                                  height: Int(device(visibleRect.height, scale)), opaque: true)
         frame.draw { cr in
@@ -43,11 +43,10 @@ final class FrameRenderer {
                     cairo_restore(cr)
                 }
             }
-            if let extra {
+            if let overlay {
                 cairo_save(cr)
                 cairo_scale(cr, scale, scale)
-                cairo_translate(cr, -visibleRect.minX, -visibleRect.minY)
-                extra(cr)
+                OverlayPainter.draw(overlay, in: cr)
                 cairo_restore(cr)
             }
         }

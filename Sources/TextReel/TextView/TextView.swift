@@ -17,6 +17,9 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
     let fonts: FontSystem
     let renderer: FrameRenderer
     private var anchor: ScrollAnchor?
+    /// Where the last scroll or pass left the content offset; any other change (measurements,
+    /// edits above the anchor) is a correction the anchor absorbed.
+    private var expectedY: Double?
     private var needsLayout = true
     /// What the base delegate implementations saw during the current pass.
     private var pass = PassRecord()
@@ -29,7 +32,13 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
         var willLayout = false
         var didLayout = false
         var configured: [ParagraphID] = []
+        /// The base delegate calls in order: "willLayout", "configure:<id>", "didLayout".
+        var log: [String] = []
     }
+
+    /// The delegate calls of the last `layoutPass()`, in order, as recorded by the base
+    /// implementations: "willLayout", "configure:<paragraph id>"…, "didLayout".
+    public private(set) var lastPassLog: [String] = []
 
     public var document: TextDocument { textLayoutManager.document }
     public var theme: Theme { textLayoutManager.theme }
@@ -61,14 +70,7 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
     public var exactScrollLayoutLimit = 4000
 
     private func scrollExactly(to y: Double) {
-        guard textLayoutManager.paragraphCount > 0 else { return }
-        for _ in 0..<4 {
-            let index = textLayoutManager.paragraph(at: min(max(y, 0), maximumContentOffset)).index
-            let first = max(0, index - exactScrollLayoutLimit)
-            let unmeasured = (first...index).contains { !textLayoutManager.isMeasured(paragraphAt: $0) }
-            if !unmeasured { break }
-            textLayoutManager.ensureLayout(forParagraphsIn: first...index)
-        }
+        measureParagraphs(above: y)
         setAnchor(y: y)
     }
 
@@ -79,7 +81,9 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
 
     private var anchoredY: Double {
         guard let anchor, let index = textLayoutManager.index(of: anchor.paragraph) else { return 0 }
-        return textLayoutManager.y(ofParagraphAt: index) + anchor.offset
+        // An edit can shorten the anchor paragraph: stay inside it.
+        let offset = min(anchor.offset, max(textLayoutManager.height(ofParagraphAt: index), 0))
+        return textLayoutManager.y(ofParagraphAt: index) + offset
     }
 
     private func setAnchor(y: Double) {
@@ -88,6 +92,7 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
         let found = textLayoutManager.paragraph(at: clamped)
         let id = textLayoutManager.document.paragraphs[found.index].id
         anchor = ScrollAnchor(paragraph: id, offset: clamped - textLayoutManager.y(ofParagraphAt: found.index))
+        expectedY = anchoredY
         needsLayout = true
     }
 
@@ -97,8 +102,31 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
     func adjustScroll(byVerticalOffset offset: Double) { scroll(by: offset) }
 
     func scroll(toParagraphAt index: Int) {
+        setAnchor(y: measureParagraphs(through: index).layoutFragmentFrame.minY)
+    }
+
+    /// Measures paragraph `index` and those above it (up to `exactScrollLayoutLimit`), so its
+    /// position is exact; returns its fragment.
+    @discardableResult
+    func measureParagraphs(through index: Int) -> TextLayoutFragment {
         textLayoutManager.ensureLayout(forParagraphsIn: max(0, index - exactScrollLayoutLimit)...index)
-        setAnchor(y: textLayoutManager.y(ofParagraphAt: index))
+        return textLayoutManager.fragment(forParagraphAt: index)
+    }
+
+    /// Measures the paragraphs above document `y` until the paragraph at `y` stops changing.
+    func measureParagraphs(above y: Double) {
+        guard textLayoutManager.paragraphCount > 0 else { return }
+        for _ in 0..<4 {
+            let index = textLayoutManager.paragraph(at: min(max(y, 0), maximumContentOffset)).index
+            let first = max(0, index - exactScrollLayoutLimit)
+            if !(first...index).contains(where: { !textLayoutManager.isMeasured(paragraphAt: $0) }) { return }
+            textLayoutManager.ensureLayout(forParagraphsIn: first...index)
+        }
+    }
+
+    func anchorDidLoseParagraph(_ id: ParagraphID, replacementIndex: Int) {
+        guard let anchor, anchor.paragraph == id else { return }
+        self.anchor = ScrollAnchor(paragraph: document.paragraphs[replacementIndex].id, offset: 0)
     }
 
     /// The visible rect in document coordinates.
@@ -122,28 +150,41 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
     /// named fonts are missing.
     public func renderFrame() throws -> RenderedFrame {
         try layoutPass()
-        return renderer.render(configuredFragments, visibleRect: visibleRect, scale: scale, extra: drawExtra)
+        var overlay: Overlay?
+        if showsOverlay {
+            overlay = Overlay(fragments: configuredFragments.map {
+                ($0.layoutFragmentFrame, $0.renderingSurfaceBounds.offsetBy(dx: $0.layoutFragmentFrame.minX, dy: $0.layoutFragmentFrame.minY),
+                 $0.state == .layoutAvailable)
+            }, visibleRect: visibleRect, viewportBounds: textViewportLayoutController.viewportBounds,
+               documentHeight: textLayoutManager.documentHeight)
+        }
+        return renderer.render(configuredFragments, visibleRect: visibleRect, scale: scale, overlay: overlay)
     }
 
-    /// Hook for subclasses and the overlay: draws in document coordinates after the content.
-    var drawExtra: ((OpaquePointer) -> Void)?
+    /// Draws fragment frames, rendering-surface bounds, and a minimap of the visible rect and the
+    /// overdraw band on top of each frame.
+    public var showsOverlay = false
 
     /// Runs `layoutViewport()` and checks that every override called `super`.
     public func layoutPass() throws {
         if let problem = fonts.problem { throw problem }
         if anchor == nil { setAnchor(y: 0) }
-        let before = anchoredY
+        let before = expectedY ?? anchoredY
         pass = PassRecord()
         configuredFragments = []
         textViewportLayoutController.layoutViewport()
         // Measuring near the end can shorten the document: clamp and lay out again.
         if anchoredY > maximumContentOffset + 0.25 {
             setAnchor(y: maximumContentOffset)
+            let log = pass.log
             pass = PassRecord()
+            pass.log = log
             configuredFragments = []
             textViewportLayoutController.layoutViewport()
         }
+        lastPassLog = pass.log
         lastCorrection = anchoredY - before
+        expectedY = anchoredY
         let controller = textViewportLayoutController
         if !pass.willLayout { throw TextViewError.missingSuperCall(method: "textViewportLayoutControllerWillLayout(_:)") }
         if pass.configured.count != controller.textLayoutFragmentsUnchecked.count {
@@ -165,16 +206,19 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
 
     open func textViewportLayoutControllerWillLayout(_ textViewportLayoutController: TextViewportLayoutController) {
         pass.willLayout = true
+        pass.log.append("willLayout")
     }
 
     open func textViewportLayoutController(_ textViewportLayoutController: TextViewportLayoutController,
                                            configureRenderingSurfaceFor textLayoutFragment: TextLayoutFragment) {
         pass.configured.append(textLayoutFragment.paragraph.id)
+        pass.log.append("configure:\(textLayoutFragment.paragraph.id.rawValue)")
         configuredFragments.append(textLayoutFragment)
     }
 
     open func textViewportLayoutControllerDidLayout(_ textViewportLayoutController: TextViewportLayoutController) {
         pass.didLayout = true
+        pass.log.append("didLayout")
         if let first = configuredFragments.first, let index = textLayoutManager.index(of: first.paragraph.id) {
             textLayoutManager.trimShapedFragments(around: index)
         }

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Text edits inside one paragraph. Offsets are in characters (what a person counts); runs and
+/// attachments move with the text, and an attachment inside a deleted range goes with it.
+extension TextParagraph {
+    /// The UTF-8 offset of character `offset`, or nil past the end.
+    func utf8Offset(ofCharacter offset: Int) -> Int? {
+        guard offset >= 0 else { return nil }
+        var index = text.startIndex
+        for _ in 0..<offset {
+            guard index < text.endIndex else { return nil }
+            index = text.index(after: index)
+        }
+        return text.utf8.distance(from: text.startIndex, to: index)
+    }
+
+    public var characterCount: Int { text.count }
+
+    /// Inserts plain `string` before character `offset`; it takes the style of the run it lands in.
+    public func inserting(_ string: String, atCharacter offset: Int) throws -> TextParagraph {
+        guard let at = utf8Offset(ofCharacter: offset) else {
+            throw TextReelError("cannot insert at character \(offset): the paragraph has \(characterCount) characters")
+        }
+        let length = string.utf8.count
+        var bytes = Array(text.utf8)
+        bytes.insert(contentsOf: string.utf8, at: at)
+        let runs = self.runs.map { run -> StyledRun in
+            var run = run
+            let lower = run.range.lowerBound >= at ? run.range.lowerBound + length : run.range.lowerBound
+            let upper = run.range.upperBound > at || (run.range.upperBound == at && run.range.lowerBound < at)
+                ? run.range.upperBound + length : run.range.upperBound
+            run.range = lower..<upper
+            return run
+        }
+        let attachments = self.attachments.map {
+            $0.utf8Offset >= at ? $0.at(offset: $0.utf8Offset + length, isBlock: $0.isBlock) : $0
+        }
+        return replacing(text: String(decoding: bytes, as: UTF8.self), runs: runs, attachments: attachments)
+    }
+
+    /// Deletes `length` characters from character `from`.
+    public func deleting(fromCharacter from: Int, length: Int) throws -> TextParagraph {
+        guard let start = utf8Offset(ofCharacter: from), let end = utf8Offset(ofCharacter: from + length) else {
+            throw TextReelError("cannot delete characters \(from)..<\(from + length): the paragraph has \(characterCount) characters")
+        }
+        let removed = end - start
+        var bytes = Array(text.utf8)
+        bytes.removeSubrange(start..<end)
+        func move(_ offset: Int) -> Int { offset <= start ? offset : max(offset - removed, start) }
+        let runs = self.runs.compactMap { run -> StyledRun? in
+            var run = run
+            run.range = move(run.range.lowerBound)..<move(run.range.upperBound)
+            return run.range.isEmpty ? nil : run
+        }
+        let attachments = self.attachments.compactMap { attachment -> TextAttachment? in
+            if (start..<end).contains(attachment.utf8Offset) { return nil }
+            return attachment.at(offset: move(attachment.utf8Offset), isBlock: attachment.isBlock)
+        }
+        return replacing(text: String(decoding: bytes, as: UTF8.self), runs: runs, attachments: attachments)
+    }
+}

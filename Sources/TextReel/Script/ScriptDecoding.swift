@@ -1,0 +1,157 @@
+import Foundation
+
+/// Any key, so that unknown keys can be found and named.
+struct AnyKey: CodingKey {
+    var stringValue: String
+    var intValue: Int?
+    init(_ string: String) { stringValue = string }
+    init?(stringValue: String) { self.stringValue = stringValue }
+    init?(intValue: Int) { stringValue = "\(intValue)"; self.intValue = intValue }
+}
+
+/// A decoding container that rejects unknown keys and impossible values with their path.
+struct StrictContainer {
+    let container: KeyedDecodingContainer<AnyKey>
+
+    init(_ decoder: Decoder, allowed: [String]) throws {
+        container = try decoder.container(keyedBy: AnyKey.self)
+        for key in container.allKeys where !allowed.contains(key.stringValue) {
+            throw DecodingError.dataCorrupted(.init(codingPath: container.codingPath + [key],
+                debugDescription: "unknown key '\(key.stringValue)'; expected one of \(allowed.joined(separator: ", "))"))
+        }
+    }
+
+    var keys: [String] { container.allKeys.map(\.stringValue) }
+    func has(_ key: String) -> Bool { container.contains(AnyKey(key)) }
+
+    func optional<T: Decodable>(_ type: T.Type, _ key: String) throws -> T? {
+        try container.decodeIfPresent(type, forKey: AnyKey(key))
+    }
+
+    func required<T: Decodable>(_ type: T.Type, _ key: String) throws -> T {
+        try container.decode(type, forKey: AnyKey(key))
+    }
+
+    func number(_ key: String, default fallback: Double? = nil, in range: ClosedRange<Double>) throws -> Double {
+        guard let value = try optional(Double.self, key) ?? fallback else {
+            return try required(Double.self, key)
+        }
+        guard value.isFinite, range.contains(value) else {
+            throw impossible(key, "\(value) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
+        }
+        return value
+    }
+
+    func index(_ key: String) throws -> Int {
+        let value = try required(Double.self, key)
+        guard value >= 0, value == value.rounded(), value < 1e9 else {
+            throw impossible(key, "\(value) is not a paragraph number; expected a whole number from 0")
+        }
+        return Int(value)
+    }
+
+    func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type, _ key: String, default fallback: T) throws -> T where T.RawValue == String {
+        guard let raw = try optional(String.self, key) else { return fallback }
+        guard let value = T(rawValue: raw) else {
+            throw impossible(key, "'\(raw)' is not allowed; expected one of \(T.allCases.map(\.rawValue).joined(separator: ", "))")
+        }
+        return value
+    }
+
+    func impossible(_ key: String, _ message: String) -> DecodingError {
+        .dataCorrupted(.init(codingPath: container.codingPath + [AnyKey(key)], debugDescription: message))
+    }
+}
+
+/// The file as decoded; turned into `ScrollScript`.
+struct ScriptFile: Decodable {
+    var viewport: ScrollScript.Viewport?
+    var fps: Double
+    var overdraw: Double
+    var steps: [ScrollScript.Step]
+
+    init(from decoder: Decoder) throws {
+        let c = try StrictContainer(decoder, allowed: ["viewport", "fps", "overdraw", "steps"])
+        viewport = try c.optional(ScrollScript.Viewport.self, "viewport")
+        fps = try c.number("fps", default: 30, in: 1...ScrollScript.maximumFPS)
+        overdraw = try c.number("overdraw", default: 0.5, in: 0...4)
+        steps = try c.optional([ScrollScript.Step].self, "steps") ?? []
+    }
+}
+
+extension ScrollScript.Viewport: Decodable {
+    public init(from decoder: Decoder) throws {
+        let c = try StrictContainer(decoder, allowed: ["width", "height", "scale"])
+        width = try c.number("width", in: 1...16384)
+        height = try c.number("height", in: 1...16384)
+        scale = try c.number("scale", default: 1, in: 0.25...8)
+    }
+}
+
+extension ScrollScript.Step: Decodable {
+    static let names = ["scroll", "fling", "wait", "edit", "resize", "setNeedsLayout", "snapshot"]
+
+    public init(from decoder: Decoder) throws {
+        let c = try StrictContainer(decoder, allowed: Self.names)
+        guard c.keys.count == 1, let name = c.keys.first else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath,
+                debugDescription: "a step has exactly one of \(Self.names.joined(separator: ", "))"))
+        }
+        let nested = { try c.container.superDecoder(forKey: AnyKey(name)) }
+        switch name {
+        case "scroll":
+            self = try Self.scroll(StrictContainer(nested(), allowed: ["to", "by", "toParagraph", "toHeading", "toAttachment", "duration", "curve", "align"]))
+        case "fling":
+            let f = try StrictContainer(nested(), allowed: ["velocity", "deceleration"])
+            self = .fling(velocity: try f.number("velocity", in: -100_000...100_000),
+                          deceleration: try f.choice(ScrollScript.Deceleration.self, "deceleration", default: .normal))
+        case "wait":
+            self = .wait(try c.number(name, in: 0...3600))
+        case "edit":
+            self = .edit(try Self.edit(StrictContainer(nested(), allowed: ["paragraph", "insert", "at", "delete", "insertParagraph", "after", "deleteParagraph"])))
+        case "resize":
+            let r = try StrictContainer(nested(), allowed: ["width", "height"])
+            self = .resize(width: try r.number("width", in: 1...16384), height: try r.number("height", in: 1...16384))
+        case "setNeedsLayout":
+            guard try c.required(Bool.self, name) else { throw c.impossible(name, "expected true") }
+            self = .setNeedsLayout
+        default:
+            self = .snapshot(try c.required(String.self, name))
+        }
+    }
+
+    private static func scroll(_ s: StrictContainer) throws -> Self {
+        let targets = ["to", "by", "toParagraph", "toHeading", "toAttachment"].filter(s.has)
+        guard targets.count == 1 else {
+            throw s.impossible(targets.dropFirst().first ?? "to", "a scroll has exactly one of to, by, toParagraph, toHeading, toAttachment")
+        }
+        let align = try s.choice(ScrollScript.Align.self, "align", default: .top)
+        let target: ScrollScript.ScrollTarget = switch targets[0] {
+        case "to": .to(try s.number("to", in: 0...1e12))
+        case "by": .by(try s.number("by", in: -1e12...1e12))
+        case "toParagraph": .toParagraph(try s.index("toParagraph"), align)
+        case "toHeading": .toHeading(try s.required(String.self, "toHeading"), align)
+        default: .toAttachment(try s.required(String.self, "toAttachment"), align)
+        }
+        return .scroll(target, duration: try s.number("duration", default: 0, in: 0...3600),
+                       curve: try s.choice(ScrollScript.Curve.self, "curve", default: .easeInOut))
+    }
+
+    private static func edit(_ e: StrictContainer) throws -> ScrollScript.Edit {
+        if e.has("insertParagraph") {
+            return .insertParagraph(markdown: try e.required(String.self, "insertParagraph"),
+                                    after: Int(try e.number("after", in: -1...1e9)))
+        }
+        if e.has("deleteParagraph") { return .deleteParagraph(try e.index("deleteParagraph")) }
+        let paragraph = try e.index("paragraph")
+        if e.has("insert") {
+            return .insert(paragraph: paragraph, text: try e.required(String.self, "insert"),
+                           at: e.has("at") ? try e.index("at") : 0)
+        }
+        if e.has("delete") {
+            let d = try StrictContainer(e.container.superDecoder(forKey: AnyKey("delete")), allowed: ["from", "length"])
+            return .delete(paragraph: paragraph, from: try d.index("from"), length: try d.index("length"))
+        }
+        throw e.impossible("paragraph", "an edit needs insert, delete, insertParagraph or deleteParagraph")
+    }
+}

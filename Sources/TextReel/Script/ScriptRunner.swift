@@ -1,0 +1,191 @@
+import Foundation
+
+/// Plays a scroll script on a text view, frame by frame: applies the steps due, lays out, draws
+/// (or only lays out, to fast-forward outside `--frames`) and reports a `FrameEvent` per frame.
+public final class ScriptRunner {
+    public let view: TextView
+    public let script: ScrollScript
+    let timeline: Timeline
+    /// Resolved scroll steps: the distance to cover, fixed when the step starts.
+    private var scrollDeltas: [Int: Double] = [:]
+    /// How many frames ahead the leading overdraw looks.
+    static let lookahead = 6
+
+    public init(view: TextView, script: ScrollScript) throws {
+        self.view = view
+        self.script = script
+        timeline = try Timeline(script: script)
+        view.overdraw = script.overdraw
+    }
+
+    public var frameCount: Int { timeline.frames.count }
+
+    /// Frame numbers (1-based) of each snapshot name.
+    public var snapshots: [String: Int] {
+        var result: [String: Int] = [:]
+        for (i, frame) in timeline.frames.enumerated() { for name in frame.snapshots { result[name] = i + 1 } }
+        return result
+    }
+
+    /// Runs every frame; draws those in `drawing` (all when nil) and hands each to `each` with its
+    /// event (the frame is nil when only laid out).
+    @discardableResult
+    public func run(drawing: ClosedRange<Int>? = nil,
+                    each: (Int, RenderedFrame?, FrameEvent) throws -> Void) throws -> RunSummary {
+        var summary = RunSummary()
+        for (offset, planned) in timeline.frames.enumerated() {
+            let number = offset + 1
+            let edits = try apply(planned.actions)
+            view.leadingOverdraw = leadingOverdraw(after: offset)
+            let draws = drawing.map { $0.contains(number) } ?? true
+            let frame: RenderedFrame?
+            if draws { frame = try view.renderFrame() } else { try view.layoutPass(); frame = nil }
+            let event = makeEvent(number: number, edits: edits, snapshots: planned.snapshots)
+            summary.add(event, written: draws)
+            try each(number, frame, event)
+        }
+        summary.documentHeight = view.textLayoutManager.documentHeight
+        summary.paragraphs = view.textLayoutManager.paragraphCount
+        return summary
+    }
+
+    // MARK: Steps
+
+    private func apply(_ actions: [Timeline.Action]) throws -> [FrameEvent.Edit] {
+        var edits: [FrameEvent.Edit] = []
+        for action in actions {
+            switch action {
+            case .scroll(let step, let target, let from, let to):
+                try scroll(step: step, target: target, from: from, to: to)
+            case .fling(let delta):
+                view.scroll(by: delta)
+            case .edit(let step, let edit):
+                do { edits.append(try apply(edit)) } catch let error as TextReelError {
+                    throw script.error(step: step, error.message)
+                }
+            case .resize(let width, let height):
+                view.resize(to: CGSize(width: width, height: height))
+            case .setNeedsLayout:
+                view.textViewportLayoutController.setNeedsLayout()
+            }
+        }
+        return edits
+    }
+
+    private func scroll(step: Int, target: ScrollScript.ScrollTarget, from: Double, to: Double) throws {
+        if from == 0 {
+            let start = view.contentOffset.y
+            scrollDeltas[step] = try resolve(target, step: step, from: start) - start
+        }
+        var isRelative = false
+        if case .by = target { isRelative = true }
+        if to >= 1 && !isRelative {
+            // Absolute targets land exactly, whatever was measured on the way.
+            view.contentOffset = CGPoint(x: 0, y: try resolve(target, step: step, from: view.contentOffset.y))
+        } else {
+            // Moving by deltas keeps visible content moving exactly by them.
+            view.scroll(by: scrollDeltas[step]! * (to - from))
+        }
+    }
+
+    /// The content offset a target asks for, with the paragraphs above it measured.
+    private func resolve(_ target: ScrollScript.ScrollTarget, step: Int, from start: Double) throws -> Double {
+        let manager = view.textLayoutManager
+        func aligned(_ top: Double, _ height: Double, _ align: ScrollScript.Align) -> Double {
+            switch align {
+            case .top: top
+            case .center: top + height / 2 - view.viewportSize.height / 2
+            case .bottom: top + height - view.viewportSize.height
+            }
+        }
+        switch target {
+        case .by(let delta):
+            return start + delta
+        case .to(let y):
+            view.measureParagraphs(above: y)
+            return min(max(y, 0), view.maximumContentOffset)
+        case .toParagraph(let index, let align):
+            guard index < manager.paragraphCount else {
+                throw script.error(step: step, "paragraph \(index) does not exist; the document has paragraphs 0 to \(manager.paragraphCount - 1)")
+            }
+            let fragment = view.measureParagraphs(through: index)
+            return aligned(fragment.layoutFragmentFrame.minY, fragment.layoutFragmentFrame.height, align)
+        case .toHeading(let title, let align):
+            let wanted = title.trimmingCharacters(in: .whitespaces).lowercased()
+            guard let index = manager.document.paragraphs.firstIndex(where: {
+                if case .heading = $0.kind { return $0.text.lowercased() == wanted } else { return false }
+            }) ?? manager.document.paragraphs.firstIndex(where: {
+                if case .heading = $0.kind { return $0.text.lowercased().contains(wanted) } else { return false }
+            }) else {
+                throw script.error(step: step, "no heading '\(title)' in the document")
+            }
+            let fragment = view.measureParagraphs(through: index)
+            return aligned(fragment.layoutFragmentFrame.minY, fragment.layoutFragmentFrame.height, align)
+        case .toAttachment(let id, let align):
+            guard let index = manager.document.paragraphs.firstIndex(where: { $0.attachments.contains { $0.id == id } }) else {
+                throw script.error(step: step, "no attachment '\(id)' in the document")
+            }
+            let fragment = view.measureParagraphs(through: index)
+            let box = fragment.frameForTextAttachment(id: id) ?? .zero
+            return aligned(fragment.layoutFragmentFrame.minY + box.minY, box.height, align)
+        }
+    }
+
+    private func apply(_ edit: ScrollScript.Edit) throws -> FrameEvent.Edit {
+        let paragraphs = view.document.paragraphs
+        switch edit {
+        case .insert(let index, let text, let at):
+            try view.insertText(text, inParagraphAt: index, atCharacter: at)
+            return FrameEvent.Edit(kind: "insert", paragraph: paragraphs[index].id.rawValue, index: index)
+        case .delete(let index, let from, let length):
+            try view.deleteText(inParagraphAt: index, fromCharacter: from, length: length)
+            return FrameEvent.Edit(kind: "delete", paragraph: paragraphs[index].id.rawValue, index: index)
+        case .insertParagraph(let markdown, let after):
+            try view.insertParagraphs(markdown: markdown, after: after)
+            return FrameEvent.Edit(kind: "insertParagraph", paragraph: view.document.paragraphs[after + 1].id.rawValue, index: after + 1)
+        case .deleteParagraph(let index):
+            let id = index < paragraphs.count ? paragraphs[index].id.rawValue : nil
+            try view.deleteParagraph(at: index)
+            return FrameEvent.Edit(kind: "deleteParagraph", paragraph: id, index: index)
+        }
+    }
+
+    /// Grows the overdraw on the side the next frames scroll towards, so layout is ready in time.
+    private func leadingOverdraw(after offset: Int) -> (above: Double, below: Double) {
+        var total = 0.0
+        for frame in timeline.frames.dropFirst(offset + 1).prefix(Self.lookahead) {
+            for action in frame.actions {
+                switch action {
+                case .fling(let delta): total += delta
+                case .scroll(let step, _, let from, let to): total += (scrollDeltas[step] ?? 0) * (to - from)
+                default: break
+                }
+            }
+        }
+        return (above: max(-total, 0), below: max(total, 0))
+    }
+
+    private func makeEvent(number: Int, edits: [FrameEvent.Edit], snapshots: [String]) -> FrameEvent {
+        let manager = view.textLayoutManager
+        let controller = view.textViewportLayoutController
+        let counts = view.renderer.cache.drainCounts()
+        return FrameEvent(
+            frame: number,
+            time: Double(number - 1) / script.fps,
+            viewport: .init(view.visibleRect),
+            scale: view.scale,
+            viewportBounds: .init(controller.viewportBounds),
+            pass: view.lastPassLog,
+            fragments: controller.textLayoutFragments.map {
+                FrameEvent.Fragment(paragraph: $0.paragraph.id.rawValue, index: manager.index(of: $0.paragraph.id) ?? -1,
+                                    frame: .init($0.layoutFragmentFrame), state: $0.state.rawValue)
+            },
+            edits: edits,
+            correction: view.lastCorrection,
+            laidOut: manager.drainShaped().map(\.rawValue),
+            attachments: [],
+            snapshots: snapshots,
+            surfaceDraws: counts.draws,
+            surfaceHits: counts.hits)
+    }
+}

@@ -1,0 +1,148 @@
+import Foundation
+
+/// A scripted scroll, read from JSON5: viewport, frame rate, overdraw and the steps to run.
+public struct ScrollScript: Sendable {
+    public struct Viewport: Sendable, Equatable {
+        public var width: Double
+        public var height: Double
+        public var scale: Double
+    }
+
+    public enum Curve: String, Sendable, CaseIterable {
+        case linear, easeIn, easeOut, easeInOut
+
+        /// Eased progress for `t` in 0…1.
+        public func callAsFunction(_ t: Double) -> Double {
+            switch self {
+            case .linear: t
+            case .easeIn: t * t * t
+            case .easeOut: 1 - pow(1 - t, 3)
+            case .easeInOut: t < 0.5 ? 4 * t * t * t : 1 - pow(-2 * t + 2, 3) / 2
+            }
+        }
+    }
+
+    public enum Align: String, Sendable, CaseIterable { case top, center, bottom }
+
+    public enum ScrollTarget: Sendable, Equatable {
+        case to(Double)
+        case by(Double)
+        case toParagraph(Int, Align)
+        case toHeading(String, Align)
+        case toAttachment(String, Align)
+    }
+
+    /// UIScrollView's deceleration rates, per millisecond.
+    public enum Deceleration: String, Sendable, CaseIterable {
+        case normal, fast
+        var rate: Double { self == .normal ? 0.998 : 0.99 }
+    }
+
+    public enum Edit: Sendable, Equatable {
+        case insert(paragraph: Int, text: String, at: Int)
+        case delete(paragraph: Int, from: Int, length: Int)
+        case insertParagraph(markdown: String, after: Int)
+        case deleteParagraph(Int)
+    }
+
+    public enum Step: Sendable, Equatable {
+        case scroll(ScrollTarget, duration: Double, curve: Curve)
+        case fling(velocity: Double, deceleration: Deceleration)
+        case wait(Double)
+        case edit(Edit)
+        case resize(width: Double, height: Double)
+        case setNeedsLayout
+        case snapshot(String)
+    }
+
+    public var viewport: Viewport?
+    public var fps: Double
+    public var overdraw: Double
+    public var steps: [Step]
+    /// Where each step is in the source (line, column), for runtime errors.
+    public var stepPositions: [(line: Int, column: Int)]
+    public var fileName: String
+
+    /// No steps: one frame of the document as it is.
+    public static let still = ScrollScript(viewport: nil, fps: 30, overdraw: 0.5, steps: [], stepPositions: [],
+                                           fileName: "<none>")
+
+    /// Limits that keep a script from running forever.
+    public static let maximumFrames = 100_000
+    public static let maximumFPS = 240.0
+}
+
+extension ScrollScript {
+    /// Reads a script file; every problem is a `TextReelError` with line and column.
+    public init(contentsOf url: URL) throws {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw TextReelError(file: url.path, "no such script (or unreadable); expected a JSON5 scroll script")
+        }
+        try self.init(data: data, fileName: url.path)
+    }
+
+    public init(data: Data, fileName: String = "<script>") throws {
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw TextReelError(file: fileName, "invalid UTF-8; expected a JSON5 text file")
+        }
+        let decoder = JSONDecoder()
+        decoder.allowsJSON5 = true
+        do {
+            let decoded = try decoder.decode(ScriptFile.self, from: data)
+            viewport = decoded.viewport
+            fps = decoded.fps
+            overdraw = decoded.overdraw
+            steps = decoded.steps
+            stepPositions = steps.indices.map { JSON5Locator.position(of: ["steps", "\($0)"], in: text) }
+            self.fileName = fileName
+        } catch let error as DecodingError {
+            throw ScriptError.describe(error, text: text, fileName: fileName)
+        }
+    }
+
+    /// The error for a step that cannot run (a paragraph that does not exist at that frame, …).
+    func error(step: Int, _ message: String) -> TextReelError {
+        let position = step < stepPositions.count ? stepPositions[step] : (1, 1)
+        return TextReelError(file: fileName, line: position.0, column: position.1, message)
+    }
+}
+
+/// Turns decoding errors into one clear line with the place in the file.
+enum ScriptError {
+    static func describe(_ error: DecodingError, text: String, fileName: String) -> TextReelError {
+        func at(_ path: [CodingKey], _ message: String) -> TextReelError {
+            let keys = path.map { $0.intValue.map(String.init) ?? $0.stringValue }
+            let (line, column) = JSON5Locator.position(of: keys, in: text)
+            let name = keys.isEmpty ? "" : " at \(keys.joined(separator: "."))"
+            return TextReelError(file: fileName, line: line, column: column, message + name)
+        }
+        switch error {
+        case .dataCorrupted(let context) where context.codingPath.isEmpty:
+            // Foundation's syntax errors mention "line N, column M" in their description.
+            let detail = (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String ?? context.debugDescription
+            let numbers = detail.matches(of: /line (\d+), column (\d+)/).first
+            return TextReelError(file: fileName, line: numbers.flatMap { Int($0.1) }, column: numbers.flatMap { Int($0.2) },
+                                 "not valid JSON5 (\(detail)); expected a scroll script object")
+        case .dataCorrupted(let context):
+            return at(context.codingPath, context.debugDescription)
+        case .keyNotFound(let key, let context):
+            return at(context.codingPath, "missing key '\(key.stringValue)'")
+        case .typeMismatch(let type, let context):
+            return at(context.codingPath, "wrong type; expected \(ScriptError.name(of: type))")
+        case .valueNotFound(let type, let context):
+            return at(context.codingPath, "missing value; expected \(ScriptError.name(of: type))")
+        @unknown default:
+            return TextReelError(file: fileName, "\(error)")
+        }
+    }
+
+    static func name(of type: Any.Type) -> String {
+        switch type {
+        case is Double.Type, is Int.Type: "a number"
+        case is String.Type: "a string"
+        case is Bool.Type: "true or false"
+        default: "\(type)".lowercased()
+        }
+    }
+}

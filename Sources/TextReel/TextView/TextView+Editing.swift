@@ -1,0 +1,58 @@
+import Foundation
+
+/// Edits: each replaces, inserts or removes whole paragraphs, as TextKit's content storage does.
+/// The scroll anchor names a paragraph, so edits above the viewport keep the visible content still.
+extension TextView {
+    private func checkIndex(_ index: Int) throws {
+        guard index >= 0, index < textLayoutManager.paragraphCount else {
+            throw TextReelError("paragraph \(index) does not exist; the document has paragraphs 0 to \(textLayoutManager.paragraphCount - 1)")
+        }
+    }
+
+    /// Inserts plain text into paragraph `index` before character `offset`.
+    public func insertText(_ text: String, inParagraphAt index: Int, atCharacter offset: Int) throws {
+        try checkIndex(index)
+        let edited = try document.paragraphs[index].inserting(text, atCharacter: offset)
+        textLayoutManager.replaceParagraph(at: index, with: edited)
+        setNeedsLayout()
+    }
+
+    /// Deletes characters from paragraph `index`.
+    public func deleteText(inParagraphAt index: Int, fromCharacter from: Int, length: Int) throws {
+        try checkIndex(index)
+        let edited = try document.paragraphs[index].deleting(fromCharacter: from, length: length)
+        textLayoutManager.replaceParagraph(at: index, with: edited)
+        setNeedsLayout()
+    }
+
+    /// Inserts the blocks of `markdown` after paragraph `index` (-1: at the start). Returns how many.
+    @discardableResult
+    public func insertParagraphs(markdown: String, after index: Int) throws -> Int {
+        guard index >= -1, index < textLayoutManager.paragraphCount else { try checkIndex(index); return 0 }
+        let parsed = try TextDocument(markdown: markdown, baseURL: document.baseURL)
+        for (offset, paragraph) in parsed.paragraphs.enumerated() {
+            let id = textLayoutManager.makeParagraphID()
+            let fresh = TextParagraph(id: id, kind: paragraph.kind, text: paragraph.text, runs: paragraph.runs,
+                                      attachments: paragraph.attachments, quoteDepth: paragraph.quoteDepth,
+                                      listDepth: paragraph.listDepth, sourceLine: paragraph.sourceLine)
+            textLayoutManager.insertParagraph(fresh, at: index + 1 + offset)
+        }
+        setNeedsLayout()
+        return parsed.count
+    }
+
+    /// Removes paragraph `index`. When it held the scroll anchor, the anchor moves to the
+    /// paragraph that takes its place.
+    public func deleteParagraph(at index: Int) throws {
+        try checkIndex(index)
+        guard textLayoutManager.paragraphCount > 1 else {
+            throw TextReelError("cannot delete the last remaining paragraph")
+        }
+        let id = document.paragraphs[index].id
+        textLayoutManager.removeParagraph(at: index)
+        anchorDidLoseParagraph(id, replacementIndex: min(index, textLayoutManager.paragraphCount - 1))
+        setNeedsLayout()
+    }
+
+    func setNeedsLayout() { textViewportLayoutController.setNeedsLayout() }
+}
