@@ -19,7 +19,7 @@ final class FrameRenderer {
     private func device(_ points: Double, _ scale: Double) -> Double { (points * scale).rounded() }
 
     func render(_ fragments: [TextLayoutFragment], visibleRect: CGRect, scale: Double,
-                overlay: Overlay? = nil) -> RenderedFrame {
+                decorations: [ParagraphID: [FragmentDecoration]] = [:], overlay: Overlay? = nil) -> RenderedFrame {
         let frame = CairoSurface(width: Int(device(visibleRect.width, scale)),
                                  height: Int(device(visibleRect.height, scale)), opaque: true)
         frame.draw { cr in
@@ -33,6 +33,13 @@ final class FrameRenderer {
                 cairo_set_source_surface(cr, surface.surface, device(surfaceRect.minX, scale),
                                          device(surfaceRect.minY, scale) - top)
                 cairo_paint(cr)
+                if let extra = decorations[fragment.paragraph.id] {
+                    cairo_save(cr)
+                    cairo_translate(cr, device(frameRect.minX, scale), device(frameRect.minY, scale) - top)
+                    cairo_scale(cr, scale, scale)
+                    for decoration in extra { decoration.draw(in: cr) }
+                    cairo_restore(cr)
+                }
                 for (attachment, rect) in fragment.attachmentFrames {
                     let box = rect.offsetBy(dx: frameRect.minX, dy: frameRect.minY)
                     guard box.intersects(visibleRect) else { continue }

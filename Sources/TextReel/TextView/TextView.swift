@@ -158,7 +158,16 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
             }, visibleRect: visibleRect, viewportBounds: textViewportLayoutController.viewportBounds,
                documentHeight: textLayoutManager.documentHeight)
         }
-        return renderer.render(configuredFragments, visibleRect: visibleRect, scale: scale, overlay: overlay)
+        return renderer.render(configuredFragments, visibleRect: visibleRect, scale: scale,
+                               decorations: decorations, overlay: overlay)
+    }
+
+    /// Extra drawing per fragment for the current pass, added by `decorate(_:with:)`.
+    private var decorations: [ParagraphID: [FragmentDecoration]] = [:]
+
+    /// Adds drawing to a fragment for this pass (call it from `configureRenderingSurfaceFor`).
+    public func decorate(_ fragment: TextLayoutFragment, with decoration: FragmentDecoration) {
+        decorations[fragment.paragraph.id, default: []].append(decoration)
     }
 
     /// Draws fragment frames, rendering-surface bounds, and a minimap of the visible rect and the
@@ -172,6 +181,7 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
         let before = expectedY ?? anchoredY
         pass = PassRecord()
         configuredFragments = []
+        decorations = [:]
         textViewportLayoutController.layoutViewport()
         // Measuring near the end can shorten the document: clamp and lay out again.
         if anchoredY > maximumContentOffset + 0.25 {

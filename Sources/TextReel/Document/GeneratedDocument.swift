@@ -1,0 +1,61 @@
+import Foundation
+
+extension TextDocument {
+    /// A deterministic document of `count` paragraphs for benchmarks and tests: mixed lengths,
+    /// Latin with some Arabic and CJK, a heading every 40 paragraphs, an inline attachment every
+    /// 10 and a block attachment every 25. The same count always gives the same document.
+    public static func generated(paragraphs count: Int, attachments: Bool = true) -> TextDocument {
+        var random = SplitMix(seed: UInt64(count))
+        let latin = ["layout", "fragment", "viewport", "paragraph", "the", "of", "scroll", "and", "text", "glyph",
+                     "line", "anchor", "estimate", "measure", "render", "a", "surface", "cache", "frame", "is"]
+        let arabic = ["النص", "العربي", "من", "اليمين", "إلى", "اليسار", "فقرة", "سطر"]
+        let cjk = ["文本", "布局", "引擎", "段落", "视口", "片段", "绘制", "可见"]
+        var paragraphs: [TextParagraph] = []
+        paragraphs.reserveCapacity(count)
+        for index in 0..<count {
+            let id = ParagraphID(index)
+            if attachments && index % 25 == 24 {
+                let attachment = TextAttachment(scheme: "drawing", id: "d\(index)", size: CGSize(width: 240, height: 120),
+                                                url: "drawing:d\(index)", isBlock: true)
+                paragraphs.append(TextParagraph(id: id, kind: .blockAttachment, text: TextAttachment.character,
+                                                attachments: [attachment]))
+                continue
+            }
+            if index % 40 == 0 {
+                paragraphs.append(TextParagraph(id: id, kind: .heading(level: 2), text: "Section \(index / 40 + 1)"))
+                continue
+            }
+            let script = random.next() % 10
+            let words = script == 0 ? arabic : script == 1 ? cjk : latin
+            let length = 6 + Int(random.next() % 70)
+            var text = ""
+            for w in 0..<length {
+                if w > 0 && script != 1 { text += " " }
+                text += words[Int(random.next() % UInt64(words.count))]
+            }
+            var paragraphAttachments: [TextAttachment] = []
+            if attachments && index % 10 == 9 {
+                text += " "
+                paragraphAttachments.append(TextAttachment(scheme: "control", id: "c\(index)", size: CGSize(width: 52, height: 24),
+                                                           url: "control:c\(index)?kind=toggle", parameters: ["kind": "toggle"],
+                                                           utf8Offset: text.utf8.count))
+                text += TextAttachment.character + " end."
+            }
+            paragraphs.append(TextParagraph(id: id, kind: .body, text: text + ".", attachments: paragraphAttachments))
+        }
+        return TextDocument(paragraphs: paragraphs)
+    }
+}
+
+/// A small deterministic random number generator (SplitMix64), for generated content.
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    mutating func next() -> UInt64 {
+        state = state &+ 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

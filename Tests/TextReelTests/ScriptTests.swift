@@ -1,0 +1,132 @@
+import XCTest
+@testable import TextReel
+
+final class ScriptTests: XCTestCase {
+    private func script(_ text: String) throws -> ScrollScript {
+        try ScrollScript(data: Data(text.utf8), fileName: "s.json5")
+    }
+
+    private func expectError(_ text: String, line: Int, column: Int, mentions needle: String,
+                             file: StaticString = #filePath, at: UInt = #line) {
+        XCTAssertThrowsError(try script(text), file: file, line: at) { error in
+            guard let e = error as? TextReelError else { return XCTFail("\(error)", file: file, line: at) }
+            XCTAssertEqual(e.file, "s.json5", file: file, line: at)
+            XCTAssertEqual(e.line, line, "\(e)", file: file, line: at)
+            XCTAssertEqual(e.column, column, "\(e)", file: file, line: at)
+            XCTAssertTrue(e.message.contains(needle), "\(e)", file: file, line: at)
+        }
+    }
+
+    func testReadsTheIssueExample() throws {
+        let s = try script("""
+        {
+          viewport: {width: 800, height: 600, scale: 1},
+          fps: 30,
+          overdraw: 0.5,
+          steps: [
+            {scroll: {to: 1200, duration: 1.0, curve: "easeInOut"}},
+            {scroll: {by: -300, duration: 0.5}},
+            {scroll: {toParagraph: 40, align: "top"}},
+            {scroll: {toHeading: "Installation"}},
+            {fling: {velocity: 4000, deceleration: "normal"}},
+            {wait: 0.5},
+            {edit: {paragraph: 12, insert: "text", at: 5}},
+            {edit: {paragraph: 12, delete: {from: 0, length: 4}}},
+            {edit: {insertParagraph: "Markdown text", after: 12}},
+            {edit: {deleteParagraph: 12}},
+            {resize: {width: 600, height: 800}},
+            {setNeedsLayout: true},
+            {snapshot: "after-edit"},
+          ],
+        }
+        """)
+        XCTAssertEqual(s.viewport, ScrollScript.Viewport(width: 800, height: 600, scale: 1))
+        XCTAssertEqual(s.steps.count, 13)
+        XCTAssertEqual(s.steps[0], .scroll(.to(1200), duration: 1, curve: .easeInOut))
+        XCTAssertEqual(s.steps[2], .scroll(.toParagraph(40, .top), duration: 0, curve: .easeInOut))
+        XCTAssertEqual(s.steps[7], .edit(.delete(paragraph: 12, from: 0, length: 4)))
+        XCTAssertEqual(s.stepPositions[1].line, 7)
+        let timeline = try Timeline(script: s)
+        // 1 initial frame, 30 + 15 scroll frames, fling frames, 15 wait frames, one for the edits.
+        let fling = Timeline.flingDeltas(velocity: 4000, rate: 0.998, fps: 30)
+        XCTAssertEqual(timeline.frames.count, 1 + 30 + 15 + fling.count + 15 + 1)
+        XCTAssertEqual(timeline.frames.last?.snapshots, ["after-edit"])
+        XCTAssertEqual(fling.reduce(0, +), 4000 / 1000 / -log(0.998), accuracy: 10, "a fling covers v/ln(1/rate)")
+        XCTAssertTrue(zip(fling, fling.dropFirst()).allSatisfy { $0 >= $1 }, "and decelerates")
+    }
+
+    func testBadScriptsNameLineAndColumn() {
+        expectError("{\n  fps: 30,\n  zoom: 2,\n}", line: 3, column: 3, mentions: "unknown key 'zoom'")
+        expectError("{steps: [\n  {wait: 1},\n  {scroll: {to: 10, speed: 3}},\n]}", line: 3, column: 21, mentions: "unknown key 'speed'")
+        expectError("{steps: [{scroll: {to: 10, by: 3}}]}", line: 1, column: 28, mentions: "exactly one of")
+        expectError("{fps: -3}", line: 1, column: 2, mentions: "out of range")
+        expectError("{steps: [\n {scroll: {by: 10, curve: \"bouncy\"}}]}", line: 2, column: 20, mentions: "'bouncy' is not allowed")
+        expectError("{steps: [{edit: {paragraph: 1.5, insert: \"x\"}}]}", line: 1, column: 18, mentions: "not a paragraph number")
+        expectError("{viewport: {width: \"wide\", height: 3}}", line: 1, column: 13, mentions: "expected a number")
+        expectError("{steps: [{jump: 3}]}", line: 1, column: 11, mentions: "unknown key 'jump'")
+        XCTAssertThrowsError(try script("{steps: [}")) { error in
+            XCTAssertTrue("\(error)".contains("not valid JSON5"), "\(error)")
+        }
+    }
+
+    func testRuntimeErrorsNameTheStep() throws {
+        let s = try script("{steps: [\n  {wait: 0.1},\n  {edit: {paragraph: 99, insert: \"x\"}},\n]}")
+        let view = TextView(document: try TextDocument(markdown: "one\n\ntwo"), viewportSize: CGSize(width: 300, height: 200))
+        let runner = try ScriptRunner(view: view, script: s)
+        XCTAssertThrowsError(try runner.run { _, _, _ in }) { error in
+            let e = error as? TextReelError
+            XCTAssertEqual(e?.line, 3)
+            XCTAssertEqual(e?.column, 3)
+            XCTAssertTrue(e?.message.contains("paragraph 99 does not exist") == true, "\(error)")
+        }
+        let heading = try ScrollScript(data: Data("{steps: [{scroll: {toHeading: \"Nowhere\"}}]}".utf8))
+        XCTAssertThrowsError(try ScriptRunner(view: view, script: heading).run { _, _, _ in })
+    }
+
+    func testTooManyFramesIsRefused() throws {
+        let s = try script("{fps: 240, steps: [{wait: 3600}]}")
+        XCTAssertThrowsError(try Timeline(script: s)) { error in
+            XCTAssertTrue("\(error)".contains("more than"))
+        }
+    }
+
+    func testScrollsArriveWhereAsked() throws {
+        let document = try TextDocument(contentsOf: Paths.demo)
+        let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))
+        let s = try script("""
+        {steps: [{scroll: {to: 700, duration: 0.5}}, {snapshot: "a"},
+                 {scroll: {by: -250, duration: 0.3, curve: "linear"}}, {snapshot: "b"},
+                 {scroll: {toHeading: "Tables", duration: 0.2}}, {snapshot: "c"}]}
+        """)
+        let runner = try ScriptRunner(view: view, script: s)
+        var offsets: [Int: Double] = [:]
+        try runner.run { number, _, event in offsets[number] = event.viewport.y }
+        let snapshots = runner.snapshots
+        XCTAssertEqual(offsets[snapshots["a"]!], 700)
+        XCTAssertEqual(offsets[snapshots["b"]!]!, 450, accuracy: 1e-9)
+        let tables = document.paragraphs.firstIndex { $0.text == "Tables" }!
+        XCTAssertEqual(offsets[snapshots["c"]!], view.textLayoutManager.y(ofParagraphAt: tables))
+    }
+
+    func testFramesSubrangeGivesTheSamePixelsAsAFullRun() throws {
+        let full = Paths.temporaryFolder("full"), part = Paths.temporaryFolder("part")
+        let base = ["render", "Fixtures/documents/demo.md", "--script", "Fixtures/scripts/demo.json5", "--quiet"]
+        XCTAssertEqual(try CLI.run(base + ["--out", full.path]).status, 0)
+        let result = try CLI.run(base + ["--out", part.path, "--frames", "60-64"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let written = try FileManager.default.contentsOfDirectory(atPath: part.path).filter { $0.hasPrefix("frame-") }.sorted()
+        XCTAssertEqual(written, (60...64).map { String(format: "frame-%05d.png", $0) })
+        for name in written {
+            XCTAssertEqual(try Data(contentsOf: full.appendingPathComponent(name)), try Data(contentsOf: part.appendingPathComponent(name)), name)
+        }
+        let events = try String(contentsOf: full.appendingPathComponent("events.jsonl"), encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(events.count, try String(contentsOf: part.appendingPathComponent("events.jsonl"), encoding: .utf8).split(separator: "\n").count)
+        let first = try JSONSerialization.jsonObject(with: Data(events[0].utf8)) as! [String: Any]
+        for key in ["frame", "time", "viewport", "scale", "viewportBounds", "pass", "fragments", "edits", "correction", "laidOut", "attachments"] {
+            XCTAssertNotNil(first[key], key)
+        }
+        let bad = try CLI.run(base + ["--out", part.path, "--frames", "90-9999"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("past the last frame"), bad.stderr)
+    }
+}
