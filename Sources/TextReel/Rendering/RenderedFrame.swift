@@ -10,6 +10,18 @@ public final class RenderedFrame {
 
     init(surface: CairoSurface) { self.surface = surface }
 
+    /// Reads a PNG (a golden frame, say) into a frame for comparison.
+    public convenience init(contentsOfPNG url: URL) throws {
+        guard FileManager.default.isReadableFile(atPath: url.path) else {
+            throw TextReelError(file: url.path, "no such PNG file (or unreadable)")
+        }
+        let surface = CairoSurface(taking: cairo_image_surface_create_from_png(url.path))
+        guard surface.isValid else {
+            throw TextReelError(file: url.path, "not a PNG file Cairo can read")
+        }
+        self.init(surface: surface)
+    }
+
     public func pngData() throws -> Data {
         try PNGEncoder.encode(surface)
     }

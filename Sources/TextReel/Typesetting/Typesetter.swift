@@ -38,6 +38,10 @@ final class Typesetter {
         }
 
         let attributes = AttributeListBuilder(shift: shift)
+        if style.wrapsAtCharacters {
+            // Code breaks anywhere, but never gains hyphens that are not in the source.
+            attributes.add(pango_attr_insert_hyphens_new(0), 0..<paragraph.text.utf8.count)
+        }
         attributes.addRuns(paragraph.runs, theme: theme)
         let sizes = paragraph.attachments.map { displayedSize($0.size, available: available) }
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
