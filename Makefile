@@ -2,7 +2,7 @@
 
 PACKAGES := pkg-config libpango1.0-dev libcairo2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev \
             libpng-dev librsvg2-dev libgdk-pixbuf-2.0-dev \
-            fonts-dejavu-core fonts-noto-core fonts-noto-cjk
+            fonts-dejavu-core fonts-noto-core fonts-noto-cjk pango1.0-tools
 SWIFT ?= swift
 
 .PHONY: setup demo test bench build
@@ -34,5 +34,7 @@ demo: build
 test: setup
 	$(SWIFT) test
 
+## bench: release-mode benchmark; prints a table and writes Output/bench/results.json
 bench: setup
-	@echo "bench: not built yet" >&2; exit 1
+	$(SWIFT) build -c release --product textreel-bench
+	$$($(SWIFT) build -c release --show-bin-path)/textreel-bench

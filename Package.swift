@@ -16,6 +16,7 @@ let package = Package(
                        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark"]),
         .executableTarget(name: "textreel", dependencies: ["TextReel"]),
+        .executableTarget(name: "textreel-bench", dependencies: ["TextReel"]),
         .testTarget(name: "TextReelTests", dependencies: ["TextReel", "CPango", "textreel"]),
     ]
 )

@@ -39,11 +39,18 @@ struct HeightEstimator {
         let lineHeight = style.size * (1.36 + theme.lineSpacing)
         let available = max(containerWidth - style.leftIndent - style.rightIndent - 2 * style.padding, 40)
         let charsPerLine = max(available / (style.size * 0.52), 1)
-        var lines = 0.0
-        for hardLine in paragraph.text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\u{2028}" }) {
-            lines += max(1, (Double(hardLine.utf8.count) / charsPerLine).rounded(.up))
+        let bytes = Double(paragraph.text.utf8.count)
+        var lines = max(1, (bytes / charsPerLine).rounded(.up))
+        switch paragraph.kind {
+        case .codeBlock, .table:
+            // Hard lines each take at least one line; only these kinds have many.
+            var hardLines = 1.0
+            for byte in paragraph.text.utf8 where byte == 0x0A || byte == 0xA8 { hardLines += 1 }
+            lines = max(lines, hardLines)
+        default:
+            break
         }
-        let tallest = paragraph.attachments.map(\.size.height).max() ?? 0
+        let tallest = paragraph.attachments.isEmpty ? 0 : paragraph.attachments.map(\.size.height).max()!
         return lines * lineHeight + max(0, tallest - style.size)
     }
 

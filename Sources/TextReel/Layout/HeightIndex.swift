@@ -1,6 +1,11 @@
 /// Paragraph heights in a chunked tree of summed heights: O(log n) y → paragraph, paragraph → y,
 /// height updates and splices. Leaves hold up to `leafCapacity` heights in flat arrays, so a
 /// million paragraphs cost a few thousand objects, not a million.
+///
+/// Leaves start *lazy*: they know how many paragraphs they hold and assume a uniform height
+/// each; the first time a leaf is touched it asks `estimate` for its paragraphs' own estimates.
+/// Opening a document is then O(n / leafCapacity), and estimates use the calibration of the time
+/// they are made.
 struct HeightIndex {
     static let leafCapacity = 256
     static let fanout = 32
@@ -12,6 +17,8 @@ struct HeightIndex {
         var children: [Node] = []
         var heights: [Double] = []
         var measured: [Bool] = []
+        /// A leaf whose heights are not computed yet: `count` paragraphs of `total / count` each.
+        var isLazy = false
         var isLeaf: Bool { children.isEmpty }
 
         init() {}
@@ -20,11 +27,17 @@ struct HeightIndex {
             self.measured = measured
             recount()
         }
+        init(lazyCount: Int, height: Double) {
+            isLazy = true
+            count = lazyCount
+            total = Double(lazyCount) * height
+        }
         init(children: [Node]) {
             self.children = children
             recount()
         }
         func recount() {
+            if isLazy { return }
             if isLeaf {
                 count = heights.count
                 total = heights.reduce(0, +)
@@ -38,19 +51,34 @@ struct HeightIndex {
     }
 
     private(set) var root: Node
+    /// Estimates paragraph `index` when a lazy leaf is first touched.
+    private let estimate: ((Int) -> Double)?
 
+    /// An index of known heights (all estimates, none measured).
     init(heights: [Double] = []) {
-        var level = stride(from: 0, to: heights.count, by: Self.leafCapacity).map { start -> Node in
+        estimate = nil
+        root = Self.build(stride(from: 0, to: heights.count, by: Self.leafCapacity).map { start in
             let slice = Array(heights[start..<min(start + Self.leafCapacity, heights.count)])
             return Node(heights: slice, measured: Array(repeating: false, count: slice.count))
-        }
-        if level.isEmpty { level = [Node(heights: [], measured: [])] }
+        })
+    }
+
+    /// A lazy index of `count` paragraphs, `uniform` points each until `estimate` is asked.
+    init(count: Int, uniform: Double, estimate: @escaping (Int) -> Double) {
+        self.estimate = estimate
+        root = Self.build(stride(from: 0, to: count, by: Self.leafCapacity).map {
+            Node(lazyCount: min(Self.leafCapacity, count - $0), height: uniform)
+        })
+    }
+
+    private static func build(_ leaves: [Node]) -> Node {
+        var level = leaves.isEmpty ? [Node(heights: [], measured: [])] : leaves
         while level.count > 1 {
-            level = stride(from: 0, to: level.count, by: Self.fanout).map {
-                Node(children: Array(level[$0..<min($0 + Self.fanout, level.count)]))
+            level = stride(from: 0, to: level.count, by: fanout).map {
+                Node(children: Array(level[$0..<min($0 + fanout, level.count)]))
             }
         }
-        root = level[0]
+        return level[0]
     }
 
     var count: Int { root.count }
@@ -66,19 +94,34 @@ struct HeightIndex {
         return node.children.reduce(0) { $0 + measuredHeight($1) }
     }
 
-    /// (leaf, index within leaf, y of the leaf's first entry).
+    /// (leaf, index within leaf, y of the leaf's first entry), expanding the leaf if it is lazy.
     private func locate(_ index: Int) -> (Node, Int, Double) {
-        var node = root, i = index, y = 0.0
-        while !node.isLeaf {
-            var next = node.children[node.children.count - 1]
-            for child in node.children {
-                if i < child.count { next = child; break }
-                i -= child.count
-                y += child.total
+        while true {
+            var node = root, i = index, y = 0.0
+            var path: [Node] = []
+            while !node.isLeaf {
+                path.append(node)
+                var next = node.children[node.children.count - 1]
+                for child in node.children {
+                    if i < child.count { next = child; break }
+                    i -= child.count
+                    y += child.total
+                }
+                node = next
             }
-            node = next
+            if !node.isLazy { return (node, i, y) }
+            expand(node, firstIndex: index - i, path: path)
         }
-        return (node, i, y)
+    }
+
+    /// Computes a lazy leaf's estimates and fixes the totals above it.
+    private func expand(_ leaf: Node, firstIndex: Int, path: [Node]) {
+        let estimate = self.estimate ?? { _ in 0 }
+        leaf.isLazy = false
+        leaf.heights = (firstIndex..<firstIndex + leaf.count).map(estimate)
+        leaf.measured = Array(repeating: false, count: leaf.count)
+        leaf.recount()
+        for node in path.reversed() { node.recount() }
     }
 
     func height(at index: Int) -> Double {
@@ -102,27 +145,36 @@ struct HeightIndex {
     func index(containing y: Double) -> (index: Int, offset: Double) {
         guard count > 0 else { return (0, 0) }
         if y <= 0 { return (0, y) }
-        var node = root, rest = y, base = 0
-        while !node.isLeaf {
-            var next: Node?
-            for child in node.children {
-                if rest < child.total { next = child; break }
-                rest -= child.total
-                base += child.count
+        while true {
+            var node = root, rest = y, base = 0
+            var path: [Node] = []
+            while !node.isLeaf {
+                path.append(node)
+                var next: Node?
+                for child in node.children {
+                    if rest < child.total { next = child; break }
+                    rest -= child.total
+                    base += child.count
+                }
+                guard let chosen = next else { return (count - 1, y - offset(of: count - 1)) }
+                node = chosen
             }
-            guard let chosen = next else { return (count - 1, y - offset(of: count - 1)) }
-            node = chosen
+            if node.isLazy {
+                expand(node, firstIndex: base, path: path)
+                continue
+            }
+            for (i, h) in node.heights.enumerated() {
+                if rest < h { return (base + i, rest) }
+                rest -= h
+            }
+            return (count - 1, y - offset(of: count - 1))
         }
-        for (i, h) in node.heights.enumerated() {
-            if rest < h { return (base + i, rest) }
-            rest -= h
-        }
-        return (count - 1, y - offset(of: count - 1))
     }
 
     /// Sets a paragraph's height; returns how much it changed.
     @discardableResult
     mutating func setHeight(_ height: Double, at index: Int, measured: Bool) -> Double {
+        _ = locate(index)
         var delta = 0.0
         Self.update(root, index) { leaf, i in
             delta = height - leaf.heights[i]
@@ -133,6 +185,7 @@ struct HeightIndex {
     }
 
     mutating func insert(_ height: Double, at index: Int, measured: Bool = false) {
+        if count > 0 { _ = locate(min(index, count - 1)) }
         Self.update(root, min(index, count), inserting: true) { leaf, i in
             leaf.heights.insert(height, at: i)
             leaf.measured.insert(measured, at: i)
@@ -143,14 +196,15 @@ struct HeightIndex {
     }
 
     mutating func remove(at index: Int) {
+        _ = locate(index)
         Self.update(root, index) { leaf, i in
             leaf.heights.remove(at: i)
             leaf.measured.remove(at: i)
         }
     }
 
-    /// Descends to the leaf holding `index`, applies `change`, and fixes sums on the way back;
-    /// splits overfull children and drops empty ones.
+    /// Descends to the (expanded) leaf holding `index`, applies `change`, and fixes sums on the
+    /// way back; splits overfull children and drops empty ones.
     private static func update(_ node: Node, _ index: Int, inserting: Bool = false, _ change: (Node, Int) -> Void) {
         if node.isLeaf {
             change(node, index)

@@ -20,12 +20,13 @@ public final class TextLayoutManager {
     private(set) var heights: HeightIndex
     private var estimator: HeightEstimator
     private var shaped: [ParagraphID: TextLayoutFragment] = [:]
-    private var indexByID: [ParagraphID: Int] = [:]
+    /// Built on demand: until paragraphs are inserted or removed, ids equal indexes.
+    private var indexByID: [ParagraphID: Int]?
     /// Paragraphs shaped since the last `drainShaped()`, in order.
     private var shapedLog: [ParagraphID] = []
     /// How many shaped fragments are kept; beyond it, those farthest from the last ensured
     /// paragraph are dropped (their measured heights stay in the index).
-    public var maximumShapedFragments = 2048
+    public var maximumShapedFragments = 512
 
     public var theme: Theme { typesetter.theme }
 
@@ -34,9 +35,19 @@ public final class TextLayoutManager {
         self.containerWidth = containerWidth
         self.typesetter = typesetter
         estimator = HeightEstimator(theme: typesetter.theme, containerWidth: containerWidth)
-        let estimator = self.estimator
-        heights = HeightIndex(heights: document.paragraphs.map { estimator.estimate($0) })
-        rebuildIDs()
+        heights = HeightIndex()
+        heights = makeLazyIndex()
+    }
+
+    /// Heights estimated leaf by leaf as they are first needed, from a uniform start: the average
+    /// estimate of a fixed sample of paragraphs.
+    private func makeLazyIndex() -> HeightIndex {
+        let count = document.count
+        let sample = count == 0 ? [] : (0..<min(count, 64)).map { $0 * count / min(count, 64) }
+        let uniform = sample.isEmpty ? 0 : sample.reduce(0) { $0 + estimator.estimate(document.paragraphs[$1]) } / Double(sample.count)
+        return HeightIndex(count: count, uniform: uniform) { [unowned self] index in
+            estimator.estimate(document.paragraphs[index])
+        }
     }
 
     public var paragraphCount: Int { document.count }
@@ -62,7 +73,14 @@ public final class TextLayoutManager {
         return found
     }
 
-    public func index(of id: ParagraphID) -> Int? { indexByID[id] }
+    public func index(of id: ParagraphID) -> Int? {
+        let paragraphs = document.paragraphs
+        if id.rawValue < paragraphs.count, paragraphs[id.rawValue].id == id { return id.rawValue }
+        if indexByID == nil {
+            indexByID = Dictionary(uniqueKeysWithValues: paragraphs.enumerated().map { ($1.id, $0) })
+        }
+        return indexByID?[id]
+    }
 
     public func height(ofParagraphAt index: Int) -> Double { heights.height(at: index) }
 
@@ -141,20 +159,35 @@ public final class TextLayoutManager {
         for i in min(start, end)...max(start, end) { shaped[document.paragraphs[i].id] = nil }
     }
 
+    /// Drops every shaped fragment (heights stay measured).
+    func discardShapedFragments() { shaped.removeAll() }
+
     /// Ids of the paragraphs shaped since the last call.
     func drainShaped() -> [ParagraphID] {
         defer { shapedLog.removeAll() }
         return shapedLog
     }
 
-    /// Keeps at most `maximumShapedFragments`, dropping those farthest from `center` first
-    /// (ties: the later paragraph), so eviction is deterministic.
-    func trimShapedFragments(around center: Int) {
-        guard shaped.count > maximumShapedFragments else { return }
-        let ranked = shaped.keys.compactMap { id in indexByID[id].map { (id, abs($0 - center), $0) } }
-            .sorted { ($0.1, -$0.2) > ($1.1, -$1.2) }
-        for (id, _, _) in ranked.prefix(shaped.count - maximumShapedFragments) { shaped[id] = nil }
+    /// Drops shaped fragments more than `keptParagraphMargin` paragraphs away from `range` (the
+    /// last pass's paragraphs), and then the farthest beyond `maximumShapedFragments` (ties: the
+    /// later paragraph), so memory stays flat while scrolling and eviction is deterministic.
+    func trimShapedFragments(around range: ClosedRange<Int>) {
+        func distance(_ index: Int) -> Int {
+            index < range.lowerBound ? range.lowerBound - index : max(index - range.upperBound, 0)
+        }
+        let ranked = shaped.keys.map { id -> (ParagraphID, Int, Int) in
+            let index = self.index(of: id) ?? Int.max / 2
+            return (id, distance(index), index)
+        }
+        .sorted { ($0.1, -$0.2) > ($1.1, -$1.2) }
+        let excess = max(shaped.count - maximumShapedFragments, 0)
+        for (position, (id, distance, _)) in ranked.enumerated() where position < excess || distance > keptParagraphMargin {
+            shaped[id] = nil
+        }
     }
+
+    /// How many paragraphs beyond the viewport bounds keep their shaped fragments.
+    public var keptParagraphMargin = 48
 
     // MARK: Edits
 
@@ -184,13 +217,10 @@ public final class TextLayoutManager {
         containerWidth = width
         shaped.removeAll()
         estimator = HeightEstimator(theme: theme, containerWidth: width)
-        let estimator = self.estimator
-        heights = HeightIndex(heights: document.paragraphs.map { estimator.estimate($0) })
+        heights = makeLazyIndex()
     }
 
     func makeParagraphID() -> ParagraphID { document.makeParagraphID() }
 
-    private func rebuildIDs() {
-        indexByID = Dictionary(uniqueKeysWithValues: document.paragraphs.enumerated().map { ($1.id, $0) })
-    }
+    private func rebuildIDs() { indexByID = nil }
 }

@@ -2,8 +2,9 @@ import CPango
 import Foundation
 
 /// Fragment rendering surfaces, drawn once and composited on every frame they appear in. Keyed by
-/// paragraph content, container width and scale (one cache per theme), bounded in bytes; when over
-/// budget, the entries farthest from the viewport go first (ties: the later paragraph id).
+/// paragraph content, container width and scale (one cache per theme). Entries last seen more than
+/// `keptDistance` points from the viewport are dropped, and when over the byte budget the farthest
+/// go first (ties: the later paragraph id).
 final class FragmentSurfaceCache {
     struct Key: Hashable {
         let paragraph: TextParagraph
@@ -23,7 +24,9 @@ final class FragmentSurfaceCache {
     private(set) var draws = 0
     private(set) var hits = 0
 
-    init(budget: Int = 96 << 20) { self.budget = budget }
+    var keptDistance: Double = 2400
+
+    init(budget: Int = 48 << 20) { self.budget = budget }
 
     func surface(for fragment: TextLayoutFragment, scale: Double, draw: (TextLayoutFragment, OpaquePointer) -> Void) -> CairoSurface {
         let key = Key(paragraph: fragment.paragraph, containerWidth: fragment.containerWidth, scale: scale)
@@ -47,17 +50,22 @@ final class FragmentSurfaceCache {
         return surface
     }
 
-    /// Drops entries farthest from `y` until the cache fits its budget.
-    func trim(around y: Double) {
-        guard bytes > budget else { return }
+    /// Drops entries far from `visible`, then the farthest until the cache fits its budget.
+    func trim(around visible: CGRect) {
+        func distance(_ y: Double) -> Double { y < visible.minY ? visible.minY - y : max(y - visible.maxY, 0) }
         let ranked = entries.sorted {
-            let a = abs($0.value.lastY - y), b = abs($1.value.lastY - y)
+            let a = distance($0.value.lastY), b = distance($1.value.lastY)
             return a != b ? a > b : $0.key.paragraph.id > $1.key.paragraph.id
         }
-        for (key, entry) in ranked where bytes > budget {
+        for (key, entry) in ranked where bytes > budget || distance(entry.lastY) > keptDistance {
             entries[key] = nil
             bytes -= entry.surface.byteCount
         }
+    }
+
+    func removeAll() {
+        entries.removeAll()
+        bytes = 0
     }
 
     func drainCounts() -> (draws: Int, hits: Int) {

@@ -57,7 +57,7 @@ final class FrameRenderer {
                 cairo_restore(cr)
             }
         }
-        cache.trim(around: visibleRect.minY)
+        cache.trim(around: visibleRect)
         return RenderedFrame(surface: frame)
     }
 }

@@ -174,9 +174,16 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
     /// overdraw band on top of each frame.
     public var showsOverlay = false
 
+    /// When false, every pass re-shapes and redraws every fragment (the benchmark's no-cache peer).
+    public var cachesFragments = true
+
     /// Runs `layoutViewport()` and checks that every override called `super`.
     public func layoutPass() throws {
         if let problem = fonts.problem { throw problem }
+        if !cachesFragments {
+            textLayoutManager.discardShapedFragments()
+            renderer.cache.removeAll()
+        }
         if anchor == nil { setAnchor(y: 0) }
         let before = expectedY ?? anchoredY
         pass = PassRecord()
@@ -229,8 +236,9 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
     open func textViewportLayoutControllerDidLayout(_ textViewportLayoutController: TextViewportLayoutController) {
         pass.didLayout = true
         pass.log.append("didLayout")
-        if let first = configuredFragments.first, let index = textLayoutManager.index(of: first.paragraph.id) {
-            textLayoutManager.trimShapedFragments(around: index)
+        if let first = configuredFragments.first.flatMap({ textLayoutManager.index(of: $0.paragraph.id) }),
+           let last = configuredFragments.last.flatMap({ textLayoutManager.index(of: $0.paragraph.id) }) {
+            textLayoutManager.trimShapedFragments(around: first...last)
         }
     }
 

@@ -1,0 +1,153 @@
+import Foundation
+import TextReel
+
+/// `make bench`: measures loading, first frames, steady scrolling and memory on generated
+/// documents, against peers in the same run, and prints one table. Each document size runs in a
+/// child process, so peak memory is per size.
+let folder = URL(fileURLWithPath: "Output/bench")
+try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+let arguments = CommandLine.arguments
+
+func child(_ args: [String]) throws -> [String: Double] {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: arguments[0])
+    process.arguments = args
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0,
+          let object = try JSONSerialization.jsonObject(with: data) as? [String: Double] else {
+        throw TextReelError("benchmark child \(args) failed")
+    }
+    return object
+}
+
+func emit(_ result: [String: Double]) {
+    let data = try! JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
+    FileHandle.standardOutput.write(data)
+}
+
+let viewport = CGSize(width: 800, height: 600)
+
+if arguments.count > 2, arguments[1] == "--child" {
+    let count = Int(arguments[3])!
+    switch arguments[2] {
+    case "first-frame":
+        // Loading, then the first frame (layout and draw), three times each; medians.
+        let file = try BenchDocument.markdownFile(paragraphs: count, in: folder)
+        let bytes = Double((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0)
+        var loads: [Double] = [], firsts: [Double] = [], inits: [Double] = []
+        var document: TextDocument?
+        for _ in 0..<3 {
+            loads.append(try Measure.seconds { document = try TextDocument(contentsOf: file) })
+            var view: TextView?
+            let setup = Measure.seconds { view = TextView(document: document!, viewportSize: viewport) }
+            inits.append(setup)
+            firsts.append(setup + (try Measure.seconds { _ = try view!.renderFrame() }))
+        }
+        emit(["load": Measure.median(loads), "mbPerSecond": bytes / 1e6 / Measure.median(loads),
+              "firstFrame": Measure.median(firsts), "viewSetup": Measure.median(inits), "peakMB": Measure.memoryMB("VmHWM"),
+              "fileMB": bytes / 1e6])
+    case "scroll":
+        // 1,000 frames scrolling through, without PNG encoding; then 300 frames writing PNGs.
+        let noCache = arguments.count > 4 && arguments[4] == "--no-cache"
+        let document = TextDocument.generated(paragraphs: count)
+        let view = TextView(document: document, viewportSize: viewport)
+        view.cachesFragments = !noCache
+        let frames = noCache ? 200 : 1000
+        let script = try ScrollScript(data: Data("{fps: 60, steps: [{scroll: {by: \(frames * 24), duration: \(Double(frames) / 60), curve: \"linear\"}}]}".utf8))
+        let runner = try ScriptRunner(view: view, script: script)
+        var times: [Double] = [], shaped = 0, draws = 0, hits = 0
+        var rss100 = 0.0
+        var last = DispatchTime.now().uptimeNanoseconds
+        try runner.run { number, _, event in
+            let now = DispatchTime.now().uptimeNanoseconds
+            if number > 1 { times.append(Double(now - last) / 1e6) }
+            shaped += event.laidOut.count; draws += event.surfaceDraws; hits += event.surfaceHits
+            if number == 100 { rss100 = Measure.memoryMB("VmRSS") }
+            last = DispatchTime.now().uptimeNanoseconds
+        }
+        let rssEnd = Measure.memoryMB("VmRSS")
+        var pngBytes = 0, pngFrames = 0
+        let pngFolder = folder.appendingPathComponent("frames")
+        try FileManager.default.createDirectory(at: pngFolder, withIntermediateDirectories: true)
+        let encoded = noCache ? 0 : try Measure.seconds {
+            let more = try ScriptRunner(view: view, script: try ScrollScript(data: Data("{fps: 60, steps: [{scroll: {by: -7200, duration: 5, curve: \"linear\"}}]}".utf8)))
+            try more.run { number, frame, _ in
+                guard let frame else { return }
+                let data = try frame.pngData()
+                try data.write(to: pngFolder.appendingPathComponent(String(format: "frame-%05d.png", number)))
+                pngBytes += data.count; pngFrames += 1
+            }
+        }
+        let n = Double(times.count + 1)
+        emit(["p50": Measure.median(times), "p95": Measure.percentile(times, 0.95),
+              "fpsNoEncode": 1000 / max(Measure.median(times), 1e-9),
+              "fpsWithPNG": encoded > 0 ? Double(pngFrames) / encoded : 0,
+              "shapedPerFrame": Double(shaped) / n, "drawsPerFrame": Double(draws) / n, "hitsPerFrame": Double(hits) / n,
+              "rssAt100": rss100, "rssAtEnd": rssEnd, "peakMB": Measure.memoryMB("VmHWM"),
+              "pngBytesPerFrame": pngFrames > 0 ? Double(pngBytes) / Double(pngFrames) : 0])
+    default:
+        exit(2)
+    }
+    exit(0)
+}
+
+// The driver.
+print("TextReel benchmark — 800 × 600 at scale 1; medians of 3 runs unless noted")
+var results: [String: [String: Double]] = [:]
+for count in [1_000, 100_000, 1_000_000] {
+    FileHandle.standardError.write(Data("… first frame, \(count) paragraphs\n".utf8))
+    results["first-\(count)"] = try child(["--child", "first-frame", "\(count)"])
+}
+FileHandle.standardError.write(Data("… scrolling 100,000 paragraphs\n".utf8))
+results["scroll"] = try child(["--child", "scroll", "100000"])
+FileHandle.standardError.write(Data("… scrolling without caches\n".utf8))
+results["scroll-nocache"] = try child(["--child", "scroll", "100000", "--no-cache"])
+
+// Peer: pango-view lays out and draws the whole 1,000-paragraph document.
+var pangoView = 0.0
+if let path = ["/usr/bin/pango-view", "/usr/local/bin/pango-view"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
+    let text = try BenchDocument.plainTextFile(paragraphs: 1000, in: folder)
+    var runs: [Double] = []
+    for _ in 0..<3 {
+        runs.append(try Measure.seconds {
+            let p = Process()
+            p.executableURL = URL(fileURLWithPath: path)
+            p.arguments = ["--no-display", "-q", "--width=736", "--font=Noto Sans 15", "--output=\(folder.path)/pango-view.png", text.path]
+            try p.run(); p.waitUntilExit()
+        })
+    }
+    pangoView = Measure.median(runs)
+}
+
+func row(_ name: String, _ value: String) { print(name.padding(toLength: 58, withPad: " ", startingAt: 0) + value) }
+func f(_ x: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", x) }
+print("")
+for count in [1_000, 100_000, 1_000_000] {
+    let r = results["first-\(count)"]!
+    row("load \(count) paragraphs (\(f(r["fileMB"]!, 1)) MB)", "\(f(r["load"]!, 3)) s   \(f(r["mbPerSecond"]!, 1)) MB/s")
+    row("first frame \(count) paragraphs (layout + draw)", "\(f(r["firstFrame"]! * 1000, 1)) ms")
+    row("peak memory \(count) paragraphs", "\(f(r["peakMB"]!, 0)) MB  (\(f(r["peakMB"]! / max(r["fileMB"]!, 0.001), 1))× the file)")
+}
+let r1k = results["first-1000"]!, r1m = results["first-1000000"]!
+row("first frame 1,000,000 ÷ 1,000", "\(f(r1m["firstFrame"]! / r1k["firstFrame"]!))×  (target ≤ 1.5×)")
+let s = results["scroll"]!, n = results["scroll-nocache"]!
+row("scroll 100,000: frame time p50 / p95 (no PNG)", "\(f(s["p50"]!)) / \(f(s["p95"]!)) ms  (target p95 < 2 ms)")
+row("scroll 100,000: frames per second, no PNG / writing PNGs", "\(f(s["fpsNoEncode"]!, 0)) / \(f(s["fpsWithPNG"]!, 0))  (target ≥ 150 with PNGs)")
+row("per frame: shaped / surfaces drawn / from cache", "\(f(s["shapedPerFrame"]!)) / \(f(s["drawsPerFrame"]!)) / \(f(s["hitsPerFrame"]!))")
+row("memory while scrolling: RSS at frame 100 → 1000", "\(f(s["rssAt100"]!, 1)) → \(f(s["rssAtEnd"]!, 1)) MB")
+row("PNG bytes per frame", "\(f(s["pngBytesPerFrame"]! / 1000, 1)) KB")
+row("peer: --no-cache frame time p50 (ratio to cached)", "\(f(n["p50"]!)) ms  (\(f(n["p50"]! / s["p50"]!, 1))×)")
+if pangoView > 0 {
+    row("peer: pango-view whole 1,000-paragraph document", "\(f(pangoView * 1000, 0)) ms  (\(f(pangoView / r1k["firstFrame"]!, 1))× TextReel's first frame)")
+} else {
+    row("peer: pango-view", "not installed (Debian package pango1.0-tools)")
+}
+var flat: [String: Double] = ["pangoViewSeconds": pangoView]
+for (k, v) in results { for (kk, vv) in v { flat["\(k).\(kk)"] = vv } }
+let json = try JSONSerialization.data(withJSONObject: flat, options: [.sortedKeys, .prettyPrinted])
+try json.write(to: folder.appendingPathComponent("results.json"), options: .atomic)
+print("\nfigures written to Output/bench/results.json")
