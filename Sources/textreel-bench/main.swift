@@ -40,9 +40,12 @@ if arguments.count > 2, arguments[1] == "--child" {
         let bytes = Double((try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int) ?? 0)
         var loads: [Double] = [], firsts: [Double] = [], inits: [Double] = []
         var document: TextDocument?
+        var view: TextView?
         for _ in 0..<3 {
+            // Free the previous run's document and view before timing anything.
+            view = nil
+            document = nil
             loads.append(try Measure.seconds { document = try TextDocument(contentsOf: file) })
-            var view: TextView?
             let setup = Measure.seconds { view = TextView(document: document!, viewportSize: viewport) }
             inits.append(setup)
             firsts.append(setup + (try Measure.seconds { _ = try view!.renderFrame() }))

@@ -108,6 +108,28 @@ final class ScriptTests: XCTestCase {
         XCTAssertEqual(offsets[snapshots["c"]!], view.textLayoutManager.y(ofParagraphAt: tables))
     }
 
+    /// An animated absolute scroll measures the paragraphs above its target when it starts; the
+    /// correction that causes must be absorbed then, not show up as a jump on the last frame.
+    func testAnimatedAbsoluteScrollHasNoJumpAtTheEnd() throws {
+        let view = TextView(document: .generated(paragraphs: 3000), viewportSize: CGSize(width: 800, height: 600))
+        view.exactScrollLayoutLimit = 0
+        view.contentOffset = CGPoint(x: 0, y: 200_000)
+        view.exactScrollLayoutLimit = 4000
+        let s = try script("{steps: [{scroll: {toParagraph: 1500, duration: 0.5}}]}")
+        var visible: [Double] = []
+        var last: Double?
+        var corrections = 0.0
+        try ScriptRunner(view: view, script: s).run { _, _, event in
+            if let last { visible.append(event.viewport.y - last - event.correction) }
+            corrections += abs(event.correction)
+            last = event.viewport.y
+        }
+        XCTAssertGreaterThan(corrections, 0, "measuring above the target corrected the offset")
+        XCTAssertTrue(visible.allSatisfy { $0 <= 1e-6 }, "content only moves one way (up): \(visible)")
+        XCTAssertLessThan(abs(visible.last!), abs(visible.min()!) * 0.2, "ease-out ends slowly, without a jump: \(visible)")
+        XCTAssertEqual(view.contentOffset.y, view.textLayoutManager.y(ofParagraphAt: 1500))
+    }
+
     func testFramesSubrangeGivesTheSamePixelsAsAFullRun() throws {
         let full = Paths.temporaryFolder("full"), part = Paths.temporaryFolder("part")
         let base = ["render", "Fixtures/documents/demo.md", "--script", "Fixtures/scripts/demo.json5", "--quiet"]

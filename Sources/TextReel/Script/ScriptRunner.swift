@@ -8,6 +8,8 @@ public final class ScriptRunner {
     let timeline: Timeline
     /// Resolved scroll steps: the distance to cover, fixed when the step starts.
     private var scrollDeltas: [Int: Double] = [:]
+    /// Absolute scroll steps: the target's current y, following corrections.
+    private var scrollTargets: [Int: () -> Double] = [:]
     /// How many frames ahead the leading overdraw looks.
     static let lookahead = 6
 
@@ -73,18 +75,40 @@ public final class ScriptRunner {
     }
 
     private func scroll(step: Int, target: ScrollScript.ScrollTarget, from: Double, to: Double) throws {
-        if from == 0 {
-            let start = view.contentOffset.y
-            scrollDeltas[step] = try resolve(target, step: step, from: start) - start
-        }
-        var isRelative = false
-        if case .by = target { isRelative = true }
-        if to >= 1 && !isRelative {
-            // Absolute targets land exactly, whatever was measured on the way.
-            view.contentOffset = CGPoint(x: 0, y: try resolve(target, step: step, from: view.contentOffset.y))
-        } else {
+        if case .by = target {
             // Moving by deltas keeps visible content moving exactly by them.
+            if from == 0 { scrollDeltas[step] = try resolve(target, step: step, from: view.contentOffset.y) - view.contentOffset.y }
             view.scroll(by: scrollDeltas[step]! * (to - from))
+            return
+        }
+        if from == 0 {
+            // Resolving measures the paragraphs above the target (which may correct the current
+            // offset); from then on the target is followed where it is now, so corrections met on
+            // the way never show up as a jump at the end.
+            let y = try resolve(target, step: step, from: view.contentOffset.y)
+            scrollTargets[step] = follow(target, resolvedY: y)
+            scrollDeltas[step] = y - view.contentOffset.y
+        }
+        let targetY = scrollTargets[step]!()
+        if to >= 1 {
+            view.contentOffset = CGPoint(x: 0, y: targetY)
+        } else {
+            let remaining = targetY - view.contentOffset.y
+            view.scroll(by: remaining * (to - from) / (1 - from))
+        }
+    }
+
+    /// Where an absolute target is now: a fixed y, or a place in a paragraph that moves with it.
+    private func follow(_ target: ScrollScript.ScrollTarget, resolvedY: Double) -> () -> Double {
+        let manager = view.textLayoutManager
+        let view = self.view
+        if case .to(let y) = target { return { min(max(y, 0), view.maximumContentOffset) } }
+        let index = manager.paragraph(at: resolvedY).index
+        let id = manager.document.paragraphs[index].id
+        let offset = resolvedY - manager.y(ofParagraphAt: index)
+        return {
+            guard let now = manager.index(of: id) else { return resolvedY }
+            return min(max(manager.y(ofParagraphAt: now) + offset, 0), view.maximumContentOffset)
         }
     }
 

@@ -20,6 +20,8 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
     /// Where the last scroll or pass left the content offset; any other change (measurements,
     /// edits above the anchor) is a correction the anchor absorbed.
     private var expectedY: Double?
+    /// Corrections absorbed since the last pass, before later scrolls reset `expectedY`.
+    private var pendingCorrection = 0.0
     private var needsLayout = true
     /// What the base delegate implementations saw during the current pass.
     private var pass = PassRecord()
@@ -87,6 +89,7 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
     }
 
     private func setAnchor(y: Double) {
+        if let expectedY, anchor != nil { pendingCorrection += anchoredY - expectedY }
         let clamped = min(max(y, 0), maximumContentOffset)
         guard textLayoutManager.paragraphCount > 0 else { anchor = nil; return }
         let found = textLayoutManager.paragraph(at: clamped)
@@ -185,7 +188,8 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
             renderer.cache.removeAll()
         }
         if anchor == nil { setAnchor(y: 0) }
-        let before = expectedY ?? anchoredY
+        let before = (expectedY ?? anchoredY) - pendingCorrection
+        pendingCorrection = 0
         pass = PassRecord()
         configuredFragments = []
         decorations = [:]
@@ -202,6 +206,7 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
         lastPassLog = pass.log
         lastCorrection = anchoredY - before
         expectedY = anchoredY
+        pendingCorrection = 0
         let controller = textViewportLayoutController
         if !pass.willLayout { throw TextViewError.missingSuperCall(method: "textViewportLayoutControllerWillLayout(_:)") }
         if pass.configured.count != controller.textLayoutFragmentsUnchecked.count {
