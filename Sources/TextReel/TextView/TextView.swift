@@ -47,7 +47,7 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
 
     public init(document: TextDocument, viewportSize: CGSize, scale: Double = 1,
                 theme: Theme = Theme(), fontSet: FontSet = .standard) {
-        fonts = FontSystem(fontSet: fontSet)
+        fonts = FontSystem.forCurrentThread(fontSet)
         let typesetter = Typesetter(fonts: fonts, theme: theme)
         textLayoutManager = TextLayoutManager(document: document, containerWidth: viewportSize.width, typesetter: typesetter)
         textViewportLayoutController = TextViewportLayoutController(textLayoutManager: textLayoutManager)

@@ -52,6 +52,17 @@ final class FontSystem {
     let context: OpaquePointer
     let fontSet: FontSet
 
+    /// The font system for `fontSet` on the calling thread, made once per thread: building one
+    /// costs tens of milliseconds, and Pango font maps must not be shared between threads.
+    static func forCurrentThread(_ fontSet: FontSet) -> FontSystem {
+        let key = "TextReel.FontSystem." + fontSet.files.joined(separator: "|")
+        let storage = Thread.current.threadDictionary
+        if let existing = storage[key] as? FontSystem { return existing }
+        let made = FontSystem(fontSet: fontSet)
+        storage[key] = made
+        return made
+    }
+
     /// 1 point = 1 user-space unit.
     static let resolution = 72.0
 
