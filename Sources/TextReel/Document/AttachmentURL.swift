@@ -75,8 +75,17 @@ struct AttachmentURL {
             return Parsed(attachment: TextAttachment(scheme: scheme, id: id, size: explicitSize ?? defaultSizes[key]!,
                                                      url: url, parameters: items, altText: altText),
                           warning: nil)
+        case let scheme? where AttachmentProviders.type(forScheme: scheme) != nil:
+            let type = AttachmentProviders.type(forScheme: scheme)!
+            guard let size = explicitSize ?? type.defaultSize else {
+                throw Message("attachment '\(scheme):\(path)' needs a size (size=WIDTHxHEIGHT); its provider has no default")
+            }
+            let id = explicitID ?? (path.isEmpty ? "\(scheme)-\(ordinal(scheme))" : path)
+            return Parsed(attachment: TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: items, altText: altText),
+                          warning: nil)
         case let scheme?:
-            throw Message("unknown attachment scheme '\(scheme):'; expected an image path or one of video:, drawing:, control:")
+            let known = AttachmentProviders.schemes.filter { $0 != "image" }.map { "\($0):" }.joined(separator: ", ")
+            throw Message("unknown attachment scheme '\(scheme):'; expected an image path or one of \(known)")
         }
     }
 

@@ -1,8 +1,8 @@
 import CPango
 import Foundation
 
-/// Draws an attachment into its box: the real image, or a placeholder that shows at a glance the
-/// provider type (an icon), the id and the size.
+/// What attachment drawing shares: decoded images, labels in the theme's font, and the placeholder
+/// that shows at a glance the provider type (an icon), the id and the size.
 final class AttachmentPainter {
     private let fonts: FontSystem
     private let theme: Theme
@@ -14,21 +14,19 @@ final class AttachmentPainter {
         self.theme = theme
     }
 
-    /// `cr` is in points with the box's top-left at the origin.
-    func draw(_ attachment: TextAttachment, size: CGSize, in cr: OpaquePointer) {
-        let box = CGRect(origin: .zero, size: size)
-        if attachment.scheme == "image", let file = attachment.file, let image = image(at: file) {
-            cairo_save(cr)
-            cairo_rectangle(cr, 0, 0, size.width, size.height)
-            cairo_clip(cr)
-            cairo_scale(cr, size.width / Double(image.width), size.height / Double(image.height))
-            cairo_set_source_surface(cr, image.surface, 0, 0)
-            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
-            cairo_paint(cr)
-            cairo_restore(cr)
-            return
-        }
-        drawPlaceholder(attachment, box: box, in: cr)
+    /// Draws an image file scaled into `rect`; false when it cannot be read.
+    func drawImage(_ file: URL, in rect: CGRect, cr: OpaquePointer) -> Bool {
+        guard let image = image(at: file) else { return false }
+        cairo_save(cr)
+        cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height)
+        cairo_clip(cr)
+        cairo_translate(cr, rect.minX, rect.minY)
+        cairo_scale(cr, rect.width / Double(image.width), rect.height / Double(image.height))
+        cairo_set_source_surface(cr, image.surface, 0, 0)
+        cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+        cairo_paint(cr)
+        cairo_restore(cr)
+        return true
     }
 
     private func image(at file: URL) -> CairoSurface? {
@@ -61,11 +59,9 @@ final class AttachmentPainter {
 
         let compact = box.height < 60
         let iconSize = compact ? min(box.height - 10, 18) : min(box.height * 0.3, 40)
-        let label = "\(kindName(attachment)) · \(attachment.id) · \(Int(attachment.size.width))×\(Int(attachment.size.height))"
-        let text = makeLabel(label, size: compact ? 11 : 12, width: box.width - (compact ? iconSize + 16 : 12), centered: !compact)
-        var ink = PangoRectangle(), logical = PangoRectangle()
-        pango_layout_get_extents(text.layout, &ink, &logical)
-        let textSize = PangoUnits.rect(logical).size
+        let caption = "\(kindName(attachment)) · \(attachment.id) · \(Int(attachment.size.width))×\(Int(attachment.size.height))"
+        let text = label(caption, size: compact ? 11 : 12, maxWidth: box.width - (compact ? iconSize + 16 : 12), centered: !compact)
+        let textSize = text.logicalSize
         cairo_save(cr)
         cairo_rectangle(cr, 0, 0, box.width, box.height)
         cairo_clip(cr)
@@ -83,7 +79,7 @@ final class AttachmentPainter {
         PlaceholderIcon.draw(attachment, in: iconRect, cr: cr)
         Paint.setColor(cr, look.ink)
         cairo_move_to(cr, textOrigin.x, textOrigin.y)
-        pango_cairo_show_layout(cr, text.layout)
+        text.show(in: cr)
         cairo_restore(cr)
     }
 
@@ -93,14 +89,18 @@ final class AttachmentPainter {
         return attachment.scheme
     }
 
-    private func makeLabel(_ text: String, size: Double, width: Double, centered: Bool) -> PangoLayoutBox {
+    /// A one-line label in the theme's body font, ellipsized to `maxWidth` when given.
+    func label(_ text: String, size: Double, bold: Bool = false, maxWidth: Double?, centered: Bool = false) -> PangoLayoutBox {
         let box = PangoLayoutBox(pango_layout_new(fonts.context))
         pango_layout_set_text(box.layout, text, Int32(text.utf8.count))
         let description = pango_font_description_from_string("\(theme.bodyFamilies) \(size)")
+        if bold { pango_font_description_set_weight(description, PANGO_WEIGHT_BOLD) }
         pango_layout_set_font_description(box.layout, description)
         pango_font_description_free(description)
-        pango_layout_set_width(box.layout, PangoUnits.units(max(width, 1)))
-        pango_layout_set_ellipsize(box.layout, PANGO_ELLIPSIZE_END)
+        if let maxWidth {
+            pango_layout_set_width(box.layout, PangoUnits.units(max(maxWidth, 1)))
+            pango_layout_set_ellipsize(box.layout, PANGO_ELLIPSIZE_END)
+        }
         pango_layout_set_alignment(box.layout, centered ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
         return box
     }

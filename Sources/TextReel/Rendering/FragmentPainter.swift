@@ -37,6 +37,6 @@ struct FragmentPainter {
         guard let layout = fragment.layout else { return }
         Paint.setColor(cr, style.color)
         cairo_move_to(cr, fragment.layoutOrigin.x, fragment.layoutOrigin.y)
-        pango_cairo_show_layout(cr, layout.layout)
+        layout.show(in: cr)
     }
 }

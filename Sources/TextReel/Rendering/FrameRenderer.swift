@@ -18,8 +18,11 @@ final class FrameRenderer {
     /// Device pixels for a document-space length, snapped so fragments land on whole pixels.
     private func device(_ points: Double, _ scale: Double) -> Double { (points * scale).rounded() }
 
+    /// `attachmentSurface` gives each attachment's surface at a size and scale (nil: draw the
+    /// plain placeholder).
     func render(_ fragments: [TextLayoutFragment], visibleRect: CGRect, scale: Double,
-                decorations: [ParagraphID: [FragmentDecoration]] = [:], overlay: Overlay? = nil) -> RenderedFrame {
+                decorations: [ParagraphID: [FragmentDecoration]] = [:], overlay: Overlay? = nil,
+                attachmentSurface: (TextAttachment, CGSize, Double) -> CairoSurface? = { _, _, _ in nil }) -> RenderedFrame {
         let frame = CairoSurface(width: Int(device(visibleRect.width, scale)),
                                  height: Int(device(visibleRect.height, scale)), opaque: true)
         frame.draw { cr in
@@ -43,11 +46,17 @@ final class FrameRenderer {
                 for (attachment, rect) in fragment.attachmentFrames {
                     let box = rect.offsetBy(dx: frameRect.minX, dy: frameRect.minY)
                     guard box.intersects(visibleRect) else { continue }
-                    cairo_save(cr)
-                    cairo_translate(cr, device(box.minX, scale), device(box.minY, scale) - top)
-                    cairo_scale(cr, scale, scale)
-                    attachments.draw(attachment, size: rect.size, in: cr)
-                    cairo_restore(cr)
+                    let x = device(box.minX, scale), y = device(box.minY, scale) - top
+                    if let surface = attachmentSurface(attachment, rect.size, scale) {
+                        cairo_set_source_surface(cr, surface.surface, x, y)
+                        cairo_paint(cr)
+                    } else {
+                        cairo_save(cr)
+                        cairo_translate(cr, x, y)
+                        cairo_scale(cr, scale, scale)
+                        attachments.drawPlaceholder(attachment, box: CGRect(origin: .zero, size: rect.size), in: cr)
+                        cairo_restore(cr)
+                    }
                 }
             }
             if let overlay {

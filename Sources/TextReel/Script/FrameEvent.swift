@@ -30,11 +30,14 @@ public struct FrameEvent: Encodable, Sendable {
     public var edits: [Edit]
     public var correction: Double
     public var laidOut: [Int]
-    public var attachments: [String]
+    public var attachments: [AttachmentEvent]
     public var snapshots: [String]
     /// Fragment surfaces drawn this frame and composited from the cache.
     public var surfaceDraws: Int
     public var surfaceHits: Int
+    /// Attachment surfaces drawn this frame and composited from their cache.
+    public var attachmentDraws: Int
+    public var attachmentHits: Int
 }
 
 /// `summary.json`: totals over a run.
@@ -48,6 +51,10 @@ public struct RunSummary: Encodable, Sendable {
     public var largestCorrection = 0.0
     public var edits = 0
     public var snapshots: [String: Int] = [:]
+    /// Attachment events per provider type and kind.
+    public var attachmentEvents: [String: [String: Int]] = [:]
+    public var attachmentDraws = 0
+    public var attachmentHits = 0
     public var documentHeight = 0.0
     public var paragraphs = 0
 
@@ -61,5 +68,8 @@ public struct RunSummary: Encodable, Sendable {
         largestCorrection = max(largestCorrection, abs(event.correction))
         edits += event.edits.count
         for name in event.snapshots { snapshots[name] = event.frame }
+        for a in event.attachments { attachmentEvents[a.provider, default: [:]][a.event.rawValue, default: 0] += 1 }
+        attachmentDraws += event.attachmentDraws
+        attachmentHits += event.attachmentHits
     }
 }

@@ -69,9 +69,23 @@ struct ScriptFile: Decodable {
     var fps: Double
     var overdraw: Double
     var steps: [ScrollScript.Step]
+    var register: [ScrollScript.Registration]
+    var keptViews: KeptViews?
+
+    struct KeptViews: Decodable {
+        var count: Int?
+        var bytes: Int?
+        init(from decoder: Decoder) throws {
+            let c = try StrictContainer(decoder, allowed: ["count", "bytes"])
+            count = try c.has("count") ? Int(c.number("count", in: 0...100_000)) : nil
+            bytes = try c.has("bytes") ? Int(c.number("bytes", in: 0...1e12)) : nil
+        }
+    }
 
     init(from decoder: Decoder) throws {
-        let c = try StrictContainer(decoder, allowed: ["viewport", "fps", "overdraw", "steps"])
+        let c = try StrictContainer(decoder, allowed: ["viewport", "fps", "overdraw", "steps", "register", "keptViews"])
+        register = try c.optional([ScrollScript.Registration].self, "register") ?? []
+        keptViews = try c.optional(KeptViews.self, "keptViews")
         viewport = try c.optional(ScrollScript.Viewport.self, "viewport")
         fps = try c.number("fps", default: 30, in: 1...ScrollScript.maximumFPS)
         overdraw = try c.number("overdraw", default: 0.5, in: 0...4)
@@ -88,8 +102,27 @@ extension ScrollScript.Viewport: Decodable {
     }
 }
 
+extension ScrollScript.Registration: Decodable {
+    public init(from decoder: Decoder) throws {
+        let c = try StrictContainer(decoder, allowed: ["provider", "policies"])
+        provider = try c.required(String.self, "provider")
+        guard AttachmentProviders.type(named: provider) != nil else {
+            throw c.impossible("provider", "unknown provider '\(provider)'; expected one of \(AttachmentProviders.schemes.joined(separator: ", "))")
+        }
+        var policy = ReusePolicy()
+        for name in try c.required([String].self, "policies") {
+            guard let one = ReusePolicy(name: name) else {
+                throw c.impossible("policies", "unknown policy '\(name)'; expected \(ReusePolicy.names.joined(separator: " or "))")
+            }
+            policy.formUnion(one)
+        }
+        self.policy = policy
+    }
+}
+
 extension ScrollScript.Step: Decodable {
-    static let names = ["scroll", "fling", "wait", "edit", "resize", "setNeedsLayout", "snapshot"]
+    static let names = ["scroll", "fling", "wait", "edit", "resize", "setNeedsLayout", "snapshot", "register",
+                        "play", "pause", "seek", "focus", "blur", "type", "toggle", "slide", "stroke"]
 
     public init(from decoder: Decoder) throws {
         let c = try StrictContainer(decoder, allowed: Self.names)
@@ -112,6 +145,32 @@ extension ScrollScript.Step: Decodable {
         case "resize":
             let r = try StrictContainer(nested(), allowed: ["width", "height"])
             self = .resize(width: try r.number("width", in: 1...16384), height: try r.number("height", in: 1...16384))
+        case "register":
+            self = .register(try c.required([ScrollScript.Registration].self, name))
+        case "play", "pause", "focus", "blur", "toggle":
+            let id = try c.required(String.self, name)
+            let action: AttachmentAction = switch name {
+            case "play": .play
+            case "pause": .pause
+            case "focus": .focus
+            case "blur": .blur
+            default: .toggle
+            }
+            self = .attachment(id: id, action)
+        case "seek", "slide":
+            let a = try StrictContainer(nested(), allowed: ["id", "to"])
+            let to = try a.number("to", in: name == "seek" ? 0...1e6 : 0...1)
+            self = .attachment(id: try a.required(String.self, "id"), name == "seek" ? .seek(to) : .slide(to))
+        case "type":
+            let a = try StrictContainer(nested(), allowed: ["id", "text"])
+            self = .attachment(id: try a.required(String.self, "id"), .type(try a.required(String.self, "text")))
+        case "stroke":
+            let a = try StrictContainer(nested(), allowed: ["id", "points"])
+            let raw = try a.required([[Double]].self, "points")
+            guard !raw.isEmpty, raw.allSatisfy({ $0.count == 2 && $0.allSatisfy(\.isFinite) }) else {
+                throw a.impossible("points", "expected a list of [x, y] pairs")
+            }
+            self = .attachment(id: try a.required(String.self, "id"), .stroke(raw.map { CGPoint(x: $0[0], y: $0[1]) }))
         case "setNeedsLayout":
             guard try c.required(Bool.self, name) else { throw c.impossible(name, "expected true") }
             self = .setNeedsLayout

@@ -18,6 +18,8 @@ public final class ScriptRunner {
         self.script = script
         timeline = try Timeline(script: script)
         view.overdraw = script.overdraw
+        if let count = script.keptViewCount { view.maximumKeptAttachmentViews = count }
+        if let bytes = script.keptViewBytes { view.maximumKeptAttachmentBytes = bytes }
     }
 
     public var frameCount: Int { timeline.frames.count }
@@ -37,6 +39,7 @@ public final class ScriptRunner {
         var summary = RunSummary()
         for (offset, planned) in timeline.frames.enumerated() {
             let number = offset + 1
+            view.time = Double(offset) / script.fps
             let edits = try apply(planned.actions)
             view.leadingOverdraw = leadingOverdraw(after: offset)
             let draws = drawing.map { $0.contains(number) } ?? true
@@ -69,6 +72,16 @@ public final class ScriptRunner {
                 view.resize(to: CGSize(width: width, height: height))
             case .setNeedsLayout:
                 view.textViewportLayoutController.setNeedsLayout()
+            case .attachment(let step, let id, let action):
+                do { try view.perform(action, onAttachment: id) } catch let error as TextReelError {
+                    throw script.error(step: step, error.message)
+                }
+            case .register(let registrations):
+                for registration in registrations {
+                    if let type = AttachmentProviders.type(named: registration.provider) {
+                        view.register(registration.policy, forTextAttachmentViewProviderType: type)
+                    }
+                }
             }
         }
         return edits
@@ -193,6 +206,7 @@ public final class ScriptRunner {
         let manager = view.textLayoutManager
         let controller = view.textViewportLayoutController
         let counts = view.renderer.cache.drainCounts()
+        let attachmentCounts = view.attachmentHost.drainSurfaceCounts()
         return FrameEvent(
             frame: number,
             time: Double(number - 1) / script.fps,
@@ -207,9 +221,11 @@ public final class ScriptRunner {
             edits: edits,
             correction: view.lastCorrection,
             laidOut: manager.drainShaped().map(\.rawValue),
-            attachments: [],
+            attachments: view.drainAttachmentEvents(),
             snapshots: snapshots,
             surfaceDraws: counts.draws,
-            surfaceHits: counts.hits)
+            surfaceHits: counts.hits,
+            attachmentDraws: attachmentCounts.draws,
+            attachmentHits: attachmentCounts.hits)
     }
 }

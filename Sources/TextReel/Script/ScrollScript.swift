@@ -53,12 +53,26 @@ public struct ScrollScript: Sendable {
         case resize(width: Double, height: Double)
         case setNeedsLayout
         case snapshot(String)
+        /// play, pause, seek, focus, blur, type, toggle, slide, stroke on attachment `id`.
+        case attachment(id: String, AttachmentAction)
+        /// Reuse policies per provider type, by provider name ("video").
+        case register([Registration])
+    }
+
+    public struct Registration: Sendable, Equatable {
+        public var provider: String
+        public var policy: ReusePolicy
     }
 
     public var viewport: Viewport?
     public var fps: Double
     public var overdraw: Double
     public var steps: [Step]
+    /// Registrations from the top-level `register` key, applied before the first frame.
+    public var registrations: [Registration] = []
+    /// Caps on attachment views kept out of view (`keptViews: {count, bytes}`), when given.
+    public var keptViewCount: Int?
+    public var keptViewBytes: Int?
     /// Where each step is in the source (line, column), for runtime errors.
     public var stepPositions: [(line: Int, column: Int)]
     public var fileName: String
@@ -94,6 +108,9 @@ extension ScrollScript {
             fps = decoded.fps
             overdraw = decoded.overdraw
             steps = decoded.steps
+            registrations = decoded.register
+            keptViewCount = decoded.keptViews?.count
+            keptViewBytes = decoded.keptViews?.bytes
             stepPositions = steps.indices.map { JSON5Locator.position(of: ["steps", "\($0)"], in: text) }
             self.fileName = fileName
         } catch let error as DecodingError {

@@ -11,6 +11,8 @@ struct Timeline {
         case edit(step: Int, ScrollScript.Edit)
         case resize(width: Double, height: Double)
         case setNeedsLayout
+        case attachment(step: Int, id: String, AttachmentAction)
+        case register([ScrollScript.Registration])
     }
 
     struct Frame {
@@ -22,6 +24,7 @@ struct Timeline {
 
     init(script: ScrollScript) throws {
         var pending = Frame()
+        if !script.registrations.isEmpty { pending.actions.append(.register(script.registrations)) }
         var produced: [Frame] = []
         /// Frame 1 shows the state after the leading instant steps.
         func startIfNeeded() {
@@ -63,6 +66,10 @@ struct Timeline {
                 pending.actions.append(.resize(width: width, height: height))
             case .setNeedsLayout:
                 pending.actions.append(.setNeedsLayout)
+            case .attachment(let id, let action):
+                pending.actions.append(.attachment(step: index, id: id, action))
+            case .register(let registrations):
+                pending.actions.append(.register(registrations))
             case .snapshot(let name):
                 startIfNeeded()
                 if pending.actions.isEmpty {

@@ -12,16 +12,20 @@ extension TextView {
     /// Inserts plain text into paragraph `index` before character `offset`.
     public func insertText(_ text: String, inParagraphAt index: Int, atCharacter offset: Int) throws {
         try checkIndex(index)
-        let edited = try document.paragraphs[index].inserting(text, atCharacter: offset)
+        let old = document.paragraphs[index]
+        let edited = try old.inserting(text, atCharacter: offset)
         textLayoutManager.replaceParagraph(at: index, with: edited)
+        attachmentHost.paragraphReplaced(old, with: edited)
         setNeedsLayout()
     }
 
     /// Deletes characters from paragraph `index`.
     public func deleteText(inParagraphAt index: Int, fromCharacter from: Int, length: Int) throws {
         try checkIndex(index)
-        let edited = try document.paragraphs[index].deleting(fromCharacter: from, length: length)
+        let old = document.paragraphs[index]
+        let edited = try old.deleting(fromCharacter: from, length: length)
         textLayoutManager.replaceParagraph(at: index, with: edited)
+        attachmentHost.paragraphReplaced(old, with: edited)
         setNeedsLayout()
     }
 
@@ -48,8 +52,10 @@ extension TextView {
         guard textLayoutManager.paragraphCount > 1 else {
             throw TextReelError("cannot delete the last remaining paragraph")
         }
-        let id = document.paragraphs[index].id
+        let old = document.paragraphs[index]
+        let id = old.id
         textLayoutManager.removeParagraph(at: index)
+        attachmentHost.paragraphReplaced(old, with: nil)
         anchorDidLoseParagraph(id, replacementIndex: min(index, textLayoutManager.paragraphCount - 1))
         setNeedsLayout()
     }

@@ -16,6 +16,10 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
 
     let fonts: FontSystem
     let renderer: FrameRenderer
+    let attachmentHost = AttachmentViewHost()
+    /// Script time in seconds; playing videos advance by how much it moved between passes.
+    public var time: Double = 0
+    private var lastPassTime: Double?
     private var anchor: ScrollAnchor?
     /// Where the last scroll or pass left the content offset; any other change (measurements,
     /// edits above the anchor) is a correction the anchor absorbed.
@@ -55,7 +59,45 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
         self.viewportSize = viewportSize
         self.scale = scale
         textViewportLayoutController.delegate = self
+        typesetter.attachmentSize = { attachment, available in
+            guard let type = AttachmentProviders.type(forScheme: attachment.scheme) else { return nil }
+            let provider = type.init(textAttachment: attachment, location: TextLocation(paragraph: ParagraphID(-1)))
+            return provider.tracksTextAttachmentViewBounds ? provider.attachmentBounds(proposedWidth: available).size : nil
+        }
     }
+
+    // MARK: Attachments
+
+    /// Keeps views of `type`'s attachments across scrolling and/or paragraph edits, for the
+    /// lifetime of the text view (as `UITextView.register(_:forTextAttachmentViewProviderType:)`).
+    public func register(_ policy: ReusePolicy, forTextAttachmentViewProviderType type: TextAttachmentViewProvider.Type) {
+        attachmentHost.register(policy, for: type)
+    }
+
+    /// Caps on attachment views kept out of the viewport bounds (count and surface bytes).
+    public var maximumKeptAttachmentViews: Int {
+        get { attachmentHost.maximumKeptViews }
+        set { attachmentHost.maximumKeptViews = newValue }
+    }
+    public var maximumKeptAttachmentBytes: Int {
+        get { attachmentHost.maximumKeptBytes }
+        set { attachmentHost.maximumKeptBytes = newValue }
+    }
+
+    /// The live view of attachment `id`, if it has one.
+    public func attachmentView(id: String) -> AttachmentView? { attachmentHost.view(for: id) }
+
+    /// Plays, pauses, focuses, types into … the view of attachment `id` (made if it has none).
+    public func perform(_ action: AttachmentAction, onAttachment id: String) throws {
+        guard let paragraph = document.paragraphs.first(where: { $0.attachments.contains { $0.id == id } }),
+              let attachment = paragraph.attachments.first(where: { $0.id == id }) else {
+            throw TextReelError("no attachment '\(id)' in the document")
+        }
+        try attachmentHost.perform(action, on: attachment, in: paragraph.id)
+    }
+
+    /// Attachment events since the last call.
+    public func drainAttachmentEvents() -> [AttachmentEvent] { attachmentHost.drainEvents() }
 
     // MARK: Scrolling
 
@@ -161,8 +203,11 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
             }, visibleRect: visibleRect, viewportBounds: textViewportLayoutController.viewportBounds,
                documentHeight: textLayoutManager.documentHeight)
         }
+        let host = attachmentHost, painter = renderer.attachments
         return renderer.render(configuredFragments, visibleRect: visibleRect, scale: scale,
-                               decorations: decorations, overlay: overlay)
+                               decorations: decorations, overlay: overlay) { attachment, size, scale in
+            host.surface(for: attachment, size: size, scale: scale, painter: painter)
+        }
     }
 
     /// Extra drawing per fragment for the current pass, added by `decorate(_:with:)`.
@@ -241,6 +286,9 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
     open func textViewportLayoutControllerDidLayout(_ textViewportLayoutController: TextViewportLayoutController) {
         pass.didLayout = true
         pass.log.append("didLayout")
+        let inBounds = configuredFragments.flatMap { fragment in fragment.paragraph.attachments.map { ($0, fragment.paragraph.id) } }
+        attachmentHost.update(inBounds: inBounds, elapsed: lastPassTime.map { max(time - $0, 0) } ?? 0)
+        lastPassTime = time
         if let first = configuredFragments.first.flatMap({ textLayoutManager.index(of: $0.paragraph.id) }),
            let last = configuredFragments.last.flatMap({ textLayoutManager.index(of: $0.paragraph.id) }) {
             textLayoutManager.trimShapedFragments(around: first...last)

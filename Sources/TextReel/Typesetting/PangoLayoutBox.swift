@@ -5,6 +5,18 @@ final class PangoLayoutBox {
     let layout: OpaquePointer
     init(_ layout: OpaquePointer) { self.layout = layout }
     deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+
+    /// The logical size in points. (A method, so the box outlives the C call.)
+    var logicalSize: CGSize {
+        var logical = PangoRectangle()
+        pango_layout_get_extents(layout, nil, &logical)
+        return PangoUnits.rect(logical).size
+    }
+
+    /// Draws the layout with its top-left at the current point of `cr`.
+    func show(in cr: OpaquePointer) {
+        pango_cairo_show_layout(cr, layout)
+    }
 }
 
 /// Pango units ↔ points.

@@ -6,6 +6,8 @@ import Foundation
 final class Typesetter {
     let fonts: FontSystem
     let theme: Theme
+    /// Provider-driven sizing: a box for attachments whose provider tracks its bounds.
+    var attachmentSize: ((TextAttachment, Double) -> CGSize?)?
 
     init(fonts: FontSystem, theme: Theme) {
         self.fonts = fonts
@@ -43,7 +45,9 @@ final class Typesetter {
             attributes.add(pango_attr_insert_hyphens_new(0), 0..<paragraph.text.utf8.count)
         }
         attributes.addRuns(paragraph.runs, theme: theme)
-        let sizes = paragraph.attachments.map { displayedSize($0.size, available: available) }
+        let sizes = paragraph.attachments.map {
+            displayedSize(attachmentSize?($0, available) ?? $0.size, available: available)
+        }
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
         pango_layout_set_attributes(pl, attributes.list)
         if case .table(let columns) = paragraph.kind, columns > 1 {

@@ -1,0 +1,112 @@
+import Foundation
+
+/// One value of an attachment view's visible state, as events report it.
+public enum StateValue: Encodable, Equatable, Sendable, CustomStringConvertible {
+    case number(Double)
+    case bool(Bool)
+    case string(String)
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.singleValueContainer()
+        switch self {
+        case .number(let value): try container.encode(value)
+        case .bool(let value): try container.encode(value)
+        case .string(let value): try container.encode(value)
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .number(let value): value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+        case .bool(let value): String(value)
+        case .string(let value): value
+        }
+    }
+}
+
+/// Something a script (or a test) does to an attachment view.
+public enum AttachmentAction: Equatable, Sendable {
+    case play, pause, seek(Double), focus, blur, type(String), toggle, slide(Double), stroke([CGPoint])
+
+    public var name: String {
+        switch self {
+        case .play: "play"
+        case .pause: "pause"
+        case .seek: "seek"
+        case .focus: "focus"
+        case .blur: "blur"
+        case .type: "type"
+        case .toggle: "toggle"
+        case .slide: "slide"
+        case .stroke: "stroke"
+        }
+    }
+}
+
+/// The stateful view that draws an attachment (the UIView a provider's `loadView()` makes).
+/// Subclasses keep state, draw it, and call `setNeedsDisplay()` when it changes, so the cached
+/// surface is redrawn only then.
+open class AttachmentView {
+    public let attachment: TextAttachment
+    /// A number that changes only when a new view object is made.
+    public internal(set) var instance = 0
+    /// Layout passes seen since the view was made; content appears once it reaches `loadFrames`.
+    public internal(set) var framesSinceCreation = 0
+    /// Bumped by `setNeedsDisplay()`.
+    public private(set) var stateVersion = 0
+
+    public required init(attachment: TextAttachment) {
+        self.attachment = attachment
+    }
+
+    /// Frames a new view needs before its content appears; until then a loading placeholder
+    /// shows (the flicker users see when views are recreated).
+    open var loadFrames: Int { 0 }
+
+    public var isLoaded: Bool { framesSinceCreation >= loadFrames }
+
+    /// A pinned view (focused, playing) is never evicted from the kept views.
+    open var isPinned: Bool { false }
+
+    /// What the view shows, for events and previews.
+    open var visibleState: [String: StateValue] { [:] }
+
+    /// Marks the drawn surface stale.
+    public func setNeedsDisplay() { stateVersion += 1 }
+
+    /// Draws the loaded content. The default draws the attachment's placeholder.
+    open func draw(in canvas: AttachmentCanvas) {
+        canvas.placeholder(for: attachment)
+    }
+
+    /// Draws while loading: a dimmed placeholder with a progress hint.
+    open func drawLoading(in canvas: AttachmentCanvas) {
+        canvas.fillRoundedRect(canvas.bounds.insetBy(dx: 0.5, dy: 0.5), radius: 5, Color(hex: 0xE8EBEF))
+        canvas.strokeRoundedRect(canvas.bounds.insetBy(dx: 0.5, dy: 0.5), radius: 5, Color(hex: 0xAFB8C1))
+        let dots = 3
+        let center = CGPoint(x: canvas.size.width / 2, y: canvas.size.height / 2)
+        for i in 0..<dots {
+            let on = i <= framesSinceCreation % dots
+            canvas.fillCircle(center: CGPoint(x: center.x + Double(i - 1) * 12, y: center.y), radius: 3.5,
+                              Color(hex: 0x57606A), alpha: on ? 0.9 : 0.25)
+        }
+        if canvas.size.height >= 48 {
+            canvas.text("loading \(attachment.id)…", at: CGPoint(x: 8, y: center.y + 10), size: 11, Color(hex: 0x57606A),
+                        maxWidth: canvas.size.width - 16)
+        }
+    }
+
+    /// Script time moved on by `seconds` (a playing video advances).
+    open func advance(by seconds: Double) {}
+
+    /// Applies a scripted action; the default refuses every action.
+    open func perform(_ action: AttachmentAction) throws {
+        throw TextReelError("attachment '\(attachment.id)' (\(attachment.scheme)) does not support \(action.name)")
+    }
+
+    /// The state to keep when the view is evicted from the kept views; nil keeps nothing.
+    open func saveState() -> [String: StateValue]? { nil }
+
+    /// Restores what `saveState()` returned, on a new view made for the same attachment.
+    open func restoreState(_ state: [String: StateValue]) {}
+}

@@ -1,0 +1,207 @@
+import Foundation
+
+/// Creates, keeps, reuses and discards attachment views, per the reuse policy registered for
+/// each provider type, and records every decision as an `AttachmentEvent`.
+///
+/// Better than TextKit: kept views are bounded by count and bytes; the least recently visible
+/// go first (ties by id), pinned views (focused, playing) never go, and an evicted view's state
+/// is saved and restored when its attachment returns.
+final class AttachmentViewHost {
+    private struct Entry {
+        let provider: TextAttachmentViewProvider
+        var inBounds: Bool
+        var lastVisiblePass: Int
+        var surface: CairoSurface?
+        var surfaceKey: SurfaceKey?
+        /// Made by an action before this pass: its "created" already says it is here.
+        var madeByAction = false
+        var view: AttachmentView { provider.view }
+    }
+
+    private struct SurfaceKey: Equatable {
+        var stateVersion: Int
+        var loadingFrame: Int?
+        var size: CGSize
+        var scale: Double
+    }
+
+    private var policies: [ObjectIdentifier: ReusePolicy] = [:]
+    private var entries: [String: Entry] = [:]
+    private var saved: [String: [String: StateValue]] = [:]
+    private var everMade: Set<String> = []
+    private var nextInstance = 1
+    private var pass = 0
+    private var events: [AttachmentEvent] = []
+    /// Caps on views kept out of the viewport bounds.
+    var maximumKeptViews = 16
+    var maximumKeptBytes = 32 << 20
+    private(set) var surfaceDraws = 0
+    private(set) var surfaceHits = 0
+
+    func register(_ policy: ReusePolicy, for type: TextAttachmentViewProvider.Type) {
+        policies[ObjectIdentifier(type)] = policy
+    }
+
+    func policy(for provider: TextAttachmentViewProvider) -> ReusePolicy {
+        policies[ObjectIdentifier(Swift.type(of: provider))] ?? []
+    }
+
+    /// The live view for attachment `id`, if any.
+    func view(for id: String) -> AttachmentView? { entries[id]?.view }
+
+    // MARK: A pass
+
+    /// Called once per layout pass with the attachments in the viewport bounds (document order)
+    /// and the script time that passed since the previous pass.
+    func update(inBounds attachments: [(TextAttachment, ParagraphID)], elapsed: Double) {
+        pass += 1
+        var loadedNow: [String] = []
+        for id in entries.keys.sorted() {
+            let view = entries[id]!.view
+            view.advance(by: elapsed)
+            if !view.isLoaded {
+                view.framesSinceCreation += 1
+                if view.isLoaded { loadedNow.append(id) }
+            }
+        }
+        var seen = Set<String>()
+        for (attachment, paragraph) in attachments where seen.insert(attachment.id).inserted {
+            if var entry = entries[attachment.id] {
+                if !entry.madeByAction { record(entry.provider, entry.inBounds ? .visible : .reused) }
+                entry.madeByAction = false
+                if loadedNow.contains(attachment.id) { record(entry.provider, .loaded) }
+                entry.inBounds = true
+                entry.lastVisiblePass = pass
+                entries[attachment.id] = entry
+            } else {
+                make(attachment, in: paragraph, inBounds: true)
+            }
+        }
+        for id in entries.keys.sorted() where !seen.contains(id) && entries[id]!.inBounds {
+            let entry = entries[id]!
+            if policy(for: entry.provider).contains(.onScrollingOutOfViewport) {
+                entries[id]!.inBounds = false
+                record(entry.provider, .kept)
+            } else {
+                discard(id)
+            }
+        }
+        evictOverCaps()
+    }
+
+    @discardableResult
+    private func make(_ attachment: TextAttachment, in paragraph: ParagraphID, inBounds: Bool) -> Entry {
+        let type = AttachmentProviders.type(forScheme: attachment.scheme) ?? TextAttachmentViewProvider.self
+        let provider = type.init(textAttachment: attachment, location: TextLocation(paragraph: paragraph, offset: attachment.utf8Offset))
+        let view = provider.view
+        view.instance = nextInstance
+        nextInstance += 1
+        let kind: AttachmentEvent.Kind
+        if let state = saved.removeValue(forKey: attachment.id) {
+            view.restoreState(state)
+            kind = .restored
+        } else {
+            kind = everMade.contains(attachment.id) ? .recreated : .created
+        }
+        everMade.insert(attachment.id)
+        let entry = Entry(provider: provider, inBounds: inBounds, lastVisiblePass: pass)
+        entries[attachment.id] = entry
+        record(provider, kind)
+        return entry
+    }
+
+    private func discard(_ id: String) {
+        guard let entry = entries.removeValue(forKey: id) else { return }
+        record(entry.provider, .discarded)
+    }
+
+    private func evictOverCaps() {
+        let kept = entries.filter { !$0.value.inBounds }
+        var count = kept.count
+        var bytes = kept.values.reduce(0) { $0 + Self.bytes(of: $1) }
+        guard count > maximumKeptViews || bytes > maximumKeptBytes else { return }
+        let candidates = kept.filter { !$0.value.view.isPinned }
+            .sorted { ($0.value.lastVisiblePass, $0.key) < ($1.value.lastVisiblePass, $1.key) }
+        for (id, entry) in candidates where count > maximumKeptViews || bytes > maximumKeptBytes {
+            if let state = entry.view.saveState() { saved[id] = state }
+            entries[id] = nil
+            count -= 1
+            bytes -= Self.bytes(of: entry)
+            record(entry.provider, .evicted)
+        }
+    }
+
+    private static func bytes(of entry: Entry) -> Int {
+        entry.surface?.byteCount ?? Int(entry.provider.textAttachment.size.width * entry.provider.textAttachment.size.height * 4)
+    }
+
+    // MARK: Edits and actions
+
+    /// A paragraph was replaced (`new`) or removed (nil): its views survive only under
+    /// `.onEditingInlineParagraphs`, matched by attachment id.
+    func paragraphReplaced(_ old: TextParagraph, with new: TextParagraph?) {
+        let survivors = Set(new?.attachments.map(\.id) ?? [])
+        for attachment in old.attachments {
+            guard let entry = entries[attachment.id] else { continue }
+            if survivors.contains(attachment.id), policy(for: entry.provider).contains(.onEditingInlineParagraphs) {
+                if let moved = new?.attachments.first(where: { $0.id == attachment.id }) {
+                    entry.provider.location = TextLocation(paragraph: new!.id, offset: moved.utf8Offset)
+                }
+            } else {
+                discard(attachment.id)
+            }
+        }
+    }
+
+    /// Applies a scripted action to attachment `id`'s view, making the view if it has none (it is
+    /// then judged by the next pass like any other).
+    func perform(_ action: AttachmentAction, on attachment: TextAttachment, in paragraph: ParagraphID) throws {
+        if entries[attachment.id] == nil {
+            make(attachment, in: paragraph, inBounds: true)
+            entries[attachment.id]!.madeByAction = true
+        }
+        try entries[attachment.id]!.view.perform(action)
+    }
+
+    func drainEvents() -> [AttachmentEvent] {
+        defer { events.removeAll() }
+        return events
+    }
+
+    func drainSurfaceCounts() -> (draws: Int, hits: Int) {
+        defer { surfaceDraws = 0; surfaceHits = 0 }
+        return (surfaceDraws, surfaceHits)
+    }
+
+    private func record(_ provider: TextAttachmentViewProvider, _ kind: AttachmentEvent.Kind) {
+        var state = provider.view.visibleState
+        state["instance"] = .number(Double(provider.view.instance))
+        events.append(AttachmentEvent(id: provider.textAttachment.id, provider: Swift.type(of: provider).providerName,
+                                      event: kind, state: state))
+    }
+
+    // MARK: Surfaces
+
+    /// The attachment's surface at `size` and `scale`: drawn again only when the view's state
+    /// changed (or while it is loading); nil when the attachment has no view.
+    func surface(for attachment: TextAttachment, size: CGSize, scale: Double, painter: AttachmentPainter) -> CairoSurface? {
+        guard var entry = entries[attachment.id] else { return nil }
+        let view = entry.view
+        let key = SurfaceKey(stateVersion: view.stateVersion, loadingFrame: view.isLoaded ? nil : view.framesSinceCreation,
+                             size: size, scale: scale)
+        if let surface = entry.surface, entry.surfaceKey == key {
+            surfaceHits += 1
+            return surface
+        }
+        let surface = CairoSurface(width: Int((size.width * scale).rounded(.up)), height: Int((size.height * scale).rounded(.up)), opaque: false)
+        surface.draw { cr in
+            let canvas = AttachmentCanvas(cr: cr, painter: painter, size: size, scale: scale)
+            if view.isLoaded { view.draw(in: canvas) } else { view.drawLoading(in: canvas) }
+        }
+        entry.surface = surface
+        entry.surfaceKey = key
+        entries[attachment.id] = entry
+        surfaceDraws += 1
+        return surface
+    }
+}

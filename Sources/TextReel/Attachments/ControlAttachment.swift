@@ -1,0 +1,92 @@
+import Foundation
+
+/// Form controls: a text field (value, caret when focused, focus ring), a toggle and a slider.
+open class ControlAttachmentViewProvider: TextAttachmentViewProvider {
+    open override class var providerName: String { "control" }
+    open override func loadView() -> AttachmentView { ControlAttachmentView(attachment: textAttachment) }
+}
+
+open class ControlAttachmentView: AttachmentView {
+    public enum Kind: String, Sendable { case textfield, toggle, slider }
+
+    public let kind: Kind
+    public private(set) var text = ""
+    public private(set) var isFocused = false
+    public private(set) var isOn = false
+    public private(set) var value = 0.5
+
+    public required init(attachment: TextAttachment) {
+        kind = Kind(rawValue: attachment.parameters["kind"] ?? "textfield") ?? .textfield
+        super.init(attachment: attachment)
+    }
+
+    open override var isPinned: Bool { isFocused }
+    open override var visibleState: [String: StateValue] {
+        switch kind {
+        case .textfield: ["value": .string(text), "focused": .bool(isFocused)]
+        case .toggle: ["on": .bool(isOn), "focused": .bool(isFocused)]
+        case .slider: ["value": .number((value * 1000).rounded() / 1000), "focused": .bool(isFocused)]
+        }
+    }
+
+    open override func perform(_ action: AttachmentAction) throws {
+        switch (action, kind) {
+        case (.focus, _): isFocused = true
+        case (.blur, _): isFocused = false
+        case (.type(let typed), .textfield):
+            guard isFocused else { throw TextReelError("cannot type into '\(attachment.id)': it is not focused; focus it first") }
+            text += typed
+        case (.toggle, .toggle): isOn.toggle()
+        case (.slide(let to), .slider):
+            guard (0...1).contains(to) else { throw TextReelError("cannot slide '\(attachment.id)' to \(to); expected 0 to 1") }
+            value = to
+        default:
+            throw TextReelError("'\(attachment.id)' is a \(kind.rawValue); it does not support \(action.name)")
+        }
+        setNeedsDisplay()
+    }
+
+    open override func saveState() -> [String: StateValue]? { visibleState }
+
+    open override func restoreState(_ state: [String: StateValue]) {
+        if case .string(let v)? = state["value"] { text = v }
+        if case .number(let v)? = state["value"] { value = v }
+        if case .bool(let on)? = state["on"] { isOn = on }
+        if case .bool(let focused)? = state["focused"] { isFocused = focused }
+        setNeedsDisplay()
+    }
+
+    open override func draw(in canvas: AttachmentCanvas) {
+        let box = canvas.bounds.insetBy(dx: 2, dy: 2)
+        let accent = Color(hex: 0x0969DA)
+        switch kind {
+        case .textfield:
+            canvas.fillRoundedRect(box, radius: 4, Color(hex: 0xFFFFFF))
+            canvas.strokeRoundedRect(box, radius: 4, isFocused ? accent : Color(hex: 0x8C959F), lineWidth: isFocused ? 2 : 1)
+            let size = min(box.height * 0.5, 14)
+            let shown = text.isEmpty && !isFocused ? attachment.altText.isEmpty ? attachment.id : attachment.altText : text
+            let color = text.isEmpty && !isFocused ? Color(hex: 0x8C959F) : Color(hex: 0x1F2328)
+            let measured = canvas.text(shown, at: CGPoint(x: box.minX + 8, y: box.midY - size * 0.7), size: size, color,
+                                       maxWidth: box.width - 16)
+            if isFocused {
+                let x = box.minX + 8 + (text.isEmpty ? 0 : min(measured.width, box.width - 16)) + 1
+                canvas.fill(CGRect(x: x, y: box.midY - size * 0.65, width: 1.5, height: size * 1.3), accent)
+            }
+        case .toggle:
+            let pill = CGRect(x: box.minX, y: box.midY - min(box.height, 24) / 2, width: min(box.width, 44), height: min(box.height, 24))
+            canvas.fillRoundedRect(pill, radius: pill.height / 2, isOn ? Color(hex: 0x2DA44E) : Color(hex: 0xD0D7DE))
+            let knob = pill.height / 2 - 2
+            canvas.fillCircle(center: CGPoint(x: isOn ? pill.maxX - knob - 2 : pill.minX + knob + 2, y: pill.midY),
+                              radius: knob, Color(hex: 0xFFFFFF))
+            if isFocused { canvas.strokeRoundedRect(pill.insetBy(dx: -2, dy: -2), radius: pill.height / 2 + 2, accent, lineWidth: 2) }
+        case .slider:
+            let track = CGRect(x: box.minX + 8, y: box.midY - 2, width: box.width - 16, height: 4)
+            canvas.fillRoundedRect(track, radius: 2, Color(hex: 0xD0D7DE))
+            canvas.fillRoundedRect(CGRect(x: track.minX, y: track.minY, width: track.width * value, height: 4), radius: 2, accent)
+            canvas.fillCircle(center: CGPoint(x: track.minX + track.width * value, y: track.midY), radius: min(box.height / 2 - 2, 9),
+                              isFocused ? accent : Color(hex: 0xFFFFFF))
+            canvas.strokeCircle(center: CGPoint(x: track.minX + track.width * value, y: track.midY), radius: min(box.height / 2 - 2, 9),
+                                Color(hex: 0x8C959F))
+        }
+    }
+}

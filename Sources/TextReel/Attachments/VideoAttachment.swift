@@ -1,0 +1,132 @@
+import Foundation
+
+/// Videos: a poster frame that changes with the playback position, a progress bar and a time
+/// code. While playing, the position advances with the script's time; at `duration` the video
+/// stops, or starts over when its URL says `loop=true`.
+open class VideoAttachmentViewProvider: TextAttachmentViewProvider {
+    open override class var providerName: String { "video" }
+    open override func loadView() -> AttachmentView { VideoAttachmentView(attachment: textAttachment) }
+}
+
+open class VideoAttachmentView: AttachmentView {
+    public private(set) var position = 0.0
+    public private(set) var isPlaying = false
+    public let duration: Double
+    public let loops: Bool
+
+    public required init(attachment: TextAttachment) {
+        duration = attachment.parameters["duration"].flatMap(Double.init) ?? 10
+        loops = attachment.parameters["loop"] == "true"
+        super.init(attachment: attachment)
+    }
+
+    open override var loadFrames: Int { 2 }
+    open override var isPinned: Bool { isPlaying }
+    open override var visibleState: [String: StateValue] {
+        ["position": .number((position * 100).rounded() / 100), "playing": .bool(isPlaying), "duration": .number(duration)]
+    }
+
+    open override func perform(_ action: AttachmentAction) throws {
+        switch action {
+        case .play: isPlaying = true
+        case .pause: isPlaying = false
+        case .seek(let time):
+            guard time >= 0, time <= duration else {
+                throw TextReelError("cannot seek '\(attachment.id)' to \(time) s; expected 0 to \(duration)")
+            }
+            position = time
+        default: try super.perform(action)
+        }
+        setNeedsDisplay()
+    }
+
+    open override func advance(by seconds: Double) {
+        guard isPlaying, seconds > 0 else { return }
+        position += seconds
+        if position >= duration {
+            if loops { position = position.truncatingRemainder(dividingBy: duration) } else { position = duration; isPlaying = false }
+        }
+        setNeedsDisplay()
+    }
+
+    open override func saveState() -> [String: StateValue]? { visibleState }
+
+    open override func restoreState(_ state: [String: StateValue]) {
+        if case .number(let p)? = state["position"] { position = p }
+        if case .bool(let playing)? = state["playing"] { isPlaying = playing }
+        setNeedsDisplay()
+    }
+
+    open override func draw(in canvas: AttachmentCanvas) {
+        let box = canvas.bounds
+        var random = SplitMix(seed: StableHash.of(attachment.id))
+        let hue = Double(random.next() % 1000) / 1000
+        canvas.clipped(to: box) {
+            canvas.gradient(box, from: Color(hue: hue, saturation: 0.55, brightness: 0.55),
+                            to: Color(hue: hue + 0.1, saturation: 0.45, brightness: 0.2))
+            // The scene moves with the position, so every frame of playback looks different.
+            let progress = duration > 0 ? position / duration : 0
+            canvas.fillCircle(center: CGPoint(x: box.width * (0.15 + 0.7 * progress), y: box.height * 0.32),
+                              radius: box.height * 0.12, Color(hex: 0xFFE9A8), alpha: 0.9)
+            canvas.fillPolygon([CGPoint(x: 0, y: box.height * 0.75), CGPoint(x: box.width * 0.35, y: box.height * 0.45),
+                                CGPoint(x: box.width * 0.7, y: box.height * 0.7), CGPoint(x: box.width, y: box.height * 0.5),
+                                CGPoint(x: box.width, y: box.height), CGPoint(x: 0, y: box.height)], Color(hex: 0x1E3A2B), alpha: 0.8)
+        }
+        let bar = min(28, box.height * 0.3)
+        let strip = CGRect(x: 0, y: box.height - bar, width: box.width, height: bar)
+        canvas.fill(strip, Color(hex: 0x000000), alpha: 0.55)
+        let icon = CGRect(x: 8, y: strip.midY - bar * 0.25, width: bar * 0.5, height: bar * 0.5)
+        if isPlaying {
+            canvas.fill(CGRect(x: icon.minX, y: icon.minY, width: icon.width * 0.35, height: icon.height), Color(hex: 0xFFFFFF))
+            canvas.fill(CGRect(x: icon.minX + icon.width * 0.65, y: icon.minY, width: icon.width * 0.35, height: icon.height), Color(hex: 0xFFFFFF))
+        } else {
+            canvas.fillPolygon([CGPoint(x: icon.minX, y: icon.minY), CGPoint(x: icon.maxX, y: icon.midY),
+                                CGPoint(x: icon.minX, y: icon.maxY)], Color(hex: 0xFFFFFF))
+        }
+        let time = "\(Self.timeCode(position)) / \(Self.timeCode(duration))"
+        let fontSize = max(min(bar * 0.42, 12), 7)
+        let timeSize = canvas.measure(time, size: fontSize)
+        canvas.text(time, at: CGPoint(x: box.width - timeSize.width - 8, y: strip.midY - timeSize.height / 2), size: fontSize,
+                    Color(hex: 0xFFFFFF))
+        let track = CGRect(x: icon.maxX + 10, y: strip.midY - 2, width: max(box.width - timeSize.width - icon.maxX - 28, 4), height: 4)
+        canvas.fillRoundedRect(track, radius: 2, Color(hex: 0xFFFFFF), alpha: 0.3)
+        canvas.fillRoundedRect(CGRect(x: track.minX, y: track.minY, width: track.width * min(position / max(duration, 0.001), 1), height: 4),
+                               radius: 2, Color(hex: 0xFF5A5F))
+        if box.height >= 80 {
+            canvas.text("video · \(attachment.id)", at: CGPoint(x: 8, y: 6), size: 11, Color(hex: 0xFFFFFF), maxWidth: box.width - 16)
+        }
+    }
+
+    /// "m:ss".
+    static func timeCode(_ seconds: Double) -> String {
+        let whole = Int(seconds.rounded(.down))
+        return String(format: "%d:%02d", whole / 60, whole % 60)
+    }
+}
+
+/// A stable 64-bit hash of a string (FNV-1a), so derived colours and strokes never depend on
+/// Swift's per-process hash seed.
+enum StableHash {
+    static func of(_ string: String) -> UInt64 {
+        string.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+    }
+}
+
+extension Color {
+    /// From hue, saturation and brightness in 0…1 (hue wraps).
+    public init(hue: Double, saturation: Double, brightness: Double) {
+        let h = (hue - hue.rounded(.down)) * 6
+        let c = brightness * saturation
+        let x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))
+        let m = brightness - c
+        let (r, g, b): (Double, Double, Double) = switch Int(h) {
+        case 0: (c, x, 0)
+        case 1: (x, c, 0)
+        case 2: (0, c, x)
+        case 3: (0, x, c)
+        case 4: (x, 0, c)
+        default: (c, 0, x)
+        }
+        self.init(r + m, g + m, b + m)
+    }
+}
