@@ -94,6 +94,34 @@ if arguments.count > 2, arguments[1] == "--child" {
               "shapedPerFrame": Double(shaped) / n, "drawsPerFrame": Double(draws) / n, "hitsPerFrame": Double(hits) / n,
               "rssAt100": rss100, "rssAtEnd": rssEnd, "peakMB": Measure.memoryMB("VmHWM"),
               "pngBytesPerFrame": pngFrames > 0 ? Double(pngBytes) / Double(pngFrames) : 0])
+    case "drawings":
+        // 200 drawings, scrolled through down, up and down again, with or without the policy.
+        let policy = arguments.count > 4 && arguments[4] == "--policy"
+        var markdown = ""
+        for i in 0..<count { markdown += "Drawing \(i) follows.\n\n![](drawing:d\(i)?size=300x120)\n\n" }
+        let view = TextView(document: try TextDocument(markdown: markdown), viewportSize: viewport)
+        if policy {
+            for type in [DrawingAttachmentViewProvider.self, VideoAttachmentViewProvider.self, ControlAttachmentViewProvider.self,
+                         ImageAttachmentViewProvider.self] as [TextAttachmentViewProvider.Type] {
+                view.register(.onScrollingOutOfViewport, forTextAttachmentViewProviderType: type)
+            }
+            view.maximumKeptAttachmentViews = 100_000
+            view.maximumKeptAttachmentBytes = 1 << 40
+        }
+        let height = view.textLayoutManager.documentHeight
+        let script = try ScrollScript(data: Data("""
+            {fps: 60, steps: [{scroll: {to: \(height), duration: 4, curve: "linear"}}, {scroll: {to: 0, duration: 4, curve: "linear"}},
+                              {scroll: {to: \(height), duration: 4, curve: "linear"}}]}
+            """.utf8))
+        var draws = 0, times: [Double] = []
+        var last = DispatchTime.now().uptimeNanoseconds
+        try ScriptRunner(view: view, script: script).run { number, _, event in
+            let now = DispatchTime.now().uptimeNanoseconds
+            if number > 1 { times.append(Double(now - last) / 1e6) }
+            draws += event.attachmentDraws
+            last = DispatchTime.now().uptimeNanoseconds
+        }
+        emit(["draws": Double(draws), "p50": Measure.median(times), "mean": times.reduce(0, +) / Double(max(times.count, 1))])
     default:
         exit(2)
     }
@@ -111,6 +139,9 @@ FileHandle.standardError.write(Data("… scrolling 100,000 paragraphs\n".utf8))
 results["scroll"] = try child(["--child", "scroll", "100000"])
 FileHandle.standardError.write(Data("… scrolling without caches\n".utf8))
 results["scroll-nocache"] = try child(["--child", "scroll", "100000", "--no-cache"])
+FileHandle.standardError.write(Data("… 200 drawings, with and without the scrolling policy\n".utf8))
+results["drawings-policy"] = try child(["--child", "drawings", "200", "--policy"])
+results["drawings-none"] = try child(["--child", "drawings", "200", "--none"])
 
 // Peer: pango-view lays out and draws the whole 1,000-paragraph document.
 var pangoView = 0.0
@@ -146,6 +177,10 @@ row("per frame: shaped / surfaces drawn / from cache", "\(f(s["shapedPerFrame"]!
 row("memory while scrolling: RSS at frame 100 → 1000", "\(f(s["rssAt100"]!, 1)) → \(f(s["rssAtEnd"]!, 1)) MB")
 row("PNG bytes per frame", "\(f(s["pngBytesPerFrame"]! / 1000, 1)) KB")
 row("peer: --no-cache frame time p50 (ratio to cached)", "\(f(n["p50"]!)) ms  (\(f(n["p50"]! / s["p50"]!, 1))×)")
+let dp = results["drawings-policy"]!, dn = results["drawings-none"]!
+row("200 drawings down, up, down: surface draws with policy", "\(f(dp["draws"]!, 0))  (\(f(dp["draws"]! / 200, 1)) per drawing)")
+row("200 drawings down, up, down: surface draws without", "\(f(dn["draws"]!, 0))  (\(f(dn["draws"]! / 200, 1)) per drawing)")
+row("200 drawings: mean frame time without ÷ with policy", "\(f(dn["mean"]!)) / \(f(dp["mean"]!)) ms  (\(f(dn["mean"]! / dp["mean"]!, 1))×)")
 if pangoView > 0 {
     row("peer: pango-view whole 1,000-paragraph document", "\(f(pangoView * 1000, 0)) ms  (\(f(pangoView / r1k["firstFrame"]!, 1))× TextReel's first frame)")
 } else {
