@@ -5,6 +5,7 @@ let package = Package(
     name: "TextReel",
     products: [
         .library(name: "TextReel", targets: ["TextReel"]),
+        .library(name: "TextReelGolden", targets: ["TextReelGolden"]),
         .executable(name: "textreel", targets: ["textreel"]),
     ],
     targets: [
@@ -15,8 +16,10 @@ let package = Package(
         .systemLibrary(name: "CMark", pkgConfig: "libcmark-gfm",
                        providers: [.apt(["libcmark-gfm-dev", "libcmark-gfm-extensions-dev"])]),
         .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark"]),
-        .executableTarget(name: "textreel", dependencies: ["TextReel"]),
+        .target(name: "TextReelGolden", dependencies: ["TextReel", "CImage"]),
+        .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelGolden"]),
         .executableTarget(name: "textreel-bench", dependencies: ["TextReel"]),
         .testTarget(name: "TextReelTests", dependencies: ["TextReel", "CPango", "textreel"]),
+        .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel"]),
     ]
 )

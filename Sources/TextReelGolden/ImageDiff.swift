@@ -1,0 +1,178 @@
+import Foundation
+
+/// Pixel comparison compatible with pixelmatch 7.2 (the same counts and diff images on its own
+/// test suite): YIQ colour distance against `35215 × threshold²`, anti-aliasing detection, and a
+/// diff image with unchanged pixels greyed. Ported by hand because no C library does exactly this;
+/// an exact fast path runs first.
+public struct ImageDiff {
+    public struct Options: Equatable, Sendable {
+        public var threshold = 0.1
+        public var includeAA = false
+        public var alpha = 0.1
+        public var aaColor: [UInt8] = [255, 255, 0]
+        public var diffColor: [UInt8] = [255, 0, 0]
+        public var diffColorAlt: [UInt8]?
+        public var diffMask = false
+        public init() {}
+    }
+
+    public struct Result: Sendable {
+        /// Pixels that differ beyond the threshold (anti-aliasing excluded unless `includeAA`).
+        public var mismatch: Int
+        public var total: Int
+        /// The diff image, when asked for.
+        public var image: RGBAImage?
+        /// Bounding boxes of groups of differing pixels, in pixels.
+        public var regions: [CGRect]
+        public var ratio: Double { total == 0 ? 0 : Double(mismatch) / Double(total) }
+    }
+
+    /// Compares two images of the same size.
+    public static func compare(_ a: RGBAImage, _ b: RGBAImage, options: Options = Options(), makeImage: Bool = true) -> Result {
+        precondition(a.width == b.width && a.height == b.height, "compare images of the same size")
+        let width = a.width, height = a.height, count = width * height
+        var output = makeImage ? RGBAImage(width: width, height: height) : nil
+        let result: (Int, [Int]) = a.pixels.withUnsafeBufferPointer { pa in
+            b.pixels.withUnsafeBufferPointer { pb in
+                pa.withMemoryRebound(to: UInt32.self) { a32 in
+                    pb.withMemoryRebound(to: UInt32.self) { b32 in
+                        if memcmp(pa.baseAddress!, pb.baseAddress!, count * 4) == 0 {
+                            if output != nil && !options.diffMask {
+                                for i in 0..<count { drawGray(pa, i * 4, options.alpha, &output!.pixels) }
+                            }
+                            return (0, [])
+                        }
+                        return diff(pa, pb, a32, b32, width, height, options, &output)
+                    }
+                }
+            }
+        }
+        return Result(mismatch: result.0, total: count, image: output, regions: Self.regions(result.1, width: width))
+    }
+
+    private static func diff(_ img1: UnsafeBufferPointer<UInt8>, _ img2: UnsafeBufferPointer<UInt8>,
+                             _ a32: UnsafeBufferPointer<UInt32>, _ b32: UnsafeBufferPointer<UInt32>,
+                             _ width: Int, _ height: Int, _ options: Options, _ output: inout RGBAImage?) -> (Int, [Int]) {
+        let maxDelta = 35215 * options.threshold * options.threshold
+        let alt = options.diffColorAlt ?? options.diffColor
+        var mismatch = 0
+        var differing: [Int] = []
+        for y in 0..<height {
+            for x in 0..<width {
+                let i = y * width + x
+                let pos = i * 4
+                let delta = a32[i] == b32[i] ? 0 : colorDelta(img1, img2, pos, pos, yOnly: false)
+                if abs(delta) > maxDelta {
+                    let isAA = antialiased(img1, x, y, width, height, a32, b32) || antialiased(img2, x, y, width, height, b32, a32)
+                    if !options.includeAA && isAA {
+                        if output != nil && !options.diffMask { draw(&output!.pixels, pos, options.aaColor) }
+                    } else {
+                        if output != nil { draw(&output!.pixels, pos, delta < 0 ? alt : options.diffColor) }
+                        mismatch += 1
+                        differing.append(i)
+                    }
+                } else if output != nil && !options.diffMask {
+                    drawGray(img1, pos, options.alpha, &output!.pixels)
+                }
+            }
+        }
+        return (mismatch, differing)
+    }
+
+    /// A pixel with both darker and brighter neighbours, whose extreme neighbour has 3+ equal
+    /// siblings in both images, is anti-aliasing.
+    private static func antialiased(_ img: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
+                                    _ a32: UnsafeBufferPointer<UInt32>, _ b32: UnsafeBufferPointer<UInt32>) -> Bool {
+        let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
+        let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
+        let pos = y1 * width + x1
+        var zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0
+        var minDelta = 0.0, maxDelta = 0.0
+        var minX = 0, minY = 0, maxX = 0, maxY = 0
+        for x in x0...x2 {
+            for y in y0...y2 {
+                if x == x1 && y == y1 { continue }
+                let delta = colorDelta(img, img, pos * 4, (y * width + x) * 4, yOnly: true)
+                if delta == 0 {
+                    zeroes += 1
+                    if zeroes > 2 { return false }
+                } else if delta < minDelta {
+                    minDelta = delta; minX = x; minY = y
+                } else if delta > maxDelta {
+                    maxDelta = delta; maxX = x; maxY = y
+                }
+            }
+        }
+        if minDelta == 0 || maxDelta == 0 { return false }
+        return (hasManySiblings(a32, minX, minY, width, height) && hasManySiblings(b32, minX, minY, width, height))
+            || (hasManySiblings(a32, maxX, maxY, width, height) && hasManySiblings(b32, maxX, maxY, width, height))
+    }
+
+    private static func hasManySiblings(_ img: UnsafeBufferPointer<UInt32>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int) -> Bool {
+        let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
+        let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
+        let value = img[y1 * width + x1]
+        var zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0
+        for x in x0...x2 {
+            for y in y0...y2 {
+                if x == x1 && y == y1 { continue }
+                if value == img[y * width + x] { zeroes += 1 }
+                if zeroes > 2 { return true }
+            }
+        }
+        return false
+    }
+
+    /// YIQ distance (Kotsarenko and Ramos), negative when the second pixel is lighter... as
+    /// pixelmatch encodes it: the sign says whether the pixel lightens or darkens.
+    private static func colorDelta(_ img1: UnsafeBufferPointer<UInt8>, _ img2: UnsafeBufferPointer<UInt8>,
+                                   _ k: Int, _ m: Int, yOnly: Bool) -> Double {
+        let r1 = Double(img1[k]), g1 = Double(img1[k + 1]), b1 = Double(img1[k + 2]), a1 = Double(img1[k + 3])
+        let r2 = Double(img2[m]), g2 = Double(img2[m + 1]), b2 = Double(img2[m + 2]), a2 = Double(img2[m + 3])
+        var dr = r1 - r2, dg = g1 - g2, db = b1 - b2
+        let da = a1 - a2
+        if dr == 0 && dg == 0 && db == 0 && da == 0 { return 0 }
+        if a1 < 255 || a2 < 255 {
+            // Blend with a background that varies per pixel, as pixelmatch does.
+            let rb = 48 + 159 * Double(k % 2)
+            let gb = 48 + 159 * Double(Int(Double(k) / 1.618033988749895) % 2)
+            let bb = 48 + 159 * Double(Int(Double(k) / 2.618033988749895) % 2)
+            dr = (r1 * a1 - r2 * a2 - rb * da) / 255
+            dg = (g1 * a1 - g2 * a2 - gb * da) / 255
+            db = (b1 * a1 - b2 * a2 - bb * da) / 255
+        }
+        let y = dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
+        if yOnly { return y }
+        let i = dr * 0.59597799 - dg * 0.27417610 - db * 0.32180189
+        let q = dr * 0.21147017 - dg * 0.52261711 + db * 0.31114694
+        let delta = 0.5053 * y * y + 0.299 * i * i + 0.1957 * q * q
+        return y > 0 ? -delta : delta
+    }
+
+    private static func draw(_ output: inout [UInt8], _ pos: Int, _ color: [UInt8]) {
+        output[pos] = color[0]; output[pos + 1] = color[1]; output[pos + 2] = color[2]; output[pos + 3] = 255
+    }
+
+    /// Unchanged pixels: the first image's luminance blended with white at `alpha` (truncated to
+    /// a byte, as a typed array stores it).
+    private static func drawGray(_ img: UnsafeBufferPointer<UInt8>, _ i: Int, _ alpha: Double, _ output: inout [UInt8]) {
+        let luma = Double(img[i]) * 0.29889531 + Double(img[i + 1]) * 0.58662247 + Double(img[i + 2]) * 0.11448223
+        let value = 255 + (luma - 255) * alpha * Double(img[i + 3]) / 255
+        let byte = UInt8(clamping: Int(value))
+        output[i] = byte; output[i + 1] = byte; output[i + 2] = byte; output[i + 3] = 255
+    }
+
+    /// Groups differing pixels into boxes: pixels within `gap` of a box join it.
+    static func regions(_ indexes: [Int], width: Int, gap: Int = 8) -> [CGRect] {
+        var boxes: [(minX: Int, minY: Int, maxX: Int, maxY: Int)] = []
+        for index in indexes {
+            let x = index % width, y = index / width
+            if let k = boxes.lastIndex(where: { x >= $0.minX - gap && x <= $0.maxX + gap && y <= $0.maxY + gap }) {
+                boxes[k] = (min(boxes[k].minX, x), boxes[k].minY, max(boxes[k].maxX, x), max(boxes[k].maxY, y))
+            } else {
+                boxes.append((x, y, x, y))
+            }
+        }
+        return boxes.map { CGRect(x: $0.minX, y: $0.minY, width: $0.maxX - $0.minX + 1, height: $0.maxY - $0.minY + 1) }
+    }
+}

@@ -1,0 +1,81 @@
+import CImage
+import Foundation
+import TextReel
+
+/// Straight (not premultiplied) 8-bit RGBA pixels, read and written with libpng's simplified
+/// API — Cairo premultiplies on load, which loses what translucent pixels hold.
+public struct RGBAImage: Equatable, Sendable {
+    public let width: Int
+    public let height: Int
+    public var pixels: [UInt8]
+
+    public init(width: Int, height: Int, pixels: [UInt8]) {
+        self.width = width
+        self.height = height
+        self.pixels = pixels
+    }
+
+    /// A transparent image.
+    public init(width: Int, height: Int) {
+        self.init(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
+    }
+
+    /// PNG_FORMAT_RGBA (PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA): a macro Swift cannot import.
+    static let formatRGBA = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
+
+    /// Largest image read, in pixels, so a hostile header cannot ask for gigabytes.
+    public static let maximumPixels = 16384 * 16384
+
+    public init(contentsOf url: URL) throws {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_file(&image, url.path) != 0 else {
+            let exists = FileManager.default.fileExists(atPath: url.path)
+            throw TextReelError(file: url.path, exists ? "not a readable PNG file" : "no such PNG file")
+        }
+        guard Int(image.width) * Int(image.height) <= Self.maximumPixels else {
+            png_image_free(&image)
+            throw TextReelError(file: url.path, "PNG of \(image.width)×\(image.height) is too large to compare")
+        }
+        image.format = Self.formatRGBA
+        var pixels = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 4)
+        let ok = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
+        guard ok != 0 else { throw TextReelError(file: url.path, "the PNG file is damaged") }
+        self.init(width: Int(image.width), height: Int(image.height), pixels: pixels)
+    }
+
+    /// From a rendered frame (opaque).
+    public init(_ frame: RenderedFrame) {
+        let rgb = frame.rgbRows(0..<frame.height)
+        var pixels = [UInt8](repeating: 255, count: frame.width * frame.height * 4)
+        for i in 0..<(frame.width * frame.height) {
+            pixels[i * 4] = rgb[i * 3]; pixels[i * 4 + 1] = rgb[i * 3 + 1]; pixels[i * 4 + 2] = rgb[i * 3 + 2]
+        }
+        self.init(width: frame.width, height: frame.height, pixels: pixels)
+    }
+
+    /// PNG bytes.
+    public func pngData() throws -> Data {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(width)
+        image.height = UInt32(height)
+        image.format = Self.formatRGBA
+        var size = 0
+        let probe = pixels.withUnsafeBytes { png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, 0, nil) }
+        guard probe != 0 else { throw TextReelError("PNG encoding failed") }
+        var data = Data(count: size)
+        let ok = data.withUnsafeMutableBytes { out in
+            pixels.withUnsafeBytes { png_image_write_to_memory(&image, out.baseAddress, &size, 0, $0.baseAddress, 0, nil) }
+        }
+        guard ok != 0 else { throw TextReelError("PNG encoding failed") }
+        return data.prefix(size)
+    }
+
+    /// Writes a PNG atomically.
+    public func write(to url: URL) throws {
+        do { try pngData().write(to: url, options: .atomic) } catch let error as TextReelError { throw error } catch {
+            throw TextReelError(file: url.path, "cannot write the image (\(error.localizedDescription))")
+        }
+    }
+}
