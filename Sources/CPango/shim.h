@@ -3,3 +3,6 @@
 #include <pango/pangofc-fontmap.h>
 #include <fontconfig/fontconfig.h>
 #include <cairo.h>
+#include <ft2build.h>
+#include FT_FREETYPE_H
+#include <hb.h>

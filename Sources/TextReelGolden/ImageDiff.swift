@@ -162,17 +162,42 @@ public struct ImageDiff {
         output[i] = byte; output[i + 1] = byte; output[i + 2] = byte; output[i + 3] = 255
     }
 
-    /// Groups differing pixels into boxes: pixels within `gap` of a box join it.
-    static func regions(_ indexes: [Int], width: Int, gap: Int = 8) -> [CGRect] {
-        var boxes: [(minX: Int, minY: Int, maxX: Int, maxY: Int)] = []
+    /// Groups differing pixels into boxes: the image is cut into `cell`-pixel squares, squares
+    /// holding a difference are joined with their 8 neighbours, and each group gives one box.
+    static func regions(_ indexes: [Int], width: Int, cell: Int = 16) -> [CGRect] {
+        guard !indexes.isEmpty else { return [] }
+        var cells: [Int: (minX: Int, minY: Int, maxX: Int, maxY: Int)] = [:]
+        let columns = width / cell + 1
         for index in indexes {
             let x = index % width, y = index / width
-            if let k = boxes.lastIndex(where: { x >= $0.minX - gap && x <= $0.maxX + gap && y <= $0.maxY + gap }) {
-                boxes[k] = (min(boxes[k].minX, x), boxes[k].minY, max(boxes[k].maxX, x), max(boxes[k].maxY, y))
+            let key = (y / cell) * columns + x / cell
+            if let b = cells[key] {
+                cells[key] = (min(b.minX, x), min(b.minY, y), max(b.maxX, x), max(b.maxY, y))
             } else {
-                boxes.append((x, y, x, y))
+                cells[key] = (x, y, x, y)
             }
         }
-        return boxes.map { CGRect(x: $0.minX, y: $0.minY, width: $0.maxX - $0.minX + 1, height: $0.maxY - $0.minY + 1) }
+        var seen = Set<Int>()
+        var boxes: [CGRect] = []
+        for start in cells.keys.sorted() where !seen.contains(start) {
+            var stack = [start]
+            seen.insert(start)
+            var box = cells[start]!
+            while let key = stack.popLast() {
+                let b = cells[key]!
+                box = (min(box.minX, b.minX), min(box.minY, b.minY), max(box.maxX, b.maxX), max(box.maxY, b.maxY))
+                let cx = key % columns, cy = key / columns
+                for dy in -1...1 {
+                    for dx in -1...1 {
+                        let nx = cx + dx, ny = cy + dy
+                        guard nx >= 0, nx < columns, ny >= 0 else { continue }
+                        let neighbour = ny * columns + nx
+                        if cells[neighbour] != nil && seen.insert(neighbour).inserted { stack.append(neighbour) }
+                    }
+                }
+            }
+            boxes.append(CGRect(x: box.minX, y: box.minY, width: box.maxX - box.minX + 1, height: box.maxY - box.minY + 1))
+        }
+        return boxes
     }
 }

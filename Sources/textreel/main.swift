@@ -8,6 +8,8 @@ Renders Markdown documents with attachments into PNG frames of a scrolling text 
 
 Commands:
   render    render frames of a document (see `textreel render --help`)
+  diff      compare two PNGs pixel by pixel
+  test      run golden-image suites
 
 Exit status: 0 ok, 1 golden mismatch, 2 bad input or usage.
 """
@@ -26,6 +28,10 @@ do {
         print(help)
     case "render":
         exit(try RenderCommand.run(arguments))
+    case "diff":
+        exit(try DiffCommand.run(arguments))
+    case "test":
+        exit(try TestCommand.run(arguments))
     default:
         fail("textreel: unknown command '\(command)'; run `textreel --help` for the list", status: 2)
     }

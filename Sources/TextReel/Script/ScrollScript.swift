@@ -6,6 +6,9 @@ public struct ScrollScript: Sendable {
         public var width: Double
         public var height: Double
         public var scale: Double
+        public init(width: Double, height: Double, scale: Double = 1) {
+            self.width = width; self.height = height; self.scale = scale
+        }
     }
 
     public enum Curve: String, Sendable, CaseIterable {

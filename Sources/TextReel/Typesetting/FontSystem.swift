@@ -63,6 +63,9 @@ final class FontSystem {
         return made
     }
 
+    /// The fixed font options, as the fingerprint records them.
+    static let optionsDescription = "antialias=gray hintstyle=none hintmetrics=off resolution=72"
+
     /// 1 point = 1 user-space unit.
     static let resolution = 72.0
 

@@ -1,0 +1,67 @@
+import CPango
+import Foundation
+
+/// What a golden frame depends on besides the document: library versions, the font files (by
+/// SHA-256) and the font options. A different fingerprint explains a mismatch as environment
+/// drift rather than a regression.
+public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
+    public var pango: String
+    public var harfbuzz: String
+    public var cairo: String
+    public var freetype: String
+    public var fontconfig: String
+    /// Font file name → SHA-256.
+    public var fonts: [String: String]
+    public var fontOptions: String
+
+    /// The fingerprint of this machine for `fontSet`.
+    public static func current(fontSet: FontSet = .standard) -> EnvironmentFingerprint {
+        var library: FT_Library?
+        var freetype = "unknown"
+        if FT_Init_FreeType(&library) == 0, let library {
+            var major: FT_Int = 0, minor: FT_Int = 0, patch: FT_Int = 0
+            FT_Library_Version(library, &major, &minor, &patch)
+            freetype = "\(major).\(minor).\(patch)"
+            FT_Done_FreeType(library)
+        }
+        let fc = Int(FcGetVersion())
+        var fonts: [String: String] = [:]
+        for file in fontSet.files {
+            fonts[URL(fileURLWithPath: file).lastPathComponent] = sha256(ofFile: file) ?? "missing"
+        }
+        return EnvironmentFingerprint(
+            pango: String(cString: pango_version_string()),
+            harfbuzz: String(cString: hb_version_string()),
+            cairo: String(cString: cairo_version_string()),
+            freetype: freetype,
+            fontconfig: "\(fc / 10000).\(fc / 100 % 100).\(fc % 100)",
+            fonts: fonts,
+            fontOptions: FontSystem.optionsDescription)
+    }
+
+    /// What differs from `other`, one line per item.
+    public func differences(from other: EnvironmentFingerprint) -> [String] {
+        var lines: [String] = []
+        for (name, a, b) in [("Pango", pango, other.pango), ("HarfBuzz", harfbuzz, other.harfbuzz), ("Cairo", cairo, other.cairo),
+                             ("FreeType", freetype, other.freetype), ("fontconfig", fontconfig, other.fontconfig),
+                             ("font options", fontOptions, other.fontOptions)] where a != b {
+            lines.append("\(name) \(b) → \(a)")
+        }
+        for name in Set(fonts.keys).union(other.fonts.keys).sorted() where fonts[name] != other.fonts[name] {
+            lines.append("font file \(name) changed")
+        }
+        return lines
+    }
+
+    /// SHA-256 through GLib's checksum, streamed so large font files are not read at once.
+    static func sha256(ofFile path: String) -> String? {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
+        defer { try? handle.close() }
+        let checksum = g_checksum_new(G_CHECKSUM_SHA256)
+        defer { g_checksum_free(checksum) }
+        while let chunk = try? handle.read(upToCount: 1 << 20), !chunk.isEmpty {
+            chunk.withUnsafeBytes { g_checksum_update(checksum, $0.baseAddress?.assumingMemoryBound(to: guchar.self), chunk.count) }
+        }
+        return String(cString: g_checksum_get_string(checksum))
+    }
+}

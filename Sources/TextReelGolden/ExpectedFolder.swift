@@ -1,0 +1,76 @@
+import Foundation
+import TextReel
+
+/// A case's `expected/` folder: golden frames (identical consecutive frames stored once),
+/// `index.json` (frame number → file), `layout.json` and `fingerprint.json`. Replaced as a whole
+/// by a rename, so an interrupted update never leaves a half-written golden.
+struct ExpectedFolder {
+    struct Index: Codable {
+        /// Frame number (as text) → PNG file name.
+        var frames: [String: String]
+    }
+
+    let url: URL
+    var index: Index
+    var layout: LayoutSnapshot
+    var fingerprint: EnvironmentFingerprint?
+
+    /// nil when the case has no goldens yet.
+    static func read(caseFolder: URL) throws -> ExpectedFolder? {
+        let url = caseFolder.appendingPathComponent("expected")
+        let indexFile = url.appendingPathComponent("index.json")
+        guard FileManager.default.fileExists(atPath: indexFile.path) else { return nil }
+        let decoder = JSONDecoder()
+        do {
+            let index = try decoder.decode(Index.self, from: Data(contentsOf: indexFile))
+            let layoutFile = url.appendingPathComponent("layout.json")
+            let layout = FileManager.default.fileExists(atPath: layoutFile.path)
+                ? try decoder.decode(LayoutSnapshot.self, from: Data(contentsOf: layoutFile)) : LayoutSnapshot()
+            let fingerprint = try? decoder.decode(EnvironmentFingerprint.self, from: Data(contentsOf: url.appendingPathComponent("fingerprint.json")))
+            return ExpectedFolder(url: url, index: index, layout: layout, fingerprint: fingerprint)
+        } catch {
+            throw TextReelError(file: indexFile.path, "the golden index is damaged (\(error)); re-record with --update all")
+        }
+    }
+
+    func imageURL(frame: Int) -> URL? {
+        index.frames[String(frame)].map { url.appendingPathComponent($0) }
+    }
+
+    /// Writes `rendered` as the new goldens of `caseFolder`, atomically.
+    static func write(_ rendered: GoldenCase.Rendered, caseFolder: URL) throws {
+        let fm = FileManager.default
+        let final = caseFolder.appendingPathComponent("expected")
+        let staging = caseFolder.appendingPathComponent(".expected.new.\(getpid())")
+        let old = caseFolder.appendingPathComponent(".expected.old.\(getpid())")
+        try? fm.removeItem(at: staging)
+        try fm.createDirectory(at: staging, withIntermediateDirectories: true)
+        do {
+            var index = Index(frames: [:])
+            var previous: (RGBAImage, String)?
+            for number in rendered.frames.keys.sorted() {
+                let image = rendered.frames[number]!
+                if let previous, previous.0 == image {
+                    index.frames[String(number)] = previous.1
+                    continue
+                }
+                let name = String(format: "frame-%05d.png", number)
+                try image.write(to: staging.appendingPathComponent(name))
+                index.frames[String(number)] = name
+                previous = (image, name)
+            }
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            try encoder.encode(index).write(to: staging.appendingPathComponent("index.json"))
+            try encoder.encode(rendered.layout).write(to: staging.appendingPathComponent("layout.json"))
+            try encoder.encode(rendered.fingerprint).write(to: staging.appendingPathComponent("fingerprint.json"))
+            if fm.fileExists(atPath: final.path) { try fm.moveItem(at: final, to: old) }
+            try fm.moveItem(at: staging, to: final)
+            try? fm.removeItem(at: old)
+        } catch {
+            try? fm.removeItem(at: staging)
+            if !fm.fileExists(atPath: final.path), fm.fileExists(atPath: old.path) { try? fm.moveItem(at: old, to: final) }
+            throw TextReelError(file: final.path, "cannot write the goldens (\(error.localizedDescription)); the old ones are kept")
+        }
+    }
+}

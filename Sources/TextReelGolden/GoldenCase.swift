@@ -1,0 +1,145 @@
+import Foundation
+import TextReel
+
+/// One golden case: a folder with `case.json5` (the document, script, viewport, which frames,
+/// and the tolerance) and `expected/`.
+public struct GoldenCase: Sendable {
+    public struct Tolerance: Codable, Equatable, Sendable {
+        public var threshold = 0.1
+        public var maxDiffPixels = 0
+        public var maxDiffPixelRatio = 0.0
+        public var includeAA = false
+        public init() {}
+
+        public init(from decoder: Decoder) throws {
+            let c = try CaseFile.strict(decoder, ["threshold", "maxDiffPixels", "maxDiffPixelRatio", "includeAA"])
+            threshold = try c.decodeIfPresent(Double.self, forKey: .init("threshold")) ?? 0.1
+            maxDiffPixels = try c.decodeIfPresent(Int.self, forKey: .init("maxDiffPixels")) ?? 0
+            maxDiffPixelRatio = try c.decodeIfPresent(Double.self, forKey: .init("maxDiffPixelRatio")) ?? 0
+            includeAA = try c.decodeIfPresent(Bool.self, forKey: .init("includeAA")) ?? false
+            guard (0...1).contains(threshold), maxDiffPixels >= 0, (0...1).contains(maxDiffPixelRatio) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription:
+                    "tolerance out of range: threshold and maxDiffPixelRatio are 0 to 1, maxDiffPixels at least 0"))
+            }
+        }
+    }
+
+    public enum Frames: String, Codable, Sendable { case all, snapshots }
+
+    public let name: String
+    public let folder: URL
+    public var document: URL
+    public var script: URL?
+    public var viewport: ScrollScript.Viewport?
+    public var frames: Frames
+    public var tolerance: Tolerance
+    public var overlay: Bool
+
+    /// Reads `folder/case.json5`; problems are `TextReelError`s naming the file.
+    public init(folder: URL) throws {
+        let file = folder.appendingPathComponent("case.json5")
+        guard let data = try? Data(contentsOf: file) else {
+            throw TextReelError(file: file.path, "no case.json5; a golden case is a folder with a case.json5")
+        }
+        let decoder = JSONDecoder()
+        decoder.allowsJSON5 = true
+        let spec: CaseFile
+        do { spec = try decoder.decode(CaseFile.self, from: data) } catch let error as DecodingError {
+            throw TextReelError(file: file.path, CaseFile.describe(error))
+        }
+        name = folder.lastPathComponent
+        self.folder = folder
+        document = folder.appendingPathComponent(spec.document)
+        script = spec.script.map { folder.appendingPathComponent($0) }
+        viewport = spec.viewport.map { ScrollScript.Viewport(width: $0.width, height: $0.height, scale: $0.scale ?? 1) }
+        frames = spec.frames ?? .all
+        tolerance = spec.tolerance ?? Tolerance()
+        overlay = spec.overlay ?? false
+    }
+
+    /// What a render of the case produced.
+    public struct Rendered {
+        public var frames: [Int: RGBAImage] = [:]
+        public var layout = LayoutSnapshot()
+        public var fingerprint: EnvironmentFingerprint
+        public var frameCount = 0
+    }
+
+    /// Renders the case and keeps the frames it asks for.
+    public func render(fontSet: FontSet = .standard) throws -> Rendered {
+        let document = try TextDocument(contentsOf: document)
+        let script = try self.script.map { try ScrollScript(contentsOf: $0) } ?? .still
+        let viewport = self.viewport ?? script.viewport ?? .init(width: 800, height: 600, scale: 1)
+        let view = TextView(document: document, viewportSize: CGSize(width: viewport.width, height: viewport.height),
+                            scale: viewport.scale, fontSet: fontSet)
+        view.showsOverlay = overlay
+        let runner = try ScriptRunner(view: view, script: script)
+        let wanted = frames == .snapshots ? Set(runner.snapshots.values) : Set(1...max(runner.frameCount, 1))
+        var rendered = Rendered(fingerprint: .current(fontSet: fontSet))
+        rendered.frameCount = runner.frameCount
+        let drawn = (wanted.min() ?? 1)...(wanted.max() ?? 1)
+        try runner.run(drawing: drawn) { number, frame, event in
+            guard wanted.contains(number), let frame else { return }
+            rendered.frames[number] = RGBAImage(frame)
+            rendered.layout.frames[number] = LayoutSnapshot.frame(of: view, events: event.attachments)
+        }
+        return rendered
+    }
+}
+
+/// `case.json5` as written; unknown keys are errors.
+struct CaseFile: Decodable {
+    struct Key: CodingKey {
+        var stringValue: String
+        var intValue: Int? { nil }
+        init(_ s: String) { stringValue = s }
+        init?(stringValue: String) { self.stringValue = stringValue }
+        init?(intValue: Int) { nil }
+    }
+
+    struct Viewport: Decodable {
+        var width: Double
+        var height: Double
+        var scale: Double?
+    }
+
+    var document: String
+    var script: String?
+    var viewport: Viewport?
+    var frames: GoldenCase.Frames?
+    var tolerance: GoldenCase.Tolerance?
+    var overlay: Bool?
+
+    init(from decoder: Decoder) throws {
+        let c = try Self.strict(decoder, ["document", "script", "viewport", "frames", "tolerance", "overlay"])
+        document = try c.decode(String.self, forKey: Key("document"))
+        script = try c.decodeIfPresent(String.self, forKey: Key("script"))
+        viewport = try c.decodeIfPresent(Viewport.self, forKey: Key("viewport"))
+        if let v = viewport, !(v.width > 0 && v.height > 0 && (v.scale ?? 1) > 0) {
+            throw DecodingError.dataCorrupted(.init(codingPath: [Key("viewport")], debugDescription: "viewport sizes must be positive"))
+        }
+        frames = try c.decodeIfPresent(GoldenCase.Frames.self, forKey: Key("frames"))
+        tolerance = try c.decodeIfPresent(GoldenCase.Tolerance.self, forKey: Key("tolerance"))
+        overlay = try c.decodeIfPresent(Bool.self, forKey: Key("overlay"))
+    }
+
+    static func strict(_ decoder: Decoder, _ allowed: [String]) throws -> KeyedDecodingContainer<Key> {
+        let c = try decoder.container(keyedBy: Key.self)
+        if let unknown = c.allKeys.map(\.stringValue).sorted().first(where: { !allowed.contains($0) }) {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [Key(unknown)],
+                debugDescription: "unknown key '\(unknown)'; expected one of \(allowed.joined(separator: ", "))"))
+        }
+        return c
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ keys: [CodingKey]) -> String { keys.map(\.stringValue).joined(separator: ".") }
+        switch error {
+        case .dataCorrupted(let c): return c.codingPath.isEmpty ? "not valid JSON5" : "\(c.debugDescription) (at \(path(c.codingPath)))"
+        case .keyNotFound(let key, _): return "missing '\(key.stringValue)'"
+        case .typeMismatch(_, let c): return "wrong type at \(path(c.codingPath))"
+        case .valueNotFound(_, let c): return "missing value at \(path(c.codingPath))"
+        @unknown default: return "\(error)"
+        }
+    }
+}

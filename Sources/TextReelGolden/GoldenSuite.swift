@@ -1,0 +1,192 @@
+import Foundation
+import TextReel
+
+/// Runs golden cases: renders each, compares structure, then pixels, and reports what changed,
+/// where, and whether the environment drifted.
+public enum GoldenSuite {
+    /// When goldens are written, as Playwright's `--update-snapshots`.
+    public enum UpdateMode: String, Sendable, CaseIterable {
+        case missing, changed, all, none
+    }
+
+    public struct Options: Sendable {
+        public var update: UpdateMode
+        /// (i, n): run the cases whose position k in name order has k % n == i - 1.
+        public var shard: (index: Int, count: Int)?
+        public var fontSet: FontSet = .standard
+
+        public init(update: UpdateMode = ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .none,
+                    shard: (index: Int, count: Int)? = nil) {
+            self.update = update
+            self.shard = shard
+        }
+    }
+
+    /// The cases under `folders`: each folder is a case (it holds case.json5) or a suite of them.
+    public static func cases(in folders: [URL]) throws -> [GoldenCase] {
+        var cases: [GoldenCase] = []
+        for folder in folders {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+                throw TextReelError(file: folder.path, "no such suite folder")
+            }
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("case.json5").path) {
+                cases.append(try GoldenCase(folder: folder))
+                continue
+            }
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+            let found = names.map { folder.appendingPathComponent($0) }
+                .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("case.json5").path) }
+            guard !found.isEmpty else { throw TextReelError(file: folder.path, "no golden cases here (folders with a case.json5)") }
+            cases += try found.map { try GoldenCase(folder: $0) }
+        }
+        return cases.sorted { $0.folder.path < $1.folder.path }
+    }
+
+    /// The share of `cases` for shard `index` of `count`: no overlap and no gap across shards.
+    public static func shard(_ cases: [GoldenCase], index: Int, count: Int) -> [GoldenCase] {
+        cases.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
+    }
+
+    /// Runs `cases`, calling `progress` after each.
+    public static func run(_ cases: [GoldenCase], options: Options, progress: (CaseResult) -> Void = { _ in }) throws -> [CaseResult] {
+        let selected = options.shard.map { shard(cases, index: $0.index, count: $0.count) } ?? cases
+        return try selected.map { golden in
+            let result = try run(golden, options: options)
+            progress(result)
+            return result
+        }
+    }
+
+    static func run(_ testCase: GoldenCase, options: Options) throws -> CaseResult {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var result = try compare(testCase, options: options)
+        result.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return result
+    }
+
+    private static func compare(_ testCase: GoldenCase, options: Options) throws -> CaseResult {
+        let rendered = try testCase.render(fontSet: options.fontSet)
+        let fm = FileManager.default
+        let actualFolder = testCase.folder.appendingPathComponent("actual")
+        let diffFolder = testCase.folder.appendingPathComponent("diff")
+        try? fm.removeItem(at: actualFolder)
+        try? fm.removeItem(at: diffFolder)
+        var result = CaseResult(name: testCase.name, folder: testCase.folder.path, status: .passed, frames: rendered.frames.count)
+
+        guard let expected = try ExpectedFolder.read(caseFolder: testCase.folder) else {
+            if options.update == .none {
+                result.status = .failed
+                result.structure = ["no goldens yet; run `textreel test --update missing` to record them"]
+            } else {
+                try ExpectedFolder.write(rendered, caseFolder: testCase.folder)
+                result.status = .recorded
+            }
+            return result
+        }
+
+        result.structure = rendered.layout.changes(from: expected.layout)
+        result.drift = expected.fingerprint.map { rendered.fingerprint.differences(from: $0) } ?? ["no fingerprint was recorded"]
+        var diffOptions = ImageDiff.Options()
+        diffOptions.threshold = testCase.tolerance.threshold
+        diffOptions.includeAA = testCase.tolerance.includeAA
+        let numbers = Set(rendered.frames.keys).union(expected.index.frames.keys.compactMap { Int($0) }).sorted()
+        for number in numbers {
+            let name = String(format: "frame-%05d.png", number)
+            let actualPath = actualFolder.appendingPathComponent(name)
+            guard let actual = rendered.frames[number] else {
+                result.diffs.append(FrameDiff(frame: number, reason: "the golden has this frame; the render does not"))
+                continue
+            }
+            guard let file = expected.imageURL(frame: number), let golden = try? RGBAImage(contentsOf: file) else {
+                try write(actual, to: actualPath)
+                result.diffs.append(FrameDiff(frame: number, reason: "no golden for this frame", actual: actualPath.path))
+                continue
+            }
+            guard golden.width == actual.width, golden.height == actual.height else {
+                try write(actual, to: actualPath)
+                result.diffs.append(FrameDiff(frame: number, reason: "size \(actual.width)×\(actual.height) instead of \(golden.width)×\(golden.height)",
+                                              expected: file.path, actual: actualPath.path))
+                continue
+            }
+            let comparison = ImageDiff.compare(golden, actual, options: diffOptions)
+            let allowed = max(testCase.tolerance.maxDiffPixels,
+                              Int((Double(comparison.total) * testCase.tolerance.maxDiffPixelRatio).rounded(.down)))
+            guard comparison.mismatch > allowed else { continue }
+            try write(actual, to: actualPath)
+            let diffPath = diffFolder.appendingPathComponent(name)
+            if let image = comparison.image { try write(image, to: diffPath) }
+            let scale = rendered.layout.frames[number]?.scale ?? 1
+            let regions = comparison.regions.prefix(20).map { box -> Region in
+                let points = CGRect(x: box.minX / scale, y: box.minY / scale, width: box.width / scale, height: box.height / scale)
+                return Region(x: Int(box.minX), y: Int(box.minY), width: Int(box.width), height: Int(box.height),
+                              what: rendered.layout.describe(points, inFrame: number))
+            }
+            result.diffs.append(FrameDiff(frame: number, reason: "\(comparison.mismatch) pixels differ (\(allowed) allowed)",
+                                          mismatch: comparison.mismatch, total: comparison.total, regions: Array(regions),
+                                          expected: file.path, actual: actualPath.path, diff: diffPath.path))
+        }
+        result.firstDivergingFrame = result.diffs.map(\.frame).min()
+        let failed = !result.diffs.isEmpty || !result.structure.isEmpty
+        if failed {
+            result.status = result.drift.isEmpty ? .failed : .drift
+        }
+        if (failed && options.update == .changed) || options.update == .all {
+            try ExpectedFolder.write(rendered, caseFolder: testCase.folder)
+            if failed { result.status = .updated }
+        }
+        return result
+    }
+
+    private static func write(_ image: RGBAImage, to url: URL) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try image.write(to: url)
+    }
+
+}
+
+/// A differing region of a frame, in pixels, and what is drawn there.
+public struct Region: Codable, Sendable {
+    public var x, y, width, height: Int
+    public var what: String
+}
+
+/// One golden frame that did not match.
+public struct FrameDiff: Codable, Sendable {
+    public var frame: Int
+    public var reason: String
+    public var mismatch: Int?
+    public var total: Int?
+    public var regions: [Region] = []
+    public var expected: String?
+    public var actual: String?
+    public var diff: String?
+}
+
+/// The outcome of one case.
+public struct CaseResult: Codable, Sendable {
+    public enum Status: String, Codable, Sendable {
+        /// Structure and pixels match.
+        case passed
+        /// A regression: the structure or pixels changed in the same environment.
+        case failed
+        /// A mismatch while the environment (libraries, fonts, font options) differs from the goldens'.
+        case drift
+        /// No goldens were there; they were written from this render.
+        case recorded
+        /// It failed and the goldens were rewritten (`--update changed|all`).
+        case updated
+    }
+
+    public var name: String
+    public var folder: String
+    public var status: Status
+    public var frames: Int
+    public var structure: [String] = []
+    public var drift: [String] = []
+    public var diffs: [FrameDiff] = []
+    public var firstDivergingFrame: Int?
+    public var seconds = 0.0
+
+    public var isFailure: Bool { status == .failed || status == .drift }
+}

@@ -1,0 +1,141 @@
+import Foundation
+import TextReel
+
+/// The structure behind golden frames: per frame, the fragments in the viewport bounds with their
+/// lines and attachment frames, and the attachment events. Compared before pixels, so a change is
+/// reported as what it is ("paragraph 12 now breaks into 4 lines instead of 3").
+public struct LayoutSnapshot: Codable, Equatable, Sendable {
+    public struct Attachment: Codable, Equatable, Sendable {
+        public var id: String
+        public var frame: [Double]
+    }
+
+    public struct Fragment: Codable, Equatable, Sendable {
+        public var paragraph: Int
+        public var index: Int
+        public var y: Double
+        public var height: Double
+        /// Byte offset where each line starts.
+        public var lines: [Int]
+        /// Each line's top and height, relative to the fragment.
+        public var lineBounds: [[Double]]
+        public var attachments: [Attachment]
+    }
+
+    public struct Frame: Codable, Equatable, Sendable {
+        public var viewportY: Double
+        public var scale: Double
+        public var fragments: [Fragment]
+        /// "id: event" for each attachment event of the frame.
+        public var events: [String]
+    }
+
+    /// Frame number → structure.
+    public var frames: [Int: Frame] = [:]
+
+    public init() {}
+
+    /// The structure of `view` after its last pass.
+    static func frame(of view: TextView, events: [AttachmentEvent]) -> Frame {
+        let manager = view.textLayoutManager
+        return Frame(
+            viewportY: view.contentOffset.y, scale: view.scale,
+            fragments: view.configuredFragments.map { fragment in
+                let frame = fragment.layoutFragmentFrame
+                return Fragment(
+                    paragraph: fragment.paragraph.id.rawValue,
+                    index: manager.index(of: fragment.paragraph.id) ?? -1,
+                    y: frame.minY, height: frame.height,
+                    lines: fragment.textLineFragments.map(\.characterRange.lowerBound),
+                    lineBounds: fragment.textLineFragments.map { [$0.typographicBounds.minY, $0.typographicBounds.height] },
+                    attachments: fragment.attachmentFrames.map {
+                        Attachment(id: $0.attachment.id, frame: [$0.frame.minX, $0.frame.minY, $0.frame.width, $0.frame.height])
+                    })
+            },
+            events: events.map { "\($0.id): \($0.event.rawValue)" })
+    }
+
+    /// What changed from `expected` to `self`, in words, each reported at the first frame it shows.
+    public func changes(from expected: LayoutSnapshot) -> [String] {
+        var messages: [String] = []
+        var seen = Set<String>()
+        func say(_ frame: Int, _ text: String) {
+            if seen.insert(text).inserted { messages.append("frame \(frame): \(text)") }
+        }
+        for number in Set(frames.keys).union(expected.frames.keys).sorted() {
+            guard let now = frames[number], let before = expected.frames[number] else {
+                say(number, frames[number] == nil ? "is no longer rendered" : "is new")
+                continue
+            }
+            if now.viewportY != before.viewportY {
+                say(number, "the viewport is at y \(fmt(now.viewportY)) instead of \(fmt(before.viewportY))")
+            }
+            let old = Dictionary(before.fragments.map { ($0.paragraph, $0) }, uniquingKeysWith: { a, _ in a })
+            let new = Dictionary(now.fragments.map { ($0.paragraph, $0) }, uniquingKeysWith: { a, _ in a })
+            var moved = false
+            for fragment in now.fragments {
+                guard let was = old[fragment.paragraph] else {
+                    say(number, "paragraph \(fragment.index) (id \(fragment.paragraph)) is now in the viewport bounds")
+                    continue
+                }
+                let name = "paragraph \(fragment.index)"
+                if fragment.lines.count != was.lines.count {
+                    say(number, "\(name) now breaks into \(fragment.lines.count) line\(fragment.lines.count == 1 ? "" : "s") instead of \(was.lines.count)")
+                } else if let k = fragment.lines.indices.first(where: { fragment.lines[$0] != was.lines[$0] }) {
+                    say(number, "\(name) breaks differently: line \(k + 1) starts at byte \(fragment.lines[k]) instead of \(was.lines[k])")
+                }
+                if fragment.height != was.height {
+                    say(number, "\(name) is now \(fmt(fragment.height)) pt tall instead of \(fmt(was.height))")
+                } else if fragment.y != was.y && !moved {
+                    moved = true
+                    say(number, "\(name) moved from y \(fmt(was.y)) to \(fmt(fragment.y))")
+                }
+                for attachment in fragment.attachments {
+                    if let previous = was.attachments.first(where: { $0.id == attachment.id }), previous.frame != attachment.frame {
+                        say(number, "attachment \(attachment.id) is now at \(attachment.frame.map(fmt)) instead of \(previous.frame.map(fmt))")
+                    }
+                }
+            }
+            for fragment in before.fragments where new[fragment.paragraph] == nil {
+                say(number, "paragraph \(fragment.index) (id \(fragment.paragraph)) is no longer in the viewport bounds")
+            }
+            if now.events != before.events {
+                let added = now.events.filter { !before.events.contains($0) }
+                let removed = before.events.filter { !now.events.contains($0) }
+                say(number, "attachment events changed: \((added.map { "+" + $0 } + removed.map { "−" + $0 }).joined(separator: ", "))")
+            }
+        }
+        return messages
+    }
+
+    /// What is under a differing region of frame `number` (`rect` in points, relative to the viewport).
+    public func describe(_ rect: CGRect, inFrame number: Int) -> String {
+        guard let frame = frames[number] else { return "unknown" }
+        let top = rect.minY + frame.viewportY, bottom = rect.maxY + frame.viewportY
+        var names: [String] = []
+        for fragment in frame.fragments where fragment.y < bottom && fragment.y + fragment.height > top {
+            for attachment in fragment.attachments {
+                let y = fragment.y + attachment.frame[1]
+                let box = CGRect(x: attachment.frame[0], y: y, width: attachment.frame[2], height: attachment.frame[3])
+                if box.intersects(CGRect(x: rect.minX, y: top, width: rect.width, height: bottom - top)) {
+                    names.append("attachment \(attachment.id)")
+                }
+            }
+            let lines = fragment.lineBounds.indices.filter {
+                let y = fragment.y + fragment.lineBounds[$0][0]
+                return y < bottom && y + fragment.lineBounds[$0][1] > top
+            }
+            switch (lines.first, lines.last) {
+            case let (first?, last?) where fragment.lineBounds.count > 1:
+                names.append("paragraph \(fragment.index) line\(first == last ? " \(first + 1)" : "s \(first + 1)–\(last + 1)")")
+            default:
+                names.append("paragraph \(fragment.index)")
+            }
+        }
+        return names.isEmpty ? "the margin" : names.joined(separator: ", ")
+    }
+
+    private func fmt(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import TextReel
+
+/// Reports of a golden run: a self-contained HTML page, JUnit XML and a JSON summary.
+public enum Reports {
+    public static func writeJSON(_ results: [CaseResult], to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        let summary = Summary(passed: results.filter { !$0.isFailure }.count, failed: results.filter(\.isFailure).count, cases: results)
+        try atomically(encoder.encode(summary), to: url)
+    }
+
+    struct Summary: Encodable {
+        var passed: Int
+        var failed: Int
+        var cases: [CaseResult]
+    }
+
+    /// JUnit XML, with the image paths as attachments (the `[[ATTACHMENT|path]]` convention).
+    public static func writeJUnit(_ results: [CaseResult], to url: URL) throws {
+        var xml = #"<?xml version="1.0" encoding="UTF-8"?>"# + "\n"
+        let failures = results.filter(\.isFailure).count
+        let time = results.reduce(0) { $0 + $1.seconds }
+        xml += #"<testsuite name="textreel golden" tests="\#(results.count)" failures="\#(failures)" time="\#(String(format: "%.3f", time))">"# + "\n"
+        for result in results {
+            xml += #"  <testcase classname="golden" name="\#(escape(result.name))" time="\#(String(format: "%.3f", result.seconds))">"#
+            if result.isFailure {
+                let message = result.status == .drift ? "environment drift" : "regression"
+                xml += "\n" + #"    <failure message="\#(message)">\#(escape(reasons(result).joined(separator: "\n")))</failure>"#
+                let paths = result.diffs.flatMap { [$0.expected, $0.actual, $0.diff].compactMap { $0 } }
+                xml += "\n    <system-out>" + escape(paths.map { "[[ATTACHMENT|\($0)]]" }.joined(separator: "\n")) + "</system-out>\n  "
+            }
+            xml += "</testcase>\n"
+        }
+        xml += "</testsuite>\n"
+        try atomically(Data(xml.utf8), to: url)
+    }
+
+    /// The reasons a case failed, in words.
+    public static func reasons(_ result: CaseResult) -> [String] {
+        var lines = result.structure
+        if result.isFailure && !result.drift.isEmpty { lines.append("environment drift: " + result.drift.joined(separator: "; ")) }
+        for diff in result.diffs {
+            var line = "frame \(diff.frame): \(diff.reason)"
+            if !diff.regions.isEmpty {
+                line += " — at " + diff.regions.prefix(4).map { "(\($0.x),\($0.y) \($0.width)×\($0.height): \($0.what))" }.joined(separator: ", ")
+            }
+            lines.append(line)
+        }
+        return lines
+    }
+
+    /// A self-contained page (images inlined): expected | actual | diff side by side, a slider
+    /// between expected and actual, a filmstrip of each case's golden frames, and the reasons.
+    public static func writeHTML(_ results: [CaseResult], to folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var html = """
+        <!doctype html><html><head><meta charset="utf-8"><title>TextReel golden report</title><style>
+        body{font:14px system-ui,sans-serif;margin:24px;color:#1f2328}h2{margin-top:32px}
+        .passed,.recorded{color:#1a7f37}.failed{color:#cf222e}.drift{color:#9a6700}.updated{color:#0969da}
+        .row{display:flex;gap:12px;align-items:flex-start}.row figure{margin:0}.row img{max-width:32vw;border:1px solid #d0d7de}
+        figcaption{font-size:12px;color:#57606a}.slider{position:relative;display:inline-block;border:1px solid #d0d7de}
+        .slider img{display:block;max-width:60vw}.slider .top{position:absolute;top:0;left:0;overflow:hidden;height:100%;border-right:2px solid #cf222e}
+        .film{display:flex;gap:6px;overflow-x:auto;padding:6px 0}.film figure{margin:0}.film img{height:90px;border:1px solid #d0d7de}
+        .film .bad img{border:2px solid #cf222e}ul{margin:6px 0}
+        </style></head><body><h1>TextReel golden report</h1>
+        """
+        let failed = results.filter(\.isFailure).count
+        html += "<p>\(results.count) case\(results.count == 1 ? "" : "s"): \(results.count - failed) passed, \(failed) failed.</p>"
+        for (k, result) in results.enumerated() {
+            html += "<h2>\(escape(result.name)) <span class=\"\(result.status.rawValue)\">\(result.status.rawValue)</span></h2>"
+            if let first = result.firstDivergingFrame { html += "<p>First diverging frame: \(first)</p>" }
+            let reasons = reasons(result)
+            if !reasons.isEmpty { html += "<ul>" + reasons.map { "<li>\(escape($0))</li>" }.joined() + "</ul>" }
+            for (d, diff) in result.diffs.enumerated() {
+                html += "<h3>Frame \(diff.frame)</h3><div class=\"row\">"
+                for (label, path) in [("expected", diff.expected), ("actual", diff.actual), ("diff", diff.diff)] {
+                    if let path { html += "<figure><img src=\"\(dataURI(path))\"><figcaption>\(label)</figcaption></figure>" }
+                }
+                html += "</div>"
+                if let expected = diff.expected, let actual = diff.actual {
+                    let id = "s\(k)_\(d)"
+                    html += """
+                    <p>Slide between expected (left of the line) and actual:</p>
+                    <div class="slider"><img src="\(dataURI(actual))"><div class="top" id="\(id)" style="width:50%"><img src="\(dataURI(expected))"></div></div>
+                    <br><input type="range" min="0" max="100" value="50" style="width:60vw" oninput="document.getElementById('\(id)').style.width=this.value+'%'">
+                    """
+                }
+            }
+            let expected = URL(fileURLWithPath: result.folder).appendingPathComponent("expected")
+            if let index = try? JSONDecoder().decode(ExpectedFolder.Index.self, from: Data(contentsOf: expected.appendingPathComponent("index.json"))) {
+                let bad = Set(result.diffs.map(\.frame))
+                html += "<div class=\"film\">"
+                for number in index.frames.keys.compactMap(Int.init).sorted() {
+                    let file = expected.appendingPathComponent(index.frames[String(number)]!).path
+                    html += "<figure class=\"\(bad.contains(number) ? "bad" : "")\"><img src=\"\(dataURI(file))\"><figcaption>\(number)</figcaption></figure>"
+                }
+                html += "</div>"
+            }
+        }
+        html += "</body></html>\n"
+        try atomically(Data(html.utf8), to: folder.appendingPathComponent("index.html"))
+    }
+
+    private static func dataURI(_ path: String) -> String {
+        guard let data = FileManager.default.contents(atPath: path) else { return "" }
+        return "data:image/png;base64," + data.base64EncodedString()
+    }
+
+    static func escape(_ text: String) -> String {
+        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+    }
+
+    private static func atomically(_ data: Data, to url: URL) throws {
+        do { try data.write(to: url, options: .atomic) } catch {
+            throw TextReelError(file: url.path, "cannot write the report (\(error.localizedDescription))")
+        }
+    }
+}

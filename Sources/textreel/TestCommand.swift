@@ -1,0 +1,74 @@
+import Foundation
+import TextReel
+import TextReelGolden
+
+/// `textreel test`: golden-image suites.
+enum TestCommand {
+    static let help = """
+    Usage: textreel test <suite folder>… [options]
+
+    Renders each golden case (a folder with case.json5: document, script, viewport, frames,
+    tolerance) and compares it with its expected/ goldens: structure first (line breaks, fragment
+    positions, attachment events), then pixels. A failing case writes actual/ and diff/ images
+    beside expected/, and says which paragraph, line or attachment each differing region shows.
+    A mismatch in a different environment (libraries, fonts, font options) is reported as drift.
+
+    Options:
+      --update MODE     missing (default), changed, all or none (the default when CI is set):
+                        which goldens to write, atomically
+      --shard I/N       run the I-th of N deterministic shares of the cases
+      --report DIR      write a self-contained HTML report to DIR/index.html
+      --junit FILE      write JUnit XML (image paths as attachments)
+      --json FILE       write a JSON summary
+      --quiet           print only failures
+      -h, --help        show this help
+
+    Exit status: 0 all passed, 1 any failed, 2 bad input.
+
+    Example:
+      textreel test Fixtures/golden --report Output/report
+    """
+
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, options: ["update", "shard", "report", "junit", "json"], flags: ["quiet"])
+        if args.flags.contains("help") { print(help); return 0 }
+        guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "test needs at least one suite folder") }
+        var options = GoldenSuite.Options()
+        if let mode = args.values["update"] {
+            guard let parsed = GoldenSuite.UpdateMode(rawValue: mode) else {
+                throw Arguments.UsageError(message: "--update expects missing, changed, all or none, got '\(mode)'")
+            }
+            options.update = parsed
+        }
+        if let shard = args.values["shard"] {
+            let parts = shard.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+                throw Arguments.UsageError(message: "--shard expects I/N with 1 ≤ I ≤ N, got '\(shard)'")
+            }
+            options.shard = (parts[0], parts[1])
+        }
+        let quiet = args.flags.contains("quiet")
+        let cases = try GoldenSuite.cases(in: args.positional.map { URL(fileURLWithPath: $0) })
+        let results = try GoldenSuite.run(cases, options: options) { result in
+            let mark = switch result.status {
+            case .passed: "✓"
+            case .recorded: "+"
+            case .updated: "↻"
+            case .failed, .drift: "✗"
+            }
+            if quiet && !result.isFailure { return }
+            print("\(mark) \(result.name) — \(result.status.rawValue), \(result.frames) frame\(result.frames == 1 ? "" : "s"), \(String(format: "%.1f", result.seconds)) s")
+            for line in Reports.reasons(result) where result.isFailure || result.status == .updated { print("    \(line)") }
+            if let first = result.firstDivergingFrame, result.isFailure { print("    first diverging frame: \(first); images in \(result.folder)/actual and /diff") }
+            if !result.drift.isEmpty && !result.isFailure && result.status == .passed {
+                print("    note: environment differs from the goldens' (\(result.drift.joined(separator: "; "))) but pixels match")
+            }
+        }
+        if let folder = args.values["report"] { try Reports.writeHTML(results, to: URL(fileURLWithPath: folder)) }
+        if let file = args.values["junit"] { try Reports.writeJUnit(results, to: URL(fileURLWithPath: file)) }
+        if let file = args.values["json"] { try Reports.writeJSON(results, to: URL(fileURLWithPath: file)) }
+        let failed = results.filter(\.isFailure).count
+        print("\(results.count - failed) passed, \(failed) failed" + (options.shard.map { " (shard \($0.index)/\($0.count))" } ?? ""))
+        return failed == 0 ? 0 : 1
+    }
+}
