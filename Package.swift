@@ -18,7 +18,7 @@ let package = Package(
         .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark"]),
         .target(name: "TextReelGolden", dependencies: ["TextReel", "CImage"]),
         .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelGolden"]),
-        .executableTarget(name: "textreel-bench", dependencies: ["TextReel"]),
+        .executableTarget(name: "textreel-bench", dependencies: ["TextReel", "TextReelGolden"]),
         .testTarget(name: "TextReelTests", dependencies: ["TextReel", "CPango", "textreel"]),
         .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel"]),
     ]

@@ -73,6 +73,11 @@ public struct GoldenCase: Sendable {
         let view = TextView(document: document, viewportSize: CGSize(width: viewport.width, height: viewport.height),
                             scale: viewport.scale, fontSet: fontSet)
         view.showsOverlay = overlay
+        return try Self.render(view, script: script, frames: frames, fontSet: fontSet)
+    }
+
+    /// Plays `script` on `view`, keeping the frames asked for with their structure.
+    static func render(_ view: TextView, script: ScrollScript, frames: Frames, fontSet: FontSet) throws -> Rendered {
         let runner = try ScriptRunner(view: view, script: script)
         let wanted = frames == .snapshots ? Set(runner.snapshots.values) : Set(1...max(runner.frameCount, 1))
         var rendered = Rendered(fingerprint: .current(fontSet: fontSet))

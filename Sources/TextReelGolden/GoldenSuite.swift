@@ -66,20 +66,27 @@ public enum GoldenSuite {
     }
 
     private static func compare(_ testCase: GoldenCase, options: Options) throws -> CaseResult {
-        let rendered = try testCase.render(fontSet: options.fontSet)
+        try compare(testCase.render(fontSet: options.fontSet), name: testCase.name, folder: testCase.folder,
+                    tolerance: testCase.tolerance, update: options.update)
+    }
+
+    /// Compares a render with the goldens in `folder/expected`, writing `actual/` and `diff/`
+    /// images for frames that differ, and goldens as `update` says.
+    static func compare(_ rendered: GoldenCase.Rendered, name: String, folder: URL, tolerance: GoldenCase.Tolerance,
+                        update: UpdateMode) throws -> CaseResult {
         let fm = FileManager.default
-        let actualFolder = testCase.folder.appendingPathComponent("actual")
-        let diffFolder = testCase.folder.appendingPathComponent("diff")
+        let actualFolder = folder.appendingPathComponent("actual")
+        let diffFolder = folder.appendingPathComponent("diff")
         try? fm.removeItem(at: actualFolder)
         try? fm.removeItem(at: diffFolder)
-        var result = CaseResult(name: testCase.name, folder: testCase.folder.path, status: .passed, frames: rendered.frames.count)
+        var result = CaseResult(name: name, folder: folder.path, status: .passed, frames: rendered.frames.count)
 
-        guard let expected = try ExpectedFolder.read(caseFolder: testCase.folder) else {
-            if options.update == .none {
+        guard let expected = try ExpectedFolder.read(caseFolder: folder) else {
+            if update == .none {
                 result.status = .failed
-                result.structure = ["no goldens yet; run `textreel test --update missing` to record them"]
+                result.structure = ["no goldens yet in \(folder.path)/expected; record them with update mode missing"]
             } else {
-                try ExpectedFolder.write(rendered, caseFolder: testCase.folder)
+                try ExpectedFolder.write(rendered, caseFolder: folder)
                 result.status = .recorded
             }
             return result
@@ -88,8 +95,8 @@ public enum GoldenSuite {
         result.structure = rendered.layout.changes(from: expected.layout)
         result.drift = expected.fingerprint.map { rendered.fingerprint.differences(from: $0) } ?? ["no fingerprint was recorded"]
         var diffOptions = ImageDiff.Options()
-        diffOptions.threshold = testCase.tolerance.threshold
-        diffOptions.includeAA = testCase.tolerance.includeAA
+        diffOptions.threshold = tolerance.threshold
+        diffOptions.includeAA = tolerance.includeAA
         let numbers = Set(rendered.frames.keys).union(expected.index.frames.keys.compactMap { Int($0) }).sorted()
         for number in numbers {
             let name = String(format: "frame-%05d.png", number)
@@ -110,8 +117,7 @@ public enum GoldenSuite {
                 continue
             }
             let comparison = ImageDiff.compare(golden, actual, options: diffOptions)
-            let allowed = max(testCase.tolerance.maxDiffPixels,
-                              Int((Double(comparison.total) * testCase.tolerance.maxDiffPixelRatio).rounded(.down)))
+            let allowed = max(tolerance.maxDiffPixels, Int((Double(comparison.total) * tolerance.maxDiffPixelRatio).rounded(.down)))
             guard comparison.mismatch > allowed else { continue }
             try write(actual, to: actualPath)
             let diffPath = diffFolder.appendingPathComponent(name)
@@ -131,8 +137,8 @@ public enum GoldenSuite {
         if failed {
             result.status = result.drift.isEmpty ? .failed : .drift
         }
-        if (failed && options.update == .changed) || options.update == .all {
-            try ExpectedFolder.write(rendered, caseFolder: testCase.folder)
+        if (failed && update == .changed) || update == .all {
+            try ExpectedFolder.write(rendered, caseFolder: folder)
             if failed { result.status = .updated }
         }
         return result

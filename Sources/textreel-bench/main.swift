@@ -1,5 +1,6 @@
 import Foundation
 import TextReel
+import TextReelGolden
 
 /// `make bench`: measures loading, first frames, steady scrolling and memory on generated
 /// documents, against peers in the same run, and prints one table. Each document size runs in a
@@ -143,6 +144,18 @@ FileHandle.standardError.write(Data("… 200 drawings, with and without the scro
 results["drawings-policy"] = try child(["--child", "drawings", "200", "--policy"])
 results["drawings-none"] = try child(["--child", "drawings", "200", "--none"])
 
+// Image diff speed: two different 1600 × 1200 frames (scale 2), and the exact fast path.
+FileHandle.standardError.write(Data("… image diff\n".utf8))
+let diffView = TextView(document: try TextDocument(contentsOf: URL(fileURLWithPath: "Fixtures/documents/demo.md")),
+                        viewportSize: viewport, scale: 2)
+let frameA = RGBAImage(try diffView.renderFrame())
+diffView.scroll(by: 3)
+let frameB = RGBAImage(try diffView.renderFrame())
+let megapixels = Double(frameA.width * frameA.height) / 1e6
+let slow = Measure.median((0..<5).map { _ in Measure.seconds { _ = ImageDiff.compare(frameA, frameB, makeImage: true) } })
+let fast = Measure.median((0..<5).map { _ in Measure.seconds { _ = ImageDiff.compare(frameA, frameA, makeImage: false) } })
+results["diff"] = ["mpsDiffering": megapixels / slow, "mpsIdentical": megapixels / fast]
+
 // Peer: pango-view lays out and draws the whole 1,000-paragraph document.
 var pangoView = 0.0
 if let path = ["/usr/bin/pango-view", "/usr/local/bin/pango-view"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
@@ -177,6 +190,8 @@ row("per frame: shaped / surfaces drawn / from cache", "\(f(s["shapedPerFrame"]!
 row("memory while scrolling: RSS at frame 100 → 1000", "\(f(s["rssAt100"]!, 1)) → \(f(s["rssAtEnd"]!, 1)) MB")
 row("PNG bytes per frame", "\(f(s["pngBytesPerFrame"]! / 1000, 1)) KB")
 row("peer: --no-cache frame time p50 (ratio to cached)", "\(f(n["p50"]!)) ms  (\(f(n["p50"]! / s["p50"]!, 1))×)")
+row("image diff, differing 1600×1200 frames (with diff image)", "\(f(results["diff"]!["mpsDiffering"]!, 0)) MP/s")
+row("image diff, identical frames (exact fast path)", "\(f(results["diff"]!["mpsIdentical"]!, 0)) MP/s")
 let dp = results["drawings-policy"]!, dn = results["drawings-none"]!
 row("200 drawings down, up, down: surface draws with policy", "\(f(dp["draws"]!, 0))  (\(f(dp["draws"]! / 200, 1)) per drawing)")
 row("200 drawings down, up, down: surface draws without", "\(f(dn["draws"]!, 0))  (\(f(dn["draws"]! / 200, 1)) per drawing)")

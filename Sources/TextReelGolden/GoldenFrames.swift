@@ -1,0 +1,51 @@
+import Foundation
+import TextReel
+
+/// Golden frames from Swift tests (XCTest or Swift Testing), in the spirit of
+/// swift-snapshot-testing: render a `TextView` along a script and compare its frames with goldens
+/// stored beside the test file, in `__Goldens__/<name>/expected/`.
+///
+/// ```swift
+/// let view = MyTextView(document: doc, viewportSize: CGSize(width: 400, height: 300))
+/// XCTAssertNoThrow(try GoldenFrames.verify(view, named: "my-view"))   // or #expect(throws: Never.self)
+/// ```
+///
+/// `TEXTREEL_RECORD` sets the record mode: `missing` (the default; `none` when `CI` is set),
+/// `changed`, `all` or `none`. Recording fails the check, so that a person looks at the new goldens.
+public enum GoldenFrames {
+    /// A mismatch, or goldens just recorded; the message points at the images.
+    public struct Failure: Error, CustomStringConvertible {
+        public let result: CaseResult
+        public var description: String {
+            if result.status == .recorded {
+                return "recorded new goldens for '\(result.name)' in \(result.folder)/expected; look at them, then run again"
+            }
+            var lines = ["golden frames of '\(result.name)' \(result.status == .drift ? "differ, with environment drift" : "differ"):"]
+            lines += Reports.reasons(result).map { "  " + $0 }
+            if let first = result.diffs.first(where: { $0.diff != nil }) {
+                lines.append("  diff image: \(first.diff!)  actual: \(first.actual ?? "-")  expected: \(first.expected ?? "-")")
+            }
+            return lines.joined(separator: "\n")
+        }
+    }
+
+    public static var recordMode: GoldenSuite.UpdateMode {
+        if let raw = ProcessInfo.processInfo.environment["TEXTREEL_RECORD"], let mode = GoldenSuite.UpdateMode(rawValue: raw) {
+            return mode
+        }
+        return ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .none
+    }
+
+    /// Renders `view` along `script` (one frame when there is none) and compares the frames.
+    public static func verify(_ view: TextView, script: ScrollScript = .still, frames: GoldenCase.Frames = .all,
+                              named name: String, tolerance: GoldenCase.Tolerance = .init(),
+                              file: StaticString = #filePath) throws {
+        let folder = URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
+            .appendingPathComponent("__Goldens__").appendingPathComponent(name)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let rendered = try GoldenCase.render(view, script: script, frames: frames, fontSet: .standard)
+        let mode = recordMode
+        let result = try GoldenSuite.compare(rendered, name: name, folder: folder, tolerance: tolerance, update: mode)
+        if result.isFailure || result.status == .recorded || result.status == .updated { throw Failure(result: result) }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import TextReel
+@testable import TextReelGolden
+import XCTest
+
+final class GoldenSuiteTests: XCTestCase {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let fixtures = root.appendingPathComponent("Fixtures")
+
+    /// A suite in a temporary folder: one case over a copy of a small document.
+    private func makeSuite(_ markdown: String, script: String = "{steps: [{scroll: {by: 40, duration: 0.1}}, {wait: 0.1}]}") throws -> (URL, URL) {
+        let suite = FileManager.default.temporaryDirectory.appendingPathComponent("textreel-golden-\(getpid())-\(name.filter(\.isLetter))")
+        try? FileManager.default.removeItem(at: suite)
+        let folder = suite.appendingPathComponent("case")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data(markdown.utf8).write(to: folder.appendingPathComponent("doc.md"))
+        try Data(script.utf8).write(to: folder.appendingPathComponent("scroll.json5"))
+        try Data(#"{document: "doc.md", script: "scroll.json5", viewport: {width: 320, height: 200, scale: 1}}"#.utf8)
+            .write(to: folder.appendingPathComponent("case.json5"))
+        return (suite, folder)
+    }
+
+    private let text = (0..<12).map { "Paragraph \($0) has some words that wrap across the narrow column of this case." }.joined(separator: "\n\n")
+
+    private func run(_ suite: URL, _ update: GoldenSuite.UpdateMode) throws -> CaseResult {
+        try GoldenSuite.run(GoldenSuite.cases(in: [suite]), options: .init(update: update, shard: nil))[0]
+    }
+
+    func testRecordsThenPassesThenReportsAChangeByNameThenUpdates() throws {
+        let (suite, folder) = try makeSuite(text)
+        XCTAssertEqual(try run(suite, .none).status, .failed, "no goldens and no recording")
+        XCTAssertEqual(try run(suite, .missing).status, .recorded)
+        XCTAssertEqual(try run(suite, .missing).status, .passed)
+
+        try Data(text.replacingOccurrences(of: "Paragraph 2 has some", with: "Paragraph 2 has a good many more").utf8)
+            .write(to: folder.appendingPathComponent("doc.md"))
+        let failed = try run(suite, .none)
+        XCTAssertEqual(failed.status, .failed)
+        XCTAssertTrue(failed.structure.contains { $0.hasPrefix("frame 1: paragraph 2 ") && $0.contains("line") }, "\(failed.structure)")
+        XCTAssertEqual(failed.firstDivergingFrame, 1)
+        let diff = try XCTUnwrap(failed.diffs.first)
+        XCTAssertTrue(diff.regions.contains { $0.what.contains("paragraph 2") }, "\(diff.regions)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(diff.diff)))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: try XCTUnwrap(diff.actual)))
+        // The diff image marks changed pixels in red.
+        let image = try RGBAImage(contentsOf: URL(fileURLWithPath: diff.diff!))
+        XCTAssertTrue(stride(from: 0, to: image.pixels.count, by: 4).contains { image.pixels[$0] == 255 && image.pixels[$0 + 1] == 0 })
+
+        let reports = suite.appendingPathComponent("reports")
+        try Reports.writeHTML([failed], to: reports)
+        try Reports.writeJUnit([failed], to: reports.appendingPathComponent("junit.xml"))
+        try Reports.writeJSON([failed], to: reports.appendingPathComponent("summary.json"))
+        let html = try String(contentsOf: reports.appendingPathComponent("index.html"), encoding: .utf8)
+        XCTAssertTrue(html.contains("data:image/png;base64,"), "self-contained")
+        XCTAssertTrue(html.contains("type=\"range\""), "a slider")
+        let junit = try String(contentsOf: reports.appendingPathComponent("junit.xml"), encoding: .utf8)
+        XCTAssertTrue(junit.contains("failures=\"1\"") && junit.contains("[[ATTACHMENT|"))
+
+        XCTAssertEqual(try run(suite, .changed).status, .updated)
+        XCTAssertEqual(try run(suite, .none).status, .passed)
+    }
+
+    func testAChangedFontOptionIsEnvironmentDrift() throws {
+        let (suite, folder) = try makeSuite(text)
+        _ = try run(suite, .missing)
+        let file = folder.appendingPathComponent("expected/fingerprint.json")
+        var fingerprint = try JSONDecoder().decode(EnvironmentFingerprint.self, from: Data(contentsOf: file))
+        fingerprint.fontOptions = "antialias=subpixel hintstyle=full hintmetrics=on resolution=96"
+        try JSONEncoder().encode(fingerprint).write(to: file)
+        XCTAssertEqual(try run(suite, .none).status, .passed, "same pixels: drift alone is only a note")
+        try Data(text.replacingOccurrences(of: "Paragraph 0", with: "Paragraph zero").utf8).write(to: folder.appendingPathComponent("doc.md"))
+        let result = try run(suite, .none)
+        XCTAssertEqual(result.status, .drift)
+        XCTAssertTrue(result.drift.contains { $0.hasPrefix("font options") }, "\(result.drift)")
+    }
+
+    func testIdenticalFramesAreStoredOnce() throws {
+        let (suite, folder) = try makeSuite(text, script: "{steps: [{wait: 0.2}, {scroll: {by: 30}}, {wait: 0.1}]}")
+        XCTAssertEqual(try run(suite, .missing).status, .recorded)
+        let index = try JSONDecoder().decode(ExpectedFolder.Index.self, from: Data(contentsOf: folder.appendingPathComponent("expected/index.json")))
+        XCTAssertEqual(index.frames.count, 10)
+        XCTAssertEqual(Set(index.frames.values).count, 2, "the still frames share one file")
+        let pngs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("expected").path).filter { $0.hasSuffix(".png") }
+        XCTAssertEqual(pngs.count, 2)
+        XCTAssertEqual(try run(suite, .none).status, .passed)
+    }
+
+    func testShardsSplitWithoutOverlapOrGap() throws {
+        let cases = try GoldenSuite.cases(in: [Self.fixtures.appendingPathComponent("golden")])
+        XCTAssertGreaterThan(cases.count, 5)
+        for count in 1...4 {
+            let parts = (1...count).map { GoldenSuite.shard(cases, index: $0, count: count).map(\.name) }
+            XCTAssertEqual(parts.flatMap { $0 }.sorted(), cases.map(\.name).sorted())
+            XCTAssertEqual(Set(parts.flatMap { $0 }).count, cases.count)
+        }
+    }
+
+    func testBadCaseFilesAreClearErrors() throws {
+        let (suite, folder) = try makeSuite(text)
+        try Data(#"{document: "doc.md", zoom: 2}"#.utf8).write(to: folder.appendingPathComponent("case.json5"))
+        XCTAssertThrowsError(try GoldenSuite.cases(in: [suite])) { XCTAssertTrue("\($0)".contains("unknown key 'zoom'"), "\($0)") }
+        try Data(#"{script: "x.json5"}"#.utf8).write(to: folder.appendingPathComponent("case.json5"))
+        XCTAssertThrowsError(try GoldenSuite.cases(in: [suite])) { XCTAssertTrue("\($0)".contains("missing 'document'"), "\($0)") }
+    }
+}
+
+/// Swift-test API: a subclass verified against goldens stored beside this file.
+final class GoldenFramesTests: XCTestCase {
+    final class StripedTextView: TextView {
+        override func textViewportLayoutController(_ controller: TextViewportLayoutController,
+                                                   configureRenderingSurfaceFor fragment: TextLayoutFragment) {
+            super.textViewportLayoutController(controller, configureRenderingSurfaceFor: fragment)
+            decorate(fragment, with: .fill(CGRect(x: 4, y: 0, width: 4, height: fragment.layoutFragmentFrame.height), Color(hex: 0x0969DA)))
+        }
+    }
+
+    func testSubclassMatchesItsGoldens() throws {
+        let document = try TextDocument(markdown: "# Striped\n\nEach fragment gets a blue stripe from its subclass.\n\n- one\n- two")
+        let view = StripedTextView(document: document, viewportSize: CGSize(width: 360, height: 220))
+        XCTAssertNoThrow(try GoldenFrames.verify(view, named: "striped-subclass"))
+    }
+
+    func testRecordingThenAMismatchPointsAtTheDiffImages() throws {
+        let fakeTestFile: StaticString = "/tmp/textreel-golden-frames-test/FakeTests.swift"
+        try? FileManager.default.removeItem(atPath: "/tmp/textreel-golden-frames-test")
+        func view(_ text: String) throws -> TextView {
+            StripedTextView(document: try TextDocument(markdown: text), viewportSize: CGSize(width: 360, height: 220))
+        }
+        guard GoldenFrames.recordMode != .none else { return }
+        XCTAssertThrowsError(try GoldenFrames.verify(view("# One"), named: "fake", file: fakeTestFile)) {
+            XCTAssertTrue("\($0)".contains("recorded new goldens"), "\($0)")
+        }
+        XCTAssertNoThrow(try GoldenFrames.verify(view("# One"), named: "fake", file: fakeTestFile))
+        XCTAssertThrowsError(try GoldenFrames.verify(view("# Two"), named: "fake", file: fakeTestFile)) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("diff image:"), text)
+            XCTAssertTrue(text.contains("__Goldens__/fake/diff/frame-00001.png"), text)
+        }
+    }
+}
