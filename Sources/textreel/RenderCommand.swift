@@ -21,7 +21,12 @@ enum RenderCommand {
       --at Y           scroll offset in points before the first frame (default 0)
       --overlay        draw fragment frames, rendering-surface bounds, the visible rect and
                        the overdraw band
+      --contact-sheet  also write contact-sheet.png: a numbered grid of thumbnails of all frames
+      --video FILE     also encode the frames into FILE (.mp4, .gif or .webm) with ffmpeg
+      --format FORMAT  png (default), or y4m: write the frames to stdout as a YUV4MPEG2 stream
+                       (no PNGs) for any video tool
       --quiet          print nothing but errors
+      --verbose        also print each frame's delegate pass and corrections
       -h, --help       show this help
 
     Limits: the viewport may be at most \(ViewportLimits.maximumPixels) pixels a side after scaling;
@@ -33,13 +38,20 @@ enum RenderCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames"],
-                                 flags: ["overlay", "quiet"])
+        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "format"],
+                                 flags: ["overlay", "quiet", "verbose", "contact-sheet"])
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1 else {
             throw Arguments.UsageError(message: args.positional.isEmpty ? "render needs a document" : "render takes one document, got \(args.positional.count)")
         }
-        let quiet = args.flags.contains("quiet")
+        let format = args.values["format"] ?? "png"
+        guard format == "png" || format == "y4m" else {
+            throw Arguments.UsageError(message: "--format expects png or y4m, got '\(format)'")
+        }
+        let toStdout = format == "y4m"
+        let quiet = args.flags.contains("quiet") || toStdout
+        let verbose = args.flags.contains("verbose")
+        let video = try args.values["video"].map { try VideoEncoder(output: URL(fileURLWithPath: $0), fps: 30) }
         let documentURL = URL(fileURLWithPath: args.positional[0])
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) }
         let viewport = try ViewportLimits.check(
@@ -64,14 +76,26 @@ enum RenderCommand {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let progress = Progress(total: range?.count ?? runner.frameCount, enabled: !quiet)
+        let sheet = args.flags.contains("contact-sheet") ? ContactSheet() : nil
+        var y4m = toStdout ? Y4MWriter(handle: .standardOutput, fps: script?.fps ?? 30) : nil
+        try video?.start(fps: script?.fps ?? 30)
         let summary = try runner.run(drawing: range) { number, frame, event in
             if let frame {
-                try frame.write(to: outDir.appendingPathComponent(String(format: "frame-%05d.png", number)))
+                if y4m != nil { try y4m!.write(frame) } else {
+                    try frame.write(to: outDir.appendingPathComponent(String(format: "frame-%05d.png", number)))
+                }
+                sheet?.add(frame, number: number)
+                try video?.add(frame)
                 progress.step()
+            }
+            if verbose {
+                Terminal.error("frame \(number): y \(event.viewport.y), correction \(event.correction), shaped \(event.laidOut.count), pass \(event.pass.joined(separator: " "))")
             }
             try events.append(encoder.encode(event) + Data("\n".utf8))
         }
         progress.finish()
+        try video?.finish()
+        if let sheet { try sheet.render().write(to: outDir.appendingPathComponent("contact-sheet.png")) }
         try events.commit()
         encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
         let summaryFile = try AtomicFile(outDir.appendingPathComponent("summary.json"))

@@ -6,6 +6,7 @@ enum Terminal {
     }
 
     static var stderrIsTerminal: Bool { isatty(2) == 1 }
+    static var stdoutIsTerminal: Bool { isatty(1) == 1 }
 }
 
 /// A progress bar on stderr (frames done, frames per second, time left), only on a terminal.

@@ -10,6 +10,7 @@ Commands:
   render    render frames of a document (see `textreel render --help`)
   diff      compare two PNGs pixel by pixel
   test      run golden-image suites
+  preview   show where every fragment sits, in the terminal
 
 Exit status: 0 ok, 1 golden mismatch, 2 bad input or usage.
 """
@@ -32,6 +33,8 @@ do {
         exit(try DiffCommand.run(arguments))
     case "test":
         exit(try TestCommand.run(arguments))
+    case "preview":
+        exit(try PreviewCommand.run(arguments))
     default:
         fail("textreel: unknown command '\(command)'; run `textreel --help` for the list", status: 2)
     }

@@ -20,7 +20,7 @@ enum Paths {
 
 /// Runs the `textreel` executable built beside the tests.
 struct CLI {
-    struct Result { var status: Int32; var stdout: String; var stderr: String }
+    struct Result { var status: Int32; var stdout: String; var stderr: String; var stdoutData = Data() }
 
     static var executable: URL {
         let bundle = Bundle(for: Marker.self).bundleURL
@@ -43,6 +43,6 @@ struct CLI {
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                      stderr: String(decoding: stderr, as: UTF8.self))
+                      stderr: String(decoding: stderr, as: UTF8.self), stdoutData: stdout)
     }
 }

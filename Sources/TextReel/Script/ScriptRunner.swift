@@ -33,11 +33,12 @@ public final class ScriptRunner {
 
     /// Runs every frame; draws those in `drawing` (all when nil) and hands each to `each` with its
     /// event (the frame is nil when only laid out).
+    /// `through` stops after that frame.
     @discardableResult
-    public func run(drawing: ClosedRange<Int>? = nil,
+    public func run(drawing: ClosedRange<Int>? = nil, through last: Int? = nil,
                     each: (Int, RenderedFrame?, FrameEvent) throws -> Void) throws -> RunSummary {
         var summary = RunSummary()
-        for (offset, planned) in timeline.frames.enumerated() {
+        for (offset, planned) in timeline.frames.enumerated().prefix(last ?? timeline.frames.count) {
             let number = offset + 1
             view.time = Double(offset) / script.fps
             let edits = try apply(planned.actions)

@@ -1,0 +1,70 @@
+import CChafa
+import Foundation
+
+/// Draws a frame in the terminal with libchafa: Unicode symbols in true colour by default, or
+/// sixel or kitty graphics.
+public enum TerminalImage {
+    public enum Mode: String, Sendable, CaseIterable {
+        case symbols, sixels, kitty
+    }
+
+    /// The best mode the terminal (from the environment) supports.
+    public static func detectMode() -> Mode {
+        let info = termInfo()
+        defer { chafa_term_info_unref(info) }
+        if chafa_term_info_have_seq(info, CHAFA_TERM_SEQ_BEGIN_KITTY_IMMEDIATE_IMAGE_V1) != 0 { return .kitty }
+        if chafa_term_info_have_seq(info, CHAFA_TERM_SEQ_BEGIN_SIXELS) != 0 { return .sixels }
+        return .symbols
+    }
+
+    private static func termInfo() -> OpaquePointer {
+        let environment = ProcessInfo.processInfo.environment.map { "\($0.key)=\($0.value)" }
+        var pointers = environment.map { strdup($0) } + [nil]
+        defer { pointers.forEach { free($0) } }
+        return pointers.withUnsafeMutableBufferPointer { buffer in
+            chafa_term_db_detect(chafa_term_db_get_default(), UnsafeMutablePointer(OpaquePointer(buffer.baseAddress!)))
+        }
+    }
+
+    /// The frame as terminal output, `columns` × `rows` character cells at most (aspect kept).
+    public static func render(_ frame: RenderedFrame, columns: Int, rows: Int, mode: Mode) -> String {
+        let width = frame.width, height = frame.height
+        var rgba = [UInt8](repeating: 255, count: width * height * 4)
+        let rgb = frame.rgbRows(0..<height)
+        for i in 0..<(width * height) {
+            rgba[i * 4] = rgb[i * 3]; rgba[i * 4 + 1] = rgb[i * 3 + 1]; rgba[i * 4 + 2] = rgb[i * 3 + 2]
+        }
+        // Character cells are about twice as tall as wide.
+        var cols = Int32(max(columns, 1)), lines = Int32(max(rows, 1))
+        let aspect = Double(height) / Double(width)
+        if Double(cols) * aspect / 2 > Double(lines) { cols = Int32(Double(lines) * 2 / aspect) } else { lines = Int32(max(Double(cols) * aspect / 2, 1)) }
+
+        let symbols = chafa_symbol_map_new()
+        chafa_symbol_map_add_by_tags(symbols, CHAFA_SYMBOL_TAG_ALL)
+        let config = chafa_canvas_config_new()
+        chafa_canvas_config_set_geometry(config, max(cols, 1), max(lines, 1))
+        chafa_canvas_config_set_symbol_map(config, symbols)
+        chafa_canvas_config_set_canvas_mode(config, CHAFA_CANVAS_MODE_TRUECOLOR)
+        let pixelMode = switch mode {
+        case .symbols: CHAFA_PIXEL_MODE_SYMBOLS
+        case .sixels: CHAFA_PIXEL_MODE_SIXELS
+        case .kitty: CHAFA_PIXEL_MODE_KITTY
+        }
+        chafa_canvas_config_set_pixel_mode(config, pixelMode)
+        if mode != .symbols { chafa_canvas_config_set_cell_geometry(config, 10, 20) }
+        let canvas = chafa_canvas_new(config)
+        defer {
+            chafa_canvas_unref(canvas)
+            chafa_canvas_config_unref(config)
+            chafa_symbol_map_unref(symbols)
+        }
+        rgba.withUnsafeBufferPointer {
+            chafa_canvas_draw_all_pixels(canvas, CHAFA_PIXEL_RGBA8_UNASSOCIATED, $0.baseAddress, Int32(width), Int32(height), Int32(width * 4))
+        }
+        let info = mode == .symbols ? chafa_term_db_get_fallback_info(chafa_term_db_get_default())! : termInfo()
+        defer { chafa_term_info_unref(info) }
+        guard let printed = chafa_canvas_print(canvas, info) else { return "" }
+        defer { g_string_free(printed, 1) }
+        return String(cString: printed.pointee.str) + "\u{1B}[0m"
+    }
+}

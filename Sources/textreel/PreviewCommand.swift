@@ -1,0 +1,134 @@
+import Foundation
+import TextReel
+
+/// `textreel preview`: where every fragment sits at one moment, in the terminal.
+enum PreviewCommand {
+    static let help = """
+    Usage: textreel preview <document.md> [options]
+
+    Shows, for one moment, the document's height (measured versus estimated), the visible rect,
+    the overdraw band, and a table of the fragments in the viewport bounds (paragraph, kind, y range,
+    lines, layout state, visible or overdraw only, first words, attachments with their state and
+    last event), with a minimap of the whole document.
+
+    Options:
+      --script FILE     a scroll script; --frame picks the moment in it
+      --frame N         the script's frame N (default 1)
+      --at Y            scroll offset in points (instead of a script frame)
+      --width PT        viewport width (default: the script's, else 800)
+      --height PT       viewport height (default: the script's, else 600)
+      --json            print the same as one JSON object
+      --image[=MODE]    draw the frame too: symbols (default), sixels or kitty; auto-detected
+                        when the terminal supports graphics
+      --interactive     a full-screen view: arrows, j/k, PgUp/PgDn, Home/End scroll; g jumps to a
+                        paragraph; n/p step through the script's frames; o toggles the overlay; q quits
+      -h, --help        show this help
+
+    Colours when stdout is a terminal, unless NO_COLOR is set.
+
+    Examples:
+      textreel preview Fixtures/documents/demo.md --at 600
+      textreel preview Fixtures/documents/demo.md --script Fixtures/scripts/demo.json5 --frame 100 --image
+    """
+
+    /// A document, a script and the view at one moment.
+    final class Session {
+        let document: TextDocument
+        let script: ScrollScript
+        let size: CGSize
+        var view: TextView
+        var frame = 1
+        var lastEvents: [String: String] = [:]
+        var overlay = false
+        let name: String
+
+        init(document: TextDocument, script: ScrollScript, size: CGSize, name: String) {
+            self.document = document
+            self.script = script
+            self.size = size
+            self.name = name
+            view = TextView(document: document, viewportSize: size)
+        }
+
+        var frameCount: Int { (try? ScriptRunner(view: TextView(document: document, viewportSize: size), script: script).frameCount) ?? 1 }
+
+        /// Replays the script up to frame `number` (laying out, not drawing).
+        func go(toFrame number: Int) throws {
+            view = TextView(document: document, viewportSize: size)
+            view.showsOverlay = overlay
+            let runner = try ScriptRunner(view: view, script: script)
+            frame = min(max(number, 1), runner.frameCount)
+            lastEvents = [:]
+            try runner.run(drawing: 0...0, through: frame) { _, _, event in
+                for a in event.attachments { lastEvents[a.id] = a.event.rawValue }
+            }
+        }
+
+        func scroll(to y: Double) throws {
+            view.contentOffset = CGPoint(x: 0, y: y)
+            try view.layoutPass()
+            for a in view.drainAttachmentEvents() { lastEvents[a.id] = a.event.rawValue }
+        }
+
+        var preview: LayoutPreview {
+            LayoutPreview(view: view, frame: frame, time: Double(frame - 1) / script.fps, lastEvents: lastEvents)
+        }
+    }
+
+    static func run(_ raw: [String]) throws -> Int32 {
+        // `--image` may stand alone or take a mode: normalize it before parsing.
+        var raw = raw
+        var imageMode: TerminalImage.Mode?
+        var wantsImage = false
+        raw.removeAll { arg in
+            guard arg == "--image" || arg.hasPrefix("--image=") else { return false }
+            wantsImage = true
+            if let eq = arg.firstIndex(of: "=") { imageMode = TerminalImage.Mode(rawValue: String(arg[arg.index(after: eq)...])) }
+            return true
+        }
+        if wantsImage, raw.contains(where: { $0.hasPrefix("--image=") }) == false, imageMode == nil,
+           let bad = CommandLine.arguments.first(where: { $0.hasPrefix("--image=") }) {
+            throw Arguments.UsageError(message: "\(bad) is not a mode; expected symbols, sixels or kitty")
+        }
+        let args = try Arguments(raw, options: ["script", "frame", "at", "width", "height"], flags: ["json", "interactive"])
+        if args.flags.contains("help") { print(help); return 0 }
+        guard args.positional.count == 1 else {
+            throw Arguments.UsageError(message: args.positional.isEmpty ? "preview needs a document" : "preview takes one document")
+        }
+        let documentURL = URL(fileURLWithPath: args.positional[0])
+        let document = try TextDocument(contentsOf: documentURL)
+        let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) } ?? .still
+        let viewport = try ViewportLimits.check(width: try args.double("width", default: script.viewport?.width ?? 800),
+                                                height: try args.double("height", default: script.viewport?.height ?? 600),
+                                                scale: 1)
+        let session = Session(document: document, script: script, size: viewport.size, name: documentURL.lastPathComponent)
+        let frameNumber = Int(try args.double("frame", default: 1))
+        guard frameNumber >= 1 else { throw Arguments.UsageError(message: "--frame must be at least 1") }
+        if frameNumber > session.frameCount {
+            throw Arguments.UsageError(message: "--frame \(frameNumber) is past the last frame; the script makes \(session.frameCount)")
+        }
+        try session.go(toFrame: frameNumber)
+        if let at = args.values["at"] {
+            guard let y = Double(at) else { throw Arguments.UsageError(message: "--at expects a number, got '\(at)'") }
+            try session.scroll(to: y)
+        }
+        if args.flags.contains("interactive") {
+            return try InteractivePreview(session: session).run()
+        }
+        if args.flags.contains("json") {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+            print(String(decoding: try encoder.encode(session.preview), as: UTF8.self))
+            return 0
+        }
+        let terminal = TerminalSize.current
+        let style = TextStyle(enabled: Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        if wantsImage {
+            let frame = try session.view.renderFrame()
+            print(TerminalImage.render(frame, columns: terminal.columns, rows: max(terminal.rows - 2, 10),
+                                       mode: imageMode ?? TerminalImage.detectMode()))
+        }
+        print(PreviewTable.lines(session.preview, name: session.name, width: terminal.columns, style: style).joined(separator: "\n"))
+        return 0
+    }
+}

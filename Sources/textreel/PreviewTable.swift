@@ -1,0 +1,127 @@
+import Foundation
+import TextReel
+
+/// ANSI styling that turns itself off when output is not a terminal or NO_COLOR is set.
+struct TextStyle {
+    let enabled: Bool
+    func apply(_ code: String, _ text: String) -> String { enabled ? "\u{1B}[\(code)m\(text)\u{1B}[0m" : text }
+    func bold(_ t: String) -> String { apply("1", t) }
+    func dim(_ t: String) -> String { apply("2", t) }
+    func blue(_ t: String) -> String { apply("34", t) }
+    func green(_ t: String) -> String { apply("32", t) }
+    func yellow(_ t: String) -> String { apply("33", t) }
+    func magenta(_ t: String) -> String { apply("35", t) }
+}
+
+/// The preview as text: a header, the fragment table and a minimap column.
+enum PreviewTable {
+    static func lines(_ p: LayoutPreview, name: String, width: Int, style: TextStyle) -> [String] {
+        func n(_ v: Double) -> String { String(Int(v.rounded())) }
+        var out: [String] = []
+        out.append(style.bold("\(name) — frame \(p.frame) at \(String(format: "%.2f", p.time)) s"))
+        out.append("document  \(n(p.documentHeight)) pt: \(n(p.measuredHeight)) measured (\(p.measuredParagraphs) of \(p.paragraphs) paragraphs), \(n(p.documentHeight - p.measuredHeight)) estimated")
+        out.append("visible   y \(n(p.visibleRect.y)) – \(n(p.visibleRect.y + p.visibleRect.height))  (\(n(p.visibleRect.width)) × \(n(p.visibleRect.height)) pt)")
+        out.append("overdraw  y \(n(p.viewportBounds.y)) – \(n(p.viewportBounds.y + p.viewportBounds.height))")
+        out.append("")
+
+        let minimapWidth = 3
+        let words = max(width - 66 - minimapWidth, 10)
+        let header = pad("#", 5) + pad("id", 5) + pad("kind", 17) + pad("y range", 13) + pad("lines", 6) + pad("state", 7)
+            + pad("where", 9) + pad("first words", words)
+        var rows: [String] = [style.bold(header)]
+        for f in p.fragments {
+            let kind = f.kind
+            var row = pad(String(f.index), 5) + pad(String(f.paragraph), 5) + pad(kind, 17)
+            row += pad("\(n(f.top))–\(n(f.bottom))", 13) + pad(String(f.lines), 6) + pad(f.state == "layoutAvailable" ? "laid" : "est", 7)
+            row += pad(f.visible ? "visible" : "overdraw", 9) + pad(f.firstWords, words)
+            var line = f.visible ? (kind.hasPrefix("heading") ? style.bold(row) : row) : style.dim(row)
+            if !f.attachments.isEmpty { line = line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+            rows.append(line)
+            for a in f.attachments {
+                let event = a.lastEvent.map { " — \($0)" } ?? ""
+                let state = a.state.isEmpty ? "" : ": \(a.state)"
+                rows.append(style.magenta("      ▣ \(a.provider) \(a.id)\(state)\(event)"))
+            }
+        }
+        // The minimap: the whole document as a bar, the band shaded, the visible rect solid.
+        let height = max(rows.count, 12)
+        let total = max(p.documentHeight, 1)
+        var minimap: [String] = []
+        for k in 0..<height {
+            let y0 = Double(k) / Double(height) * total, y1 = Double(k + 1) / Double(height) * total
+            let visible = y1 > p.visibleRect.y && y0 < p.visibleRect.y + p.visibleRect.height
+            let band = y1 > p.viewportBounds.y && y0 < p.viewportBounds.y + p.viewportBounds.height
+            minimap.append(visible ? style.blue("█") : band ? style.blue("▒") : style.dim("│"))
+        }
+        for k in 0..<height {
+            let row = k < rows.count ? rows[k] : ""
+            out.append(padVisible(row, width - minimapWidth) + " " + minimap[k])
+        }
+        return out
+    }
+
+    /// A narrow table for the interactive view: index, kind, y range, where, first words.
+    static func compact(_ p: LayoutPreview, width: Int, style: TextStyle) -> [String] {
+        func n(_ v: Double) -> String { String(Int(v.rounded())) }
+        var rows = [style.bold(pad("doc \(n(p.documentHeight)) pt, \(p.measuredParagraphs)/\(p.paragraphs) measured", width)),
+                    style.bold(pad("#", 5) + pad("kind", 11) + pad("y", 12) + pad("words", max(width - 28, 4)))]
+        for f in p.fragments {
+            let row = pad(String(f.index), 5) + pad(f.kind, 11) + pad("\(n(f.top))–\(n(f.bottom))", 12)
+                + pad(f.firstWords, max(width - 28, 4))
+            rows.append(f.visible ? row : style.dim(row))
+            for a in f.attachments {
+                rows.append(style.magenta(pad("  ▣ \(a.id) \(a.lastEvent ?? "") \(a.state)", width)))
+            }
+        }
+        return rows
+    }
+
+    /// Clips or pads `text` to `width` terminal cells.
+    static func pad(_ text: String, _ width: Int) -> String {
+        var clipped = "", used = 0
+        for character in text {
+            let w = cells(character)
+            if used + w > width - 1 {
+                clipped += "…"
+                used += 1
+                break
+            }
+            clipped.append(character)
+            used += w
+        }
+        return clipped + String(repeating: " ", count: max(width - used, 0))
+    }
+
+    /// Pads to `width` cells, ignoring ANSI escapes.
+    static func padVisible(_ text: String, _ width: Int) -> String {
+        let plain = text.replacingOccurrences(of: "\u{1B}\\[[0-9;]*m", with: "", options: .regularExpression)
+        return text + String(repeating: " ", count: max(width - plain.reduce(0) { $0 + cells($1) }, 0))
+    }
+
+    /// Terminal cells a character takes: 2 for East Asian wide and emoji, 0 for combining marks.
+    /// (A small table by hand: wcwidth is not reachable from Swift here.)
+    static func cells(_ character: Character) -> Int {
+        guard let first = character.unicodeScalars.first else { return 0 }
+        let v = first.value
+        if first.properties.generalCategory == .nonspacingMark || first.properties.generalCategory == .enclosingMark { return 0 }
+        if first.properties.isEmojiPresentation { return 2 }
+        let wide: [ClosedRange<UInt32>] = [0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+                                           0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+                                           0xFFE0...0xFFE6, 0x20000...0x3FFFD]
+        return wide.contains { $0.contains(v) } ? 2 : 1
+    }
+}
+
+/// The terminal's size in character cells (100 × 30 when not a terminal).
+struct TerminalSize {
+    var columns: Int
+    var rows: Int
+
+    static var current: TerminalSize {
+        var size = winsize()
+        if ioctl(1, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 {
+            return TerminalSize(columns: Int(size.ws_col), rows: Int(size.ws_row))
+        }
+        return TerminalSize(columns: 100, rows: 30)
+    }
+}

@@ -1,0 +1,91 @@
+import XCTest
+@testable import TextReel
+
+final class PreviewTests: XCTestCase {
+    private let demo = ["Fixtures/documents/demo.md", "--script", "Fixtures/scripts/demo.json5"]
+
+    private func previewJSON(frame: Int) throws -> [String: Any] {
+        let result = try CLI.run(["preview"] + demo + ["--frame", "\(frame)", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as! [String: Any]
+    }
+
+    /// The table lists exactly the fragments the render's events say are in the viewport bounds.
+    func testTableListsExactlyTheFragmentsOfTheEvents() throws {
+        let out = Paths.temporaryFolder()
+        XCTAssertEqual(try CLI.run(["render"] + demo + ["--out", out.path, "--quiet"]).status, 0)
+        let events = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8).split(separator: "\n")
+        for frame in [1, 37, 100] {
+            let event = try JSONSerialization.jsonObject(with: Data(events[frame - 1].utf8)) as! [String: Any]
+            let expected = (event["fragments"] as! [[String: Any]]).map { $0["paragraph"] as! Int }
+            let preview = try previewJSON(frame: frame)
+            XCTAssertEqual((preview["fragments"] as! [[String: Any]]).map { $0["paragraph"] as! Int }, expected, "frame \(frame)")
+            let text = try CLI.run(["preview"] + demo + ["--frame", "\(frame)"]).stdout
+            let rows = text.split(separator: "\n").filter { $0.first?.isNumber == true }
+            XCTAssertEqual(rows.map { Int($0.split(separator: " ")[1])! }, expected, "the text table, frame \(frame)")
+            XCTAssertFalse(text.contains("\u{1B}["), "no colours when stdout is not a terminal")
+        }
+    }
+
+    func testJSONRoundTrips() throws {
+        let result = try CLI.run(["preview", "Fixtures/documents/demo.md", "--at", "900", "--json"])
+        let decoded = try JSONDecoder().decode(LayoutPreview.self, from: Data(result.stdout.utf8))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        XCTAssertEqual(String(decoding: try encoder.encode(decoded), as: UTF8.self) + "\n", result.stdout)
+        XCTAssertEqual(decoded.visibleRect.y, 900)
+        XCTAssertTrue(decoded.fragments.contains { $0.visible } && decoded.fragments.contains { !$0.visible })
+        XCTAssertGreaterThan(decoded.measuredParagraphs, 0)
+    }
+
+    func testImageDrawsTheFrameWithChafa() throws {
+        let result = try CLI.run(["preview", "Fixtures/documents/demo.md", "--image=symbols"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdout.contains("\u{1B}[38;2;"), "true-colour cells")
+        XCTAssertEqual(try CLI.run(["preview", "Fixtures/documents/demo.md", "--image=ascii"]).status, 2)
+    }
+
+    /// Runs the interactive view in a tmux pane, presses keys, quits, and checks the terminal
+    /// settings are what they were before.
+    func testInteractiveModeRestoresTheTerminal() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else { throw XCTSkip("tmux is not installed") }
+        let folder = Paths.temporaryFolder()
+        let session = "textreel-test-\(getpid())"
+        let command = "stty -g > \(folder.path)/before; \(CLI.executable.path) preview \(demo.joined(separator: " ")) --interactive; "
+            + "echo $? > \(folder.path)/status; stty -g > \(folder.path)/after; sleep 20"
+        /// tmux through the shell: Foundation's Process does not notice the exit of a tmux client
+        /// whose server daemonizes.
+        @discardableResult
+        func tmux(_ args: [String], output: String = "tmux-out") -> Int32 {
+            let quoted = args.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            return system("cd '\(Paths.root.path)' && TERM=xterm-256color tmux -f /dev/null \(quoted) > '\(folder.path)/\(output)' 2>&1")
+        }
+        XCTAssertEqual(tmux(["new-session", "-d", "-s", session, "-x", "80", "-y", "24", "sh", "-c", command]), 0)
+        defer { tmux(["kill-session", "-t", session]) }
+        Thread.sleep(forTimeInterval: 4)
+        for key in ["j", "n", "o", "g", "5", "Enter"] { tmux(["send-keys", "-t", session, key]); Thread.sleep(forTimeInterval: 0.3) }
+        tmux(["capture-pane", "-p", "-t", session], output: "screen")
+        let screen = try String(contentsOf: folder.appendingPathComponent("screen"), encoding: .utf8)
+        // The status line (checked with stdlib prefix matching: the chafa symbols elsewhere on
+        // the screen confuse Foundation's substring search on Linux).
+        let status = try XCTUnwrap(screen.split(separator: "\n").last { $0.hasPrefix("frame ") }, screen)
+        XCTAssertTrue(status.hasPrefix("frame 2/"), String(status))
+        tmux(["send-keys", "-t", session, "q"])
+        Thread.sleep(forTimeInterval: 1.5)
+        XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("status"), encoding: .utf8), "0\n")
+        XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("before"), encoding: .utf8),
+                       try String(contentsOf: folder.appendingPathComponent("after"), encoding: .utf8))
+    }
+
+    func testContactSheetAndY4M() throws {
+        let out = Paths.temporaryFolder()
+        let result = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", "Fixtures/golden/demo-overlay/overlay.json5",
+                                  "--out", out.path, "--contact-sheet", "--format", "y4m"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stdoutData.starts(with: Data("YUV4MPEG2 W640 H480 F30000:1000 Ip A1:1 C444\nFRAME\n".utf8)))
+        XCTAssertEqual(result.stdoutData.count, "YUV4MPEG2 W640 H480 F30000:1000 Ip A1:1 C444\n".utf8.count + "FRAME\n".utf8.count + 640 * 480 * 3)
+        let sheet = try RenderedFrame(contentsOfPNG: out.appendingPathComponent("contact-sheet.png"))
+        XCTAssertGreaterThan(sheet.width, 200)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("frame-00001.png").path), "y4m writes no PNGs")
+    }
+}
