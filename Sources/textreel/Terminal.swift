@@ -18,8 +18,11 @@ final class Progress {
     private let start = Date()
     private var lastDraw = Date.distantPast
 
-    init(total: Int, enabled: Bool) {
+    private let unit: String
+
+    init(total: Int, enabled: Bool, unit: String = "frames") {
         self.total = total
+        self.unit = unit
         self.enabled = enabled && Terminal.stderrIsTerminal && total > 1
     }
 
@@ -33,12 +36,19 @@ final class Progress {
         let width = 30
         let filled = total > 0 ? width * done / total : width
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
-        let line = String(format: "\r%@ %d/%d frames  %.1f fps  %.0fs left ", bar, done, total, fps, left)
+        let line = String(format: "\r%@ %d/%d %@  %.1f/s  %.0fs left ", bar, done, total, unit, fps, left)
         FileHandle.standardError.write(Data(line.utf8))
     }
 
     func finish() {
         guard enabled else { return }
         FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+    }
+
+    /// Clears the bar so a line can be printed; the next `step()` draws it again.
+    func clear() {
+        guard enabled else { return }
+        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        lastDraw = .distantPast
     }
 }

@@ -49,7 +49,12 @@ enum TestCommand {
         }
         let quiet = args.flags.contains("quiet")
         let cases = try GoldenSuite.cases(in: args.positional.map { URL(fileURLWithPath: $0) })
+        let progress = Progress(total: options.shard.map { GoldenSuite.shard(cases, index: $0.index, count: $0.count).count } ?? cases.count,
+                                enabled: true, unit: "cases")
+        defer { progress.finish() }
         let results = try GoldenSuite.run(cases, options: options) { result in
+            progress.clear()
+            defer { progress.step() }
             let mark = switch result.status {
             case .passed: "✓"
             case .recorded: "+"
