@@ -79,13 +79,29 @@ if arguments.count > 2, arguments[1] == "--child" {
         var pngBytes = 0, pngFrames = 0
         let pngFolder = folder.appendingPathComponent("frames")
         try FileManager.default.createDirectory(at: pngFolder, withIntermediateDirectories: true)
+        var cairoTimes: [Double] = [], ownTimes: [Double] = [], cairoBytes = 0.0
         let encoded = noCache ? 0 : try Measure.seconds {
+            let writer = FrameWriter(parallel: true)
             let more = try ScriptRunner(view: view, script: try ScrollScript(data: Data("{fps: 60, steps: [{scroll: {by: -7200, duration: 5, curve: \"linear\"}}]}".utf8)))
             try more.run { number, frame, _ in
                 guard let frame else { return }
-                let data = try frame.pngData()
-                try data.write(to: pngFolder.appendingPathComponent(String(format: "frame-%05d.png", number)))
-                pngBytes += data.count; pngFrames += 1
+                try writer.write(frame, to: pngFolder.appendingPathComponent(String(format: "frame-%05d.png", number)))
+                pngFrames += 1
+            }
+            try writer.finish()
+        }
+        if !noCache {
+            for name in try FileManager.default.contentsOfDirectory(atPath: pngFolder.path) {
+                pngBytes += (try FileManager.default.attributesOfItem(atPath: pngFolder.appendingPathComponent(name).path)[.size] as? Int) ?? 0
+            }
+            // Cairo's PNG writer against TextReel's, on the same frames, encoding only.
+            for _ in 0..<20 {
+                view.scroll(by: 24)
+                let frame = try view.renderFrame()
+                var data = Data()
+                cairoTimes.append(try Measure.seconds { data = try frame.cairoPNGData() })
+                cairoBytes += Double(data.count)
+                ownTimes.append(try Measure.seconds { _ = try frame.pngData() })
             }
         }
         let n = Double(times.count + 1)
@@ -94,7 +110,9 @@ if arguments.count > 2, arguments[1] == "--child" {
               "fpsWithPNG": encoded > 0 ? Double(pngFrames) / encoded : 0,
               "shapedPerFrame": Double(shaped) / n, "drawsPerFrame": Double(draws) / n, "hitsPerFrame": Double(hits) / n,
               "rssAt100": rss100, "rssAtEnd": rssEnd, "peakMB": Measure.memoryMB("VmHWM"),
-              "pngBytesPerFrame": pngFrames > 0 ? Double(pngBytes) / Double(pngFrames) : 0])
+              "pngBytesPerFrame": pngFrames > 0 ? Double(pngBytes) / Double(pngFrames) : 0,
+              "cairoPNGms": Measure.median(cairoTimes) * 1000, "ownPNGms": Measure.median(ownTimes) * 1000,
+              "cairoPNGBytes": cairoBytes / 20])
     case "drawings":
         // 200 drawings, scrolled through down, up and down again, with or without the policy.
         let policy = arguments.count > 4 && arguments[4] == "--policy"
@@ -188,7 +206,8 @@ row("scroll 100,000: frame time p50 / p95 (no PNG)", "\(f(s["p50"]!)) / \(f(s["p
 row("scroll 100,000: frames per second, no PNG / writing PNGs", "\(f(s["fpsNoEncode"]!, 0)) / \(f(s["fpsWithPNG"]!, 0))  (target ≥ 150 with PNGs)")
 row("per frame: shaped / surfaces drawn / from cache", "\(f(s["shapedPerFrame"]!)) / \(f(s["drawsPerFrame"]!)) / \(f(s["hitsPerFrame"]!))")
 row("memory while scrolling: RSS at frame 100 → 1000", "\(f(s["rssAt100"]!, 1)) → \(f(s["rssAtEnd"]!, 1)) MB")
-row("PNG bytes per frame", "\(f(s["pngBytesPerFrame"]! / 1000, 1)) KB")
+row("PNG bytes per frame", "\(f(s["pngBytesPerFrame"]! / 1000, 1)) KB  (Cairo's writer: \(f(s["cairoPNGBytes"]! / 1000, 1)) KB)")
+row("peer: Cairo's PNG writer vs TextReel's, per frame", "\(f(s["cairoPNGms"]!)) / \(f(s["ownPNGms"]!)) ms  (\(f(s["cairoPNGms"]! / s["ownPNGms"]!, 1))×)")
 row("peer: --no-cache frame time p50 (ratio to cached)", "\(f(n["p50"]!)) ms  (\(f(n["p50"]! / s["p50"]!, 1))×)")
 row("image diff, differing 1600×1200 frames (with diff image)", "\(f(results["diff"]!["mpsDiffering"]!, 0)) MP/s")
 row("image diff, identical frames (exact fast path)", "\(f(results["diff"]!["mpsIdentical"]!, 0)) MP/s")

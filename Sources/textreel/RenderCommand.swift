@@ -25,6 +25,9 @@ enum RenderCommand {
       --video FILE     also encode the frames into FILE (.mp4, .gif or .webm) with ffmpeg
       --format FORMAT  png (default), or y4m: write the frames to stdout as a YUV4MPEG2 stream
                        (no PNGs) for any video tool
+      --compression C  fast (default) or small: smaller PNGs, written more slowly
+      --serial         encode PNGs on the main thread (the default encodes frame n while frame
+                       n + 1 is drawn; the bytes are the same)
       --quiet          print nothing but errors
       --verbose        also print each frame's delegate pass and corrections
       -h, --help       show this help
@@ -38,8 +41,8 @@ enum RenderCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "format"],
-                                 flags: ["overlay", "quiet", "verbose", "contact-sheet"])
+        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "format", "compression"],
+                                 flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial"])
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1 else {
             throw Arguments.UsageError(message: args.positional.isEmpty ? "render needs a document" : "render takes one document, got \(args.positional.count)")
@@ -49,6 +52,11 @@ enum RenderCommand {
             throw Arguments.UsageError(message: "--format expects png or y4m, got '\(format)'")
         }
         let toStdout = format == "y4m"
+        let compressionName = args.values["compression"] ?? "fast"
+        guard let compression = PNGCompression(rawValue: compressionName) else {
+            throw Arguments.UsageError(message: "--compression expects fast or small, got '\(compressionName)'")
+        }
+        let writer = FrameWriter(parallel: !args.flags.contains("serial"), compression: compression)
         let quiet = args.flags.contains("quiet") || toStdout
         let verbose = args.flags.contains("verbose")
         let video = try args.values["video"].map { try VideoEncoder(output: URL(fileURLWithPath: $0), fps: 30) }
@@ -82,7 +90,7 @@ enum RenderCommand {
         let summary = try runner.run(drawing: range) { number, frame, event in
             if let frame {
                 if y4m != nil { try y4m!.write(frame) } else {
-                    try frame.write(to: outDir.appendingPathComponent(String(format: "frame-%05d.png", number)))
+                    try writer.write(frame, to: outDir.appendingPathComponent(String(format: "frame-%05d.png", number)))
                 }
                 sheet?.add(frame, number: number)
                 try video?.add(frame)
@@ -93,6 +101,7 @@ enum RenderCommand {
             }
             try events.append(encoder.encode(event) + Data("\n".utf8))
         }
+        try writer.finish()
         progress.finish()
         try video?.finish()
         if let sheet { try sheet.render().write(to: outDir.appendingPathComponent("contact-sheet.png")) }

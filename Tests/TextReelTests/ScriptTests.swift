@@ -130,6 +130,20 @@ final class ScriptTests: XCTestCase {
         XCTAssertEqual(view.contentOffset.y, view.textLayoutManager.y(ofParagraphAt: 1500))
     }
 
+    /// Encoding on a second thread while the next frame is drawn changes no byte.
+    func testParallelAndSerialWritingGiveTheSameBytes() throws {
+        let parallel = Paths.temporaryFolder("parallel"), serial = Paths.temporaryFolder("serial")
+        let base = ["render", "Fixtures/documents/attachments.md", "--script", "Fixtures/golden/video-policy/scroll.json5", "--quiet"]
+        XCTAssertEqual(try CLI.run(base + ["--out", parallel.path]).status, 0)
+        XCTAssertEqual(try CLI.run(base + ["--out", serial.path, "--serial"]).status, 0)
+        let names = try FileManager.default.contentsOfDirectory(atPath: serial.path).sorted()
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parallel.path).sorted(), names)
+        XCTAssertGreaterThan(names.count, 20)
+        for name in names {
+            XCTAssertEqual(try Data(contentsOf: parallel.appendingPathComponent(name)), try Data(contentsOf: serial.appendingPathComponent(name)), name)
+        }
+    }
+
     func testFramesSubrangeGivesTheSamePixelsAsAFullRun() throws {
         let full = Paths.temporaryFolder("full"), part = Paths.temporaryFolder("part")
         let base = ["render", "Fixtures/documents/demo.md", "--script", "Fixtures/scripts/demo.json5", "--quiet"]

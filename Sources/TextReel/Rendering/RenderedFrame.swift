@@ -1,3 +1,4 @@
+import CImage
 import CPango
 import Foundation
 
@@ -22,12 +23,17 @@ public final class RenderedFrame {
         self.init(surface: surface)
     }
 
-    public func pngData() throws -> Data {
-        try PNGEncoder.encode(surface)
+    public func pngData(compression: PNGCompression = .fast) throws -> Data {
+        try PNGEncoder.encode(surface, compression: compression)
     }
 
-    public func write(to url: URL) throws {
-        let data = try pngData()
+    /// PNG bytes from Cairo's own writer (the benchmark's peer).
+    public func cairoPNGData() throws -> Data {
+        try PNGEncoder.encodeWithCairo(surface)
+    }
+
+    public func write(to url: URL, compression: PNGCompression = .fast) throws {
+        let data = try pngData(compression: compression)
         do {
             try data.write(to: url, options: .atomic)
         } catch {
@@ -65,20 +71,67 @@ public final class RenderedFrame {
     }
 }
 
-/// Encodes a Cairo surface as PNG into memory.
-enum PNGEncoder {
-    private final class Sink { var data = Data() }
+/// How frames are compressed. Both are deterministic: the same frame gives the same bytes.
+public enum PNGCompression: String, Sendable, CaseIterable {
+    /// libpng with no filtering and a low zlib level: several times faster than Cairo's writer,
+    /// with files of about the same size on text pages.
+    case fast
+    /// libpng's defaults (adaptive filters, zlib level 6): smaller files, slower.
+    case small
+}
 
-    static func encode(_ surface: CairoSurface) throws -> Data {
+/// Encodes an opaque frame as an RGB PNG with libpng's simplified API (which keeps libpng's
+/// longjmp error handling on the C side).
+enum PNGEncoder {
+    static func encode(_ surface: CairoSurface, compression: PNGCompression = .fast) throws -> Data {
+        let width = surface.width, height = surface.height
+        // Cairo's RGB24 is B, G, R, x in memory on little-endian machines: pack it as BGR.
+        var packed = [UInt8](repeating: 0, count: width * height * 3)
+        surface.withPixels { data, stride in
+            packed.withUnsafeMutableBufferPointer { out in
+                for y in 0..<height {
+                    let row = data + y * stride
+                    var o = y * width * 3
+                    for x in 0..<width {
+                        out[o] = row[x * 4]; out[o + 1] = row[x * 4 + 1]; out[o + 2] = row[x * 4 + 2]
+                        o += 3
+                    }
+                }
+            }
+        }
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(width)
+        image.height = UInt32(height)
+        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_BGR)
+        image.flags = compression == .fast ? UInt32(PNG_IMAGE_FLAG_FAST) : 0
+        // One pass into a buffer larger than any PNG of these pixels (deflate adds a few bytes per
+        // block at worst); libpng reports the size it needed if it were ever short.
+        var size = packed.count + packed.count / 64 + 65536
+        var data = Data(count: size)
+        var ok = data.withUnsafeMutableBytes { out in
+            packed.withUnsafeBytes { png_image_write_to_memory(&image, out.baseAddress, &size, 0, $0.baseAddress, 0, nil) }
+        }
+        if ok == 0 && size > data.count {
+            data = Data(count: size)
+            ok = data.withUnsafeMutableBytes { out in
+                packed.withUnsafeBytes { png_image_write_to_memory(&image, out.baseAddress, &size, 0, $0.baseAddress, 0, nil) }
+            }
+        }
+        guard ok != 0 else { throw TextReelError("PNG encoding failed") }
+        return data.prefix(size)
+    }
+
+    /// Cairo's own writer, for the benchmark's comparison.
+    static func encodeWithCairo(_ surface: CairoSurface) throws -> Data {
+        final class Sink { var data = Data() }
         let sink = Sink()
         let status = cairo_surface_write_to_png_stream(surface.surface, { closure, bytes, length in
             guard let closure, let bytes else { return CAIRO_STATUS_WRITE_ERROR }
             Unmanaged<Sink>.fromOpaque(closure).takeUnretainedValue().data.append(bytes, count: Int(length))
             return CAIRO_STATUS_SUCCESS
         }, Unmanaged.passUnretained(sink).toOpaque())
-        guard status == CAIRO_STATUS_SUCCESS else {
-            throw TextReelError("PNG encoding failed: \(String(cString: cairo_status_to_string(status)))")
-        }
+        guard status == CAIRO_STATUS_SUCCESS else { throw TextReelError("PNG encoding failed") }
         return sink.data
     }
 }
