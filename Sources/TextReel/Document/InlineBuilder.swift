@@ -1,3 +1,5 @@
+import Foundation
+
 /// Accumulates a paragraph's text as UTF-8 bytes with styled runs and attachments, so that every
 /// range is already in Pango's byte offsets.
 struct InlineBuilder {
@@ -14,9 +16,20 @@ struct InlineBuilder {
     mutating func pop() { _ = styles.popLast() }
 
     mutating func append(_ text: String, extra: InlineStyle = []) {
+        var text = text
+        text.withUTF8 { append(bytes: UnsafeRawBufferPointer($0), extra: extra) }
+    }
+
+    /// Appends a C string's bytes without making a Swift string first (the reader's hot path).
+    mutating func append(cString: UnsafePointer<CChar>?, extra: InlineStyle = []) {
+        guard let cString else { return }
+        append(bytes: UnsafeRawBufferPointer(start: cString, count: strlen(cString)), extra: extra)
+    }
+
+    private mutating func append(bytes text: UnsafeRawBufferPointer, extra: InlineStyle) {
         guard !text.isEmpty else { return }
         let start = bytes.count
-        bytes.append(contentsOf: text.utf8)
+        bytes.append(contentsOf: text)
         let style = currentStyle.union(extra)
         guard !style.isEmpty else { return }
         let link = currentLink

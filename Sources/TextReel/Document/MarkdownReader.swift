@@ -20,9 +20,24 @@ struct MarkdownReader {
         self.baseURL = baseURL
     }
 
-    /// Validates UTF-8 (cmark would silently replace bad bytes), then parses.
+    /// Added to cmark's line numbers: where the piece being parsed starts in the file.
+    private var lineOffset = 0
+    /// Files larger than this are parsed in pieces of about this size.
+    var pieceBytes = 1 << 20
+
+    /// Validates UTF-8 (cmark would silently replace bad bytes), then parses, piece by piece for
+    /// large files so cmark's syntax tree stays small.
     mutating func read(_ data: Data) throws {
         try Self.validateUTF8(data, fileName: fileName)
+        try data.withUnsafeBytes { raw in
+            for chunk in MarkdownChunks.split(raw, minimumBytes: pieceBytes) {
+                lineOffset = chunk.firstLine - 1
+                try parse(UnsafeRawBufferPointer(rebasing: raw[chunk.range]))
+            }
+        }
+    }
+
+    private mutating func parse(_ bytes: UnsafeRawBufferPointer) throws {
         cmark_gfm_core_extensions_ensure_registered()
         guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_UNSAFE) else {
             throw TextReelError(file: fileName, "cmark-gfm could not create a parser")
@@ -31,9 +46,7 @@ struct MarkdownReader {
         for name in ["table", "strikethrough", "tasklist", "autolink"] {
             if let ext = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, ext) }
         }
-        data.withUnsafeBytes { raw in
-            if let base = raw.baseAddress { cmark_parser_feed(parser, base.assumingMemoryBound(to: CChar.self), raw.count) }
-        }
+        if let base = bytes.baseAddress { cmark_parser_feed(parser, base.assumingMemoryBound(to: CChar.self), bytes.count) }
         guard let root = cmark_parser_finish(parser) else {
             throw TextReelError(file: fileName, "cmark-gfm could not parse the document")
         }
@@ -66,7 +79,7 @@ struct MarkdownReader {
     }
 
     private mutating func readBlock(_ node: OpaquePointer) throws {
-        let line = Int(cmark_node_get_start_line(node))
+        let line = Int(cmark_node_get_start_line(node)) + lineOffset
         switch typeName(node) {
         case "paragraph":
             var inline = InlineBuilder()
@@ -187,13 +200,13 @@ struct MarkdownReader {
     private mutating func readInline(_ node: OpaquePointer, into inline: inout InlineBuilder) throws {
         switch typeName(node) {
         case "text", "html_inline":
-            inline.append(string(cmark_node_get_literal(node)))
+            inline.append(cString: cmark_node_get_literal(node))
         case "softbreak":
             inline.append(" ")
         case "linebreak":
             inline.append("\u{2028}")
         case "code":
-            inline.append(string(cmark_node_get_literal(node)), extra: .code)
+            inline.append(cString: cmark_node_get_literal(node), extra: .code)
         case "emph":
             try styled(.emphasis, node, &inline)
         case "strong":
@@ -243,11 +256,11 @@ struct MarkdownReader {
             let line = Int(cmark_node_get_start_line(n))
             if line > 0 {
                 let column = Int(cmark_node_get_start_column(n))
-                return (line, column > 0 ? column : nil)
+                return (line + lineOffset, column > 0 ? column : nil)
             }
             current = cmark_node_parent(n)
         }
-        return (1, nil)
+        return (1 + lineOffset, nil)
     }
 
     private func location(of node: OpaquePointer) -> String {
