@@ -49,11 +49,11 @@ public enum GoldenSuite {
     }
 
     /// Runs `cases`, calling `progress` after each.
-    public static func run(_ cases: [GoldenCase], options: Options, progress: (CaseResult) -> Void = { _ in }) throws -> [CaseResult] {
+    public static func run(_ cases: [GoldenCase], options: Options, progress: (CaseResult) throws -> Void = { _ in }) throws -> [CaseResult] {
         let selected = options.shard.map { shard(cases, index: $0.index, count: $0.count) } ?? cases
         return try selected.map { golden in
             let result = try run(golden, options: options)
-            progress(result)
+            try progress(result)
             return result
         }
     }

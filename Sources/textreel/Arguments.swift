@@ -7,7 +7,8 @@ struct Arguments {
 
     struct UsageError: Error { let message: String }
 
-    init(_ raw: [String], options: Set<String>, flags allowedFlags: Set<String>) throws {
+    init(_ raw: [String], options optionList: [String], flags flagList: [String]) throws {
+        let options = Set(optionList), allowedFlags = Set(flagList)
         var i = 0
         while i < raw.count {
             let arg = raw[i]

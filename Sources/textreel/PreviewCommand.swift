@@ -24,6 +24,8 @@ enum PreviewCommand {
                         paragraph; n/p step through the script's frames; o toggles the overlay; q quits
       -h, --help        show this help
 
+    \(LimitOptions.help)
+
     Colours when stdout is a terminal, unless NO_COLOR is set.
 
     Examples:
@@ -90,13 +92,14 @@ enum PreviewCommand {
            let bad = CommandLine.arguments.first(where: { $0.hasPrefix("--image=") }) {
             throw Arguments.UsageError(message: "\(bad) is not a mode; expected symbols, sixels or kitty")
         }
-        let args = try Arguments(raw, options: ["script", "frame", "at", "width", "height"], flags: ["json", "interactive"])
+        let args = try Arguments(raw, options: ["script", "frame", "at", "width", "height"] + LimitOptions.names,
+                                 flags: ["json", "interactive"] + LimitOptions.flags)
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1 else {
             throw Arguments.UsageError(message: args.positional.isEmpty ? "preview needs a document" : "preview takes one document")
         }
         let documentURL = URL(fileURLWithPath: args.positional[0])
-        let document = try TextDocument(contentsOf: documentURL)
+        let document = try TextDocument(contentsOf: documentURL, limits: try LimitOptions.reading(args))
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) } ?? .still
         let viewport = try ViewportLimits.check(width: try args.double("width", default: script.viewport?.width ?? 800),
                                                 height: try args.double("height", default: script.viewport?.height ?? 600),

@@ -32,8 +32,9 @@ enum RenderCommand {
       --verbose        also print each frame's delegate pass and corrections
       -h, --help       show this help
 
-    Limits: the viewport may be at most \(ViewportLimits.maximumPixels) pixels a side after scaling;
-    a script may make at most \(ScrollScript.maximumFrames) frames.
+    The viewport may be at most \(ViewportLimits.maximumPixels) pixels a side after scaling.
+
+    \(LimitOptions.help)
 
     Examples:
       textreel render Fixtures/documents/demo.md --at 400
@@ -41,8 +42,8 @@ enum RenderCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "format", "compression"],
-                                 flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial"])
+        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "format", "compression"] + LimitOptions.names,
+                                 flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial"] + LimitOptions.flags)
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1 else {
             throw Arguments.UsageError(message: args.positional.isEmpty ? "render needs a document" : "render takes one document, got \(args.positional.count)")
@@ -57,6 +58,8 @@ enum RenderCommand {
             throw Arguments.UsageError(message: "--compression expects fast or small, got '\(compressionName)'")
         }
         let writer = FrameWriter(parallel: !args.flags.contains("serial"), compression: compression)
+        // Whatever happens, frames in flight are finished (each is written atomically) before exit.
+        defer { try? writer.finish() }
         let quiet = args.flags.contains("quiet") || toStdout
         let verbose = args.flags.contains("verbose")
         let video = try args.values["video"].map { try VideoEncoder(output: URL(fileURLWithPath: $0), fps: 30) }
@@ -67,7 +70,7 @@ enum RenderCommand {
             height: try args.double("height", default: script?.viewport?.height ?? 600),
             scale: try args.double("scale", default: script?.viewport?.scale ?? 1))
         let at = try args.double("at", default: 0)
-        let document = try TextDocument(contentsOf: documentURL)
+        let document = try TextDocument(contentsOf: documentURL, limits: try LimitOptions.reading(args))
         if !quiet { for warning in document.warnings { Terminal.error(warning) } }
 
         let name = documentURL.deletingPathExtension().lastPathComponent
@@ -76,9 +79,11 @@ enum RenderCommand {
         let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale)
         view.showsOverlay = args.flags.contains("overlay")
         if at != 0 { view.contentOffset = CGPoint(x: 0, y: at) }
-        let runner = try ScriptRunner(view: view, script: script ?? ScrollScript.still)
+        let runner = try ScriptRunner(view: view, script: script ?? ScrollScript.still, maximumFrames: try LimitOptions.maximumFrames(args))
         let range = try args.values["frames"].map { try parseFrames($0, count: runner.frameCount) }
-        try OutputFolder.prepare(outDir, removingFramesOf: range == nil)
+        let lock = try OutputFolder.prepare(outDir, removingFramesOf: range == nil)
+        defer { lock.release() }
+        Interruption.install()
 
         let events = try AtomicFile(outDir.appendingPathComponent("events.jsonl"))
         let encoder = JSONEncoder()
@@ -88,6 +93,7 @@ enum RenderCommand {
         var y4m = toStdout ? Y4MWriter(handle: .standardOutput, fps: script?.fps ?? 30) : nil
         try video?.start(fps: script?.fps ?? 30)
         let summary = try runner.run(drawing: range) { number, frame, event in
+            try Interruption.check("after frame \(number - 1)")
             if let frame {
                 if y4m != nil { try y4m!.write(frame) } else {
                     try writer.write(frame, to: outDir.appendingPathComponent(String(format: "frame-%05d.png", number)))

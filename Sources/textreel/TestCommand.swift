@@ -52,6 +52,7 @@ enum TestCommand {
         let progress = Progress(total: options.shard.map { GoldenSuite.shard(cases, index: $0.index, count: $0.count).count } ?? cases.count,
                                 enabled: true, unit: "cases")
         defer { progress.finish() }
+        Interruption.install()
         let results = try GoldenSuite.run(cases, options: options) { result in
             progress.clear()
             defer { progress.step() }
@@ -68,6 +69,7 @@ enum TestCommand {
             if !result.drift.isEmpty && !result.isFailure && result.status == .passed {
                 print("    note: environment differs from the goldens' (\(result.drift.joined(separator: "; "))) but pixels match")
             }
+            try Interruption.check("after case \(result.name)")
         }
         if let folder = args.values["report"] { try Reports.writeHTML(results, to: URL(fileURLWithPath: folder)) }
         if let file = args.values["junit"] { try Reports.writeJUnit(results, to: URL(fileURLWithPath: file)) }

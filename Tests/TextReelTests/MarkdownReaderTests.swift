@@ -90,7 +90,7 @@ final class MarkdownReaderTests: XCTestCase {
 
     func testImageSizeFromFileAndMissingImageWarns() throws {
         let doc = try TextDocument(markdown: "![](media/photo.png)\n\n![](media/nope.png)",
-                                   baseURL: Paths.fixtures)
+                                   baseURL: Paths.fixtures.appendingPathComponent("documents"))
         XCTAssertEqual(doc.paragraphs[0].attachments[0].size, CGSize(width: 480, height: 280))
         XCTAssertEqual(doc.warnings.count, 1)
         XCTAssertTrue(doc.warnings[0].contains("media/nope.png"), doc.warnings[0])

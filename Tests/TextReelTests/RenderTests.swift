@@ -25,7 +25,7 @@ final class RenderTests: XCTestCase {
     }
 
     func testRealImagesAreDrawnAndMissingOnesGetAPlaceholder() throws {
-        let document = try TextDocument(markdown: "![](media/photo.png)\n\n![](media/missing.png)", baseURL: Paths.fixtures)
+        let document = try TextDocument(markdown: "![](media/photo.png)\n\n![](media/missing.png)", baseURL: Paths.fixtures.appendingPathComponent("documents"))
         let view = TextView(document: document, viewportSize: CGSize(width: 600, height: 500))
         let frame = try view.renderFrame()
         let image = view.textLayoutManager.ensureLayout(forParagraphAt: 0)

@@ -23,7 +23,8 @@ struct AttachmentURL {
 
     /// Parses `url`; `ordinal` is the attachment's 1-based place among those of its scheme, for ids.
     /// Throws a message (the caller adds the location).
-    static func parse(_ url: String, altText: String, baseURL: URL?, ordinal: (String) -> Int) throws -> Parsed {
+    static func parse(_ url: String, altText: String, baseURL: URL?, limits: ReadingLimits = .standard,
+                      ordinal: (String) -> Int) throws -> Parsed {
         let (scheme, rest) = split(url)
         let (path, query) = splitQuery(rest)
         var items: [String: String] = [:]
@@ -37,14 +38,18 @@ struct AttachmentURL {
 
         switch scheme {
         case nil, "file"?:
-            let file = resolve(path: path, baseURL: baseURL)
+            let file = try resolve(path: path, baseURL: baseURL, allowOutside: limits.allowOutside)
             var warning: String?
             var size = explicitSize
+            let intrinsic = file.flatMap { ImageFile.intrinsicSize(of: $0) }
+            if let intrinsic, intrinsic.width * intrinsic.height > Double(limits.imagePixels) {
+                throw Message("image \(path) is \(Int(intrinsic.width))×\(Int(intrinsic.height)) px, over the \(limits.imagePixels >> 20) megapixel limit")
+            }
             if size == nil {
-                if let file, let intrinsic = ImageFile.intrinsicSize(of: file) {
+                if let intrinsic {
                     size = intrinsic
                 } else {
-                    warning = "image \(path) not found; drawing a missing-image placeholder"
+                    warning = "image \(path) not found or not readable; drawing a missing-image placeholder"
                 }
             }
             let id = explicitID ?? "image-\(ordinal("image"))"
@@ -120,11 +125,33 @@ struct AttachmentURL {
         return CGSize(width: w, height: h)
     }
 
-    static func resolve(path: String, baseURL: URL?) -> URL? {
+    /// The image file for `path`, which must stay inside the document's folder (lexically, and
+    /// after following symbolic links) unless `allowOutside`.
+    static func resolve(path: String, baseURL: URL?, allowOutside: Bool) throws -> URL? {
         let decoded = path.removingPercentEncoding ?? path
         guard !decoded.isEmpty else { return nil }
-        if decoded.hasPrefix("/") { return URL(fileURLWithPath: decoded) }
-        guard let baseURL else { return URL(fileURLWithPath: decoded) }
-        return baseURL.appendingPathComponent(decoded)
+        let base = (baseURL ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+        if decoded.hasPrefix("/") {
+            guard allowOutside else {
+                throw Message("image path '\(path)' is absolute; images must be inside the document's folder (--allow-outside allows it)")
+            }
+            return URL(fileURLWithPath: decoded)
+        }
+        let file = base.appendingPathComponent(decoded).standardizedFileURL
+        guard !allowOutside else { return file }
+        let root = base.path.hasSuffix("/") ? base.path : base.path + "/"
+        guard file.path.hasPrefix(root) else {
+            throw Message("image path '\(path)' leaves the document's folder; images must be inside it (--allow-outside allows it)")
+        }
+        if let real = realPath(file.path), let realRoot = realPath(base.path), !(real + "/").hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") {
+            throw Message("image path '\(path)' is a symbolic link that leaves the document's folder (--allow-outside allows it)")
+        }
+        return file
+    }
+
+    private static func realPath(_ path: String) -> String? {
+        guard let resolved = realpath(path, nil) else { return nil }
+        defer { free(resolved) }
+        return String(cString: resolved)
     }
 }

@@ -15,9 +15,24 @@ struct MarkdownReader {
     /// The marker for the next paragraph of the current list item; consumed by its first block.
     private var pendingMarker: String?
 
-    init(fileName: String, baseURL: URL?) {
+    let limits: ReadingLimits
+    /// How deep the walk is in quotes, lists and inline styles.
+    private var depth = 0
+
+    init(fileName: String, baseURL: URL?, limits: ReadingLimits = .standard) {
         self.fileName = fileName
         self.baseURL = baseURL
+        self.limits = limits
+    }
+
+    /// Refuses documents nested deeper than the limit (the walk is recursive).
+    private mutating func descend(_ node: OpaquePointer) throws {
+        depth += 1
+        if depth > limits.nesting {
+            let (line, column) = position(of: node)
+            throw TextReelError(file: fileName, line: line, column: column,
+                                "quotes, lists or styles nested more than \(limits.nesting) deep; raise the limit with --max-nesting")
+        }
     }
 
     /// Added to cmark's line numbers: where the piece being parsed starts in the file.
@@ -71,6 +86,8 @@ struct MarkdownReader {
     // MARK: Blocks
 
     private mutating func readBlocks(of parent: OpaquePointer) throws {
+        try descend(parent)
+        defer { depth -= 1 }
         var child = cmark_node_first_child(parent)
         while let node = child {
             try readBlock(node)
@@ -86,21 +103,21 @@ struct MarkdownReader {
             try readInlines(of: node, into: &inline)
             if inline.attachments.count == 1, inline.text == TextAttachment.character {
                 let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
-                add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
+                try add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
             } else {
-                add(listKind(or: .body), inline: inline, line: line)
+                try add(listKind(or: .body), inline: inline, line: line)
             }
         case "heading":
             var inline = InlineBuilder()
             try readInlines(of: node, into: &inline)
-            add(.heading(level: Int(cmark_node_get_heading_level(node))), inline: inline, line: line)
+            try add(.heading(level: Int(cmark_node_get_heading_level(node))), inline: inline, line: line)
         case "code_block", "html_block":
             var literal = string(cmark_node_get_literal(node))
             while literal.hasSuffix("\n") { literal.removeLast() }
             let info = string(cmark_node_get_fence_info(node))
-            add(.codeBlock(language: info.isEmpty ? nil : info), text: literal, line: line)
+            try add(.codeBlock(language: info.isEmpty ? nil : info), text: literal, line: line)
         case "thematic_break":
-            add(.thematicBreak, text: "", line: line)
+            try add(.thematicBreak, text: "", line: line)
         case "block_quote":
             quoteDepth += 1
             try readBlocks(of: node)
@@ -157,7 +174,7 @@ struct MarkdownReader {
             firstRow = false
             row = cmark_node_next(rowNode)
         }
-        add(.table(columns: columns), inline: inline, line: line)
+        try add(.table(columns: columns), inline: inline, line: line)
     }
 
     /// A list item's first block carries its marker; later blocks of the item are continuations.
@@ -167,12 +184,15 @@ struct MarkdownReader {
         return .listItem(marker: pendingMarker)
     }
 
-    private mutating func add(_ kind: ParagraphKind, inline: InlineBuilder, line: Int) {
-        add(kind, text: inline.text, runs: inline.runs, attachments: inline.attachments, line: line)
+    private mutating func add(_ kind: ParagraphKind, inline: InlineBuilder, line: Int) throws {
+        try add(kind, text: inline.text, runs: inline.runs, attachments: inline.attachments, line: line)
     }
 
     private mutating func add(_ kind: ParagraphKind, text: String, runs: [StyledRun] = [],
-                              attachments: [TextAttachment] = [], line: Int) {
+                              attachments: [TextAttachment] = [], line: Int) throws {
+        guard text.utf8.count <= limits.paragraphBytes else {
+            throw TextReelError(file: fileName, line: line, "a paragraph of \(text.utf8.count >> 10) KB is over the \(limits.paragraphBytes >> 10) KB limit; split it, or raise the limit with --max-paragraph-kb")
+        }
         if case .listItem = kind {} else if listDepth > 0 { pendingMarker = nil }
         let textLength = text.utf8.count
         let clipped = runs.compactMap { run -> StyledRun? in
@@ -190,6 +210,8 @@ struct MarkdownReader {
     // MARK: Inlines
 
     private mutating func readInlines(of parent: OpaquePointer, into inline: inout InlineBuilder) throws {
+        try descend(parent)
+        defer { depth -= 1 }
         var child = cmark_node_first_child(parent)
         while let node = child {
             try readInline(node, into: &inline)
@@ -235,7 +257,7 @@ struct MarkdownReader {
         try readInlines(of: node, into: &alt)
         let url = string(cmark_node_get_url(node))
         do {
-            let parsed = try AttachmentURL.parse(url, altText: alt.text, baseURL: baseURL) { scheme in
+            let parsed = try AttachmentURL.parse(url, altText: alt.text, baseURL: baseURL, limits: limits) { scheme in
                 ordinals[scheme, default: 0] += 1
                 return ordinals[scheme]!
             }

@@ -10,25 +10,32 @@ public struct TextDocument: Sendable {
     public let warnings: [String]
     private var nextID: Int
 
-    /// Reads a Markdown file.
-    public init(contentsOf url: URL) throws {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            let exists = FileManager.default.fileExists(atPath: url.path)
-            throw TextReelError(file: url.path, exists ? "cannot read the document" : "no such document; expected a Markdown file")
+    /// Reads a Markdown file within `limits`.
+    public init(contentsOf url: URL, limits: ReadingLimits = .standard) throws {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        guard let attributes else {
+            throw TextReelError(file: url.path, "no such document; expected a Markdown file")
         }
-        try self.init(markdownData: data, baseURL: url.deletingLastPathComponent(), fileName: url.path)
+        if let size = attributes[.size] as? Int, size > limits.documentBytes {
+            throw TextReelError(file: url.path, "the document is \(size >> 20) MB, over the \(limits.documentBytes >> 20) MB limit; raise it with --max-document-mb")
+        }
+        guard attributes[.type] as? FileAttributeType != .typeDirectory else {
+            throw TextReelError(file: url.path, "is a folder; expected a Markdown file")
+        }
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw TextReelError(file: url.path, "cannot read the document (\(RenderedFrame.reason(error)))")
+        }
+        try self.init(markdownData: data, baseURL: url.deletingLastPathComponent(), fileName: url.path, limits: limits)
     }
 
     /// Reads Markdown text; relative image paths resolve against `baseURL`.
-    public init(markdown: String, baseURL: URL? = nil) throws {
-        try self.init(markdownData: Data(markdown.utf8), baseURL: baseURL, fileName: "<markdown>")
+    public init(markdown: String, baseURL: URL? = nil, limits: ReadingLimits = .standard) throws {
+        try self.init(markdownData: Data(markdown.utf8), baseURL: baseURL, fileName: "<markdown>", limits: limits)
     }
 
-    init(markdownData: Data, baseURL: URL?, fileName: String) throws {
-        var reader = MarkdownReader(fileName: fileName, baseURL: baseURL)
+    init(markdownData: Data, baseURL: URL?, fileName: String, limits: ReadingLimits = .standard) throws {
+        var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits)
         try reader.read(markdownData)
         self.paragraphs = reader.paragraphs
         self.baseURL = baseURL

@@ -11,8 +11,14 @@ enum ImageFile {
         return CGSize(width: Double(width), height: Double(height))
     }
 
+    /// Largest image decoded, in pixels: the header is read first, so a file that claims huge
+    /// dimensions is refused before any memory is spent on it.
+    static let maximumPixels = 64.0 * 1024 * 1024
+
     /// Decodes the image into a surface of its own pixel size, or nil when it cannot be read.
     static func load(_ url: URL) -> CairoSurface? {
+        guard let size = intrinsicSize(of: url), size.width * size.height <= maximumPixels,
+              size.width <= Double(CairoSurface.maximumSide), size.height <= Double(CairoSurface.maximumSide) else { return nil }
         switch url.pathExtension.lowercased() {
         case "png":
             let surface = CairoSurface(taking: cairo_image_surface_create_from_png(url.path))
@@ -24,10 +30,13 @@ enum ImageFile {
         }
     }
 
+    /// SVG from its bytes, with no base file: librsvg then has nowhere to load external
+    /// resources (images, stylesheets) from, and it never fetches from a network.
     private static func loadSVG(_ url: URL) -> CairoSurface? {
-        guard let size = intrinsicSize(of: url) else { return nil }
+        guard let size = intrinsicSize(of: url), let data = try? Data(contentsOf: url) else { return nil }
         var error: UnsafeMutablePointer<GError>?
-        guard let handle = rsvg_handle_new_from_file(url.path, &error) else {
+        let made = data.withUnsafeBytes { rsvg_handle_new_from_data($0.baseAddress?.assumingMemoryBound(to: guint8.self), gsize(data.count), &error) }
+        guard let handle = made else {
             if let error { g_error_free(error) }
             return nil
         }

@@ -13,10 +13,10 @@ public final class ScriptRunner {
     /// How many frames ahead the leading overdraw looks.
     static let lookahead = 6
 
-    public init(view: TextView, script: ScrollScript) throws {
+    public init(view: TextView, script: ScrollScript, maximumFrames: Int = ScrollScript.maximumFrames) throws {
         self.view = view
         self.script = script
-        timeline = try Timeline(script: script)
+        timeline = try Timeline(script: script, maximumFrames: maximumFrames)
         view.overdraw = script.overdraw
         if let count = script.keptViewCount { view.maximumKeptAttachmentViews = count }
         if let bytes = script.keptViewBytes { view.maximumKeptAttachmentBytes = bytes }

@@ -22,7 +22,7 @@ struct Timeline {
 
     private(set) var frames: [Frame] = []
 
-    init(script: ScrollScript) throws {
+    init(script: ScrollScript, maximumFrames: Int = ScrollScript.maximumFrames) throws {
         var pending = Frame()
         if !script.registrations.isEmpty { pending.actions.append(.register(script.registrations)) }
         var produced: [Frame] = []
@@ -35,8 +35,8 @@ struct Timeline {
             pending = Frame()
             frame.actions += actions
             produced.append(frame)
-            guard produced.count <= ScrollScript.maximumFrames else {
-                throw TextReelError(file: script.fileName, "the script makes more than \(ScrollScript.maximumFrames) frames; shorten its steps or lower fps")
+            guard produced.count <= maximumFrames else {
+                throw TextReelError(file: script.fileName, "the script makes more than \(maximumFrames) frames; shorten its steps, lower fps, or raise the limit with --max-frames")
             }
         }
         func frameCount(_ duration: Double) -> Int { max(1, Int((duration * script.fps).rounded())) }

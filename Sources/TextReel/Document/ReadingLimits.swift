@@ -1,0 +1,19 @@
+import Foundation
+
+/// What a document may ask for before it is refused with a clear error (never a hang, a crash or
+/// a read outside its folder). Every limit can be raised.
+public struct ReadingLimits: Sendable, Equatable {
+    /// Largest Markdown file, in bytes.
+    public var documentBytes = 512 << 20
+    /// Largest single paragraph, in bytes of text (Pango lays a paragraph out in one piece).
+    public var paragraphBytes = 1 << 20
+    /// Deepest nesting of quotes, lists and inline styles.
+    public var nesting = 64
+    /// Largest image, in pixels, checked from its header before decoding.
+    public var imagePixels = 64 << 20
+    /// Allow image paths outside the document's folder (absolute, `..`, symlinks leaving it).
+    public var allowOutside = false
+
+    public init() {}
+    public static let standard = ReadingLimits()
+}

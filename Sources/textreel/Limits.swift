@@ -1,0 +1,56 @@
+import Foundation
+import TextReel
+
+/// The input limits every command that reads documents accepts, as flags.
+enum LimitOptions {
+    static let names = ["max-document-mb", "max-paragraph-kb", "max-nesting", "max-frames"]
+    static let flags = ["allow-outside"]
+
+    static let help = """
+    Limits (bad input gets a clear error, never a hang):
+      --max-document-mb N   largest document (default \(ReadingLimits.standard.documentBytes >> 20))
+      --max-paragraph-kb N  largest single paragraph (default \(ReadingLimits.standard.paragraphBytes >> 10))
+      --max-nesting N       deepest nesting of quotes, lists and styles (default \(ReadingLimits.standard.nesting))
+      --max-frames N        most frames a script may make (default \(ScrollScript.maximumFrames))
+      --allow-outside       let image paths leave the document's folder (absolute, .., symlinks)
+    Images larger than \(ReadingLimits.standard.imagePixels >> 20) megapixels are refused from their header.
+    """
+
+    static func reading(_ args: Arguments) throws -> ReadingLimits {
+        var limits = ReadingLimits()
+        func positive(_ name: String) throws -> Int? {
+            guard let text = args.values[name] else { return nil }
+            guard let value = Int(text), value > 0 else { throw Arguments.UsageError(message: "--\(name) expects a positive whole number, got '\(text)'") }
+            return value
+        }
+        if let mb = try positive("max-document-mb") { limits.documentBytes = mb << 20 }
+        if let kb = try positive("max-paragraph-kb") { limits.paragraphBytes = kb << 10 }
+        if let depth = try positive("max-nesting") { limits.nesting = depth }
+        limits.allowOutside = args.flags.contains("allow-outside")
+        return limits
+    }
+
+    static func maximumFrames(_ args: Arguments) throws -> Int {
+        guard let text = args.values["max-frames"] else { return ScrollScript.maximumFrames }
+        guard let value = Int(text), value > 0 else { throw Arguments.UsageError(message: "--max-frames expects a positive whole number, got '\(text)'") }
+        return value
+    }
+}
+
+/// SIGINT and SIGTERM during long work: the current frame (or golden case) finishes, temporary
+/// files are removed, and the command exits with 130 (143 for SIGTERM).
+enum Interruption {
+    nonisolated(unsafe) private static var caught: sig_atomic_t = 0
+
+    static func install() {
+        signal(SIGINT) { Interruption.caught = $0 }
+        signal(SIGTERM) { Interruption.caught = $0 }
+    }
+
+    /// Throws when a signal arrived.
+    static func check(_ what: String) throws {
+        guard caught != 0 else { return }
+        throw TextReelError("interrupted by \(caught == SIGTERM ? "SIGTERM" : "Ctrl-C") \(what); nothing half-written was left",
+                            exitStatus: caught == SIGTERM ? 143 : 130)
+    }
+}
