@@ -1,0 +1,125 @@
+import XCTest
+@testable import TextReel
+
+final class RobustnessTests: XCTestCase {
+    private func error(_ markdown: String, limits: ReadingLimits = .standard, base: URL? = nil) -> TextReelError? {
+        do { _ = try TextDocument(markdown: markdown, baseURL: base, limits: limits); return nil } catch { return error as? TextReelError }
+    }
+
+    func testDeepNestingIsRefusedWithItsPlace() {
+        let quotes = String(repeating: "> ", count: 5000) + "deep"
+        let e = error(quotes)
+        XCTAssertTrue(e?.message.contains("nested more than 64 deep") == true, "\(String(describing: e))")
+        XCTAssertEqual(e?.line, 1)
+        let lists = (0..<3000).map { String(repeating: "  ", count: $0) + "- item" }.joined(separator: "\n")
+        XCTAssertNotNil(error(lists))
+        let emphasis = String(repeating: "*a ", count: 20000) + String(repeating: "b*", count: 20000)
+        XCTAssertTrue(error(emphasis)?.message.contains("nested more than") == true, "styles nest too, and are limited")
+        var raised = ReadingLimits()
+        raised.nesting = 200
+        XCTAssertNil(error(String(repeating: "> ", count: 100) + "fine", limits: raised))
+    }
+
+    func testHugeParagraphIsRefusedNotHung() {
+        let huge = String(repeating: "word ", count: 300_000)
+        let e = error("# Title\n\n" + huge)
+        XCTAssertEqual(e?.line, 3)
+        XCTAssertTrue(e?.message.contains("over the 1024 KB limit") == true, "\(String(describing: e))")
+    }
+
+    func testImagePathsStayInsideTheDocumentsFolder() throws {
+        let folder = Paths.temporaryFolder()
+        let docs = folder.appendingPathComponent("docs")
+        try FileManager.default.createDirectory(at: docs, withIntermediateDirectories: true)
+        let photo = Paths.fixtures.appendingPathComponent("documents/media/photo.png")
+        try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent("outside.png"))
+        try FileManager.default.copyItem(at: photo, to: docs.appendingPathComponent("inside.png"))
+        try FileManager.default.createSymbolicLink(at: docs.appendingPathComponent("link.png"), withDestinationURL: folder.appendingPathComponent("outside.png"))
+
+        XCTAssertNil(error("![](inside.png)", base: docs))
+        XCTAssertTrue(error("![](../outside.png)", base: docs)?.message.contains("leaves the document's folder") == true)
+        XCTAssertTrue(error("![](sub/../../outside.png)", base: docs)?.message.contains("leaves the document's folder") == true)
+        XCTAssertTrue(error("![](\(photo.path))", base: docs)?.message.contains("is absolute") == true)
+        XCTAssertTrue(error("![](link.png)", base: docs)?.message.contains("symbolic link") == true)
+        var allow = ReadingLimits()
+        allow.allowOutside = true
+        XCTAssertNil(error("![](../outside.png) ![](link.png) ![](\(photo.path))", limits: allow, base: docs))
+    }
+
+    func testImagesClaimingHugeDimensionsAreRefusedFromTheirHeader() throws {
+        let folder = Paths.temporaryFolder()
+        // A valid PNG signature and IHDR claiming 100000 × 100000, and nothing else.
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52])
+        png.append(contentsOf: [0x00, 0x01, 0x86, 0xA0, 0x00, 0x01, 0x86, 0xA0, 8, 2, 0, 0, 0])
+        png.append(contentsOf: [0x00, 0x00, 0x00, 0x00])
+        try png.write(to: folder.appendingPathComponent("bomb.png"))
+        let e = error("![](bomb.png)", base: folder)
+        if let e {
+            XCTAssertTrue(e.message.contains("megapixel limit"), e.message)
+        } else {
+            // gdk-pixbuf may reject the bad CRC before reporting a size: then it is a missing image.
+            let document = try TextDocument(markdown: "![](bomb.png)", baseURL: folder)
+            XCTAssertEqual(document.warnings.count, 1)
+            XCTAssertNil(ImageFile.load(folder.appendingPathComponent("bomb.png")))
+        }
+    }
+
+    func testTwoRendersIntoOneFolderFailClearly() throws {
+        let out = Paths.temporaryFolder()
+        let lock = open(out.appendingPathComponent(".textreel.lock").path, O_CREAT | O_RDWR, 0o644)
+        XCTAssertEqual(flock(lock, LOCK_EX | LOCK_NB), 0)
+        defer { close(lock) }
+        let result = try CLI.run(["render", "Fixtures/documents/demo.md", "--out", out.path])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("another textreel render is writing into this folder"), result.stderr)
+    }
+
+    /// Ctrl-C in the middle of a long render: a clear message, status 130, and no partial or
+    /// temporary file left.
+    func testInterruptedRenderLeavesNoPartialFiles() throws {
+        let out = Paths.temporaryFolder()
+        let script = out.appendingPathComponent("long.json5")
+        try Data("{fps: 60, steps: [{scroll: {by: 40000, duration: 60}}]}".utf8).write(to: script)
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["render", "Fixtures/documents/attachments.md", "--script", script.path, "--out", out.appendingPathComponent("frames").path, "--quiet"]
+        process.currentDirectoryURL = Paths.root
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        Thread.sleep(forTimeInterval: 2)
+        kill(process.processIdentifier, SIGINT)
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 130, message)
+        XCTAssertTrue(message.contains("interrupted by Ctrl-C"), message)
+        let names = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("frames").path)
+        XCTAssertFalse(names.isEmpty)
+        XCTAssertTrue(names.allSatisfy { $0.wholeMatch(of: /frame-\d{5}\.png/) != nil }, "only whole frames: \(names.filter { !$0.hasPrefix("frame-") })")
+        for name in names {
+            XCTAssertNoThrow(try RenderedFrame(contentsOfPNG: out.appendingPathComponent("frames/\(name)")), name)
+        }
+    }
+
+    /// A disk that fills up mid-render (simulated with a file-size limit: every write past it
+    /// fails, as on a full disk): a clear error, status 2, no partial file.
+    func testFullDiskIsAClearError() throws {
+        let out = Paths.temporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 40; exec \"$0\" render Fixtures/documents/demo.md --script Fixtures/scripts/demo.json5 --out \"$1\" --quiet",
+                             CLI.executable.path, out.path]
+        process.currentDirectoryURL = Paths.root
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 2, message)
+        XCTAssertTrue(message.contains("cannot write"), message)
+        for name in try FileManager.default.contentsOfDirectory(atPath: out.path) {
+            XCTAssertTrue(name.wholeMatch(of: /frame-\d{5}\.png/) != nil, "left behind: \(name)")
+            XCTAssertNoThrow(try RenderedFrame(contentsOfPNG: out.appendingPathComponent(name)), name)
+        }
+    }
+}
