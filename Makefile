@@ -5,7 +5,11 @@ PACKAGES := pkg-config libpango1.0-dev libcairo2-dev libcmark-gfm-dev libcmark-g
             fonts-dejavu-core fonts-noto-core fonts-noto-cjk pango1.0-tools
 SWIFT ?= swift
 
-.PHONY: setup demo test bench build
+FUZZ_TARGETS := FuzzMarkdown FuzzScript FuzzAttachmentURL FuzzGoldenCase FuzzPNG
+FUZZ_SECONDS ?= 180
+FUZZ_SMOKE_RUNS ?= 2000
+
+.PHONY: setup demo test bench build fuzz fuzz-build fuzz-smoke
 .DEFAULT_GOAL := demo
 
 ## setup: install the Debian packages the project needs (a no-op when all are present)
@@ -30,9 +34,35 @@ demo: build
 	$$($(SWIFT) build -c release --show-bin-path)/textreel render Fixtures/documents/demo.md \
 	    --script Fixtures/scripts/demo.json5 --out Output/demo
 
-## test: run the test suite
+## test: run the test suite, then a short smoke run of every fuzz target
 test: setup
 	$(SWIFT) test
+	$(MAKE) fuzz-smoke
+
+## fuzz-build: the libFuzzer targets (a package of their own under Fuzz/)
+fuzz-build: setup
+	@for t in $(FUZZ_TARGETS); do \
+	  (cd Fuzz && $(SWIFT) build -c release --product $$t --sanitize=fuzzer -Xswiftc -parse-as-library) || exit 1; \
+	done
+
+## fuzz-smoke: each target on its seeds and a few hundred mutations
+fuzz-smoke: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  echo "fuzz smoke: $$t"; \
+	  SWIFT_BACKTRACE=enable=no Fuzz/.build/release/$$t -runs=$(FUZZ_SMOKE_RUNS) -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
+	    -artifact_prefix=Output/fuzz-$$t- Fixtures/fuzz/$$t > Output/fuzz-$$t.log 2>&1 \
+	    || { tail -n 40 Output/fuzz-$$t.log; exit 1; }; \
+	  grep -E "^Done" Output/fuzz-$$t.log; \
+	done
+
+## fuzz: each target for FUZZ_SECONDS (default 180), corpora under Output/fuzz/
+fuzz: fuzz-build
+	@for t in $(FUZZ_TARGETS); do \
+	  mkdir -p Output/fuzz/$$t && cp -n Fixtures/fuzz/$$t/* Output/fuzz/$$t/ 2>/dev/null; \
+	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
+	  SWIFT_BACKTRACE=enable=no Fuzz/.build/release/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=20 -rss_limit_mb=2048 \
+	    -artifact_prefix=Output/fuzz/$$t-crash- Output/fuzz/$$t Fixtures/fuzz/$$t 2>&1 | tail -n 3 || exit 1; \
+	done
 
 ## bench: release-mode benchmark; prints a table and writes Output/bench/results.json
 bench: setup

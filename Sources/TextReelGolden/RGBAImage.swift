@@ -44,6 +44,23 @@ public struct RGBAImage: Equatable, Sendable {
         self.init(width: Int(image.width), height: Int(image.height), pixels: pixels)
     }
 
+    /// From PNG bytes.
+    public init(pngData data: Data) throws {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        let began = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
+        guard began != 0 else { throw TextReelError("not a readable PNG") }
+        guard Int(image.width) * Int(image.height) <= Self.maximumPixels else {
+            png_image_free(&image)
+            throw TextReelError("PNG of \(image.width)×\(image.height) is too large to compare")
+        }
+        image.format = Self.formatRGBA
+        var pixels = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 4)
+        let ok = data.withUnsafeBytes { _ in pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) } }
+        guard ok != 0 else { throw TextReelError("the PNG data is damaged") }
+        self.init(width: Int(image.width), height: Int(image.height), pixels: pixels)
+    }
+
     /// From a rendered frame (opaque).
     public init(_ frame: RenderedFrame) {
         let rgb = frame.rgbRows(0..<frame.height)

@@ -138,3 +138,11 @@ final class GoldenFramesTests: XCTestCase {
         }
     }
 }
+
+/// Inputs the fuzzers found; each must now be a clear error.
+final class FuzzRegressionTests: XCTestCase {
+    func testCaseFileWithInvalidUTF8IsAnError() throws {
+        let data = try Data(contentsOf: GoldenSuiteTests.fixtures.appendingPathComponent("fuzz/regressions/case-invalid-utf8-key.json5"))
+        XCTAssertThrowsError(try GoldenCase.validate(caseData: data)) { XCTAssertTrue("\($0)".contains("invalid UTF-8"), "\($0)") }
+    }
+}

@@ -34,6 +34,11 @@ public struct TextDocument: Sendable {
         try self.init(markdownData: Data(markdown.utf8), baseURL: baseURL, fileName: "<markdown>", limits: limits)
     }
 
+    /// Reads Markdown bytes (invalid UTF-8 is an error with its place).
+    public init(markdownData: Data, baseURL: URL? = nil, limits: ReadingLimits = .standard) throws {
+        try self.init(markdownData: markdownData, baseURL: baseURL, fileName: "<markdown>", limits: limits)
+    }
+
     init(markdownData: Data, baseURL: URL?, fileName: String, limits: ReadingLimits = .standard) throws {
         var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits)
         try reader.read(markdownData)
