@@ -22,10 +22,4 @@ public struct TextReelError: Error, CustomStringConvertible, Equatable, Sendable
         if let column { place += ":\(column)" }
         return place.isEmpty ? "error: \(message)" : "\(place): error: \(message)"
     }
-
-    func located(file: String) -> TextReelError {
-        var copy = self
-        if copy.file == nil { copy.file = file }
-        return copy
-    }
 }

@@ -1,50 +1,6 @@
 import CPango
 import Foundation
 
-/// The font files TextReel uses, and nothing else: a private fontconfig configuration built from
-/// them, so the system's font configuration cannot change a pixel.
-public struct FontSet: Sendable {
-    /// Absolute paths of the font files (from Debian's fonts-dejavu-core, fonts-noto-core, fonts-noto-cjk).
-    public let files: [String]
-
-    public static let standard = FontSet(files: [
-        "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSans-Italic.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSans-BoldItalic.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Oblique.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans-BoldOblique.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Oblique.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-BoldOblique.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSansHebrew-Bold.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf",
-        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-        "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
-    ])
-
-    /// Generic family names map onto the project's fonts only. Order matters: "Sans" before sans-serif.
-    static let configuration = """
-    <?xml version="1.0"?>
-    <!DOCTYPE fontconfig SYSTEM "fonts.dtd">
-    <fontconfig>
-      <alias binding="same"><family>Sans</family><prefer><family>sans-serif</family></prefer></alias>
-      <alias binding="same"><family>sans-serif</family><prefer><family>Noto Sans</family><family>DejaVu Sans</family></prefer></alias>
-      <alias binding="same"><family>serif</family><prefer><family>DejaVu Serif</family></prefer></alias>
-      <alias binding="same"><family>monospace</family><prefer><family>DejaVu Sans Mono</family></prefer></alias>
-    </fontconfig>
-    """
-}
-
 /// One Pango font map on a private `FcConfig`, with fixed font options and resolution, and the
 /// context layouts are made in. Not shared across threads (Pango font maps are not thread-safe).
 final class FontSystem {
