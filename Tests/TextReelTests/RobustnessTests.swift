@@ -123,3 +123,25 @@ final class RobustnessTests: XCTestCase {
         }
     }
 }
+
+/// Inputs the fuzzers found; each must now be a clear error, quickly.
+final class FuzzRegressionInputTests: XCTestCase {
+    private func regression(_ name: String) throws -> Data {
+        try Data(contentsOf: Paths.fixtures.appendingPathComponent("fuzz/regressions/\(name)"))
+    }
+
+    /// A script whose steps are valid JSON5 but sent the line:column locator into a loop.
+    func testScriptLocatorAlwaysMakesProgress() throws {
+        let script = try ScrollScript(data: regression("script-locator-no-progress.json5"))
+        XCTAssertEqual(script.stepPositions.count, script.steps.count)
+    }
+
+    /// `?kind=&&=&&…`: an empty query pair crashed the attachment URL parser.
+    func testEmptyQueryPairIsHandled() throws {
+        let url = String(decoding: try regression("url-empty-query-pair.txt"), as: UTF8.self)
+        XCTAssertThrowsError(try TextDocument(markdown: "![](\(url))")) { error in
+            XCTAssertTrue("\(error)".contains("unknown attachment scheme 'conttol:'"), "\(error)")
+        }
+        XCTAssertNoThrow(try TextDocument(markdown: "![](video:v?=&&=&size=10x10)"))
+    }
+}

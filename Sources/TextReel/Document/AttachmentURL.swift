@@ -29,7 +29,7 @@ struct AttachmentURL {
         let (path, query) = splitQuery(rest)
         var items: [String: String] = [:]
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1).map(String.init)
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             let key = parts[0].removingPercentEncoding ?? parts[0]
             items[key] = parts.count > 1 ? (parts[1].removingPercentEncoding ?? parts[1]) : ""
         }

@@ -34,6 +34,7 @@ struct JSON5Locator {
                 skipSpace()
                 guard i < bytes.count, bytes[i] != UInt8(ascii: "}") else { return start }
                 let keyStart = i
+                defer { if i == keyStart { i = bytes.count } }   // no progress: malformed, give up
                 let key = readKey()
                 skipSpace()
                 if i < bytes.count, bytes[i] == UInt8(ascii: ":") { i += 1 }
@@ -52,6 +53,8 @@ struct JSON5Locator {
             while true {
                 skipSpace()
                 guard i < bytes.count, bytes[i] != UInt8(ascii: "]") else { return start }
+                let itemStart = i
+                defer { if i == itemStart { i = bytes.count } }   // no progress: malformed, give up
                 if index == target { return path.count == 1 ? i : (find(path.dropFirst()) ?? i) }
                 skipValue()
                 skipSpace()
