@@ -77,6 +77,8 @@ final class AttachmentViewHost {
                 make(attachment, in: paragraph, inBounds: true)
             }
         }
+        // Views that finished loading while out of view say so too.
+        for id in loadedNow where !seen.contains(id) { record(entries[id]!.provider, .loaded) }
         for id in entries.keys.sorted() where !seen.contains(id) && entries[id]!.inBounds {
             let entry = entries[id]!
             if policy(for: entry.provider).contains(.onScrollingOutOfViewport) {
