@@ -77,6 +77,25 @@ final class PreviewTests: XCTestCase {
                        try String(contentsOf: folder.appendingPathComponent("after"), encoding: .utf8))
     }
 
+    /// With ffmpeg an .mp4 comes out; without it, a clear error says how to install it.
+    func testVideoThroughFFmpeg() throws {
+        let out = Paths.temporaryFolder()
+        let video = out.appendingPathComponent("scroll.mp4")
+        let result = try CLI.run(["render", "Fixtures/documents/attachments.md", "--script", "Fixtures/golden/video-policy/scroll.json5",
+                                  "--out", out.appendingPathComponent("frames").path, "--quiet", "--video", video.path])
+        let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
+            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/ffmpeg") }
+        if hasFFmpeg {
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let data = try Data(contentsOf: video)
+            XCTAssertEqual(String(decoding: data[4..<8], as: UTF8.self), "ftyp", "an MP4 container")
+        } else {
+            XCTAssertEqual(result.status, 2)
+            XCTAssertTrue(result.stderr.contains("apt-get install ffmpeg"), result.stderr)
+        }
+        XCTAssertEqual(try CLI.run(["render", "Fixtures/documents/demo.md", "--out", out.path, "--video", "x.avi"]).status, 2)
+    }
+
     func testContactSheetAndY4M() throws {
         let out = Paths.temporaryFolder()
         let result = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", "Fixtures/golden/demo-overlay/overlay.json5",
