@@ -30,8 +30,7 @@ struct AttachmentURL {
         var items: [String: String] = [:]
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            let key = parts[0].removingPercentEncoding ?? parts[0]
-            items[key] = parts.count > 1 ? (parts[1].removingPercentEncoding ?? parts[1]) : ""
+            items[decoded(parts[0])] = parts.count > 1 ? decoded(parts[1]) : ""
         }
         let explicitSize = try items.removeValue(forKey: "size").map { try parseSize($0) }
         let explicitID = items.removeValue(forKey: "id")
@@ -96,6 +95,12 @@ struct AttachmentURL {
 
     struct Message: Error { let text: String; init(_ text: String) { self.text = text } }
 
+    /// Percent-decoding, skipped when there is nothing to decode (Foundation's is slow, and
+    /// loading large documents calls this for every attachment).
+    static func decoded(_ text: String) -> String {
+        text.utf8.contains(UInt8(ascii: "%")) ? (text.removingPercentEncoding ?? text) : text
+    }
+
     /// "video:intro?x" → ("video", "intro?x"); a path without a scheme → (nil, path).
     static func split(_ url: String) -> (String?, String) {
         guard let colon = url.firstIndex(of: ":") else { return (nil, url) }
@@ -128,7 +133,7 @@ struct AttachmentURL {
     /// The image file for `path`, which must stay inside the document's folder (lexically, and
     /// after following symbolic links) unless `allowOutside`.
     static func resolve(path: String, baseURL: URL?, allowOutside: Bool) throws -> URL? {
-        let decoded = path.removingPercentEncoding ?? path
+        let decoded = decoded(path)
         guard !decoded.isEmpty else { return nil }
         let base = (baseURL ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
         if decoded.hasPrefix("/") {

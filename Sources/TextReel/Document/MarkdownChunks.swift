@@ -24,7 +24,9 @@ enum MarkdownChunks {
         while lineStart < count {
             var end = lineStart
             while end < count && bytes[end] != 0x0A { end += 1 }
-            let blank = (lineStart..<end).allSatisfy { bytes[$0] == 0x20 || bytes[$0] == 0x09 || bytes[$0] == 0x0D }
+            var first = lineStart
+            while first < end && (bytes[first] == 0x20 || bytes[first] == 0x09 || bytes[first] == 0x0D) { first += 1 }
+            let blank = first == end
             // Fences: ``` or ~~~ after at most three spaces.
             var i = lineStart, spaces = 0
             while i < end && bytes[i] == 0x20 && spaces < 4 { i += 1; spaces += 1 }
