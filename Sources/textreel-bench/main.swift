@@ -151,6 +151,8 @@ if arguments.count > 2, arguments[1] == "--child" {
 print("TextReel benchmark — 800 × 600 at scale 1; medians of 3 runs unless noted")
 var results: [String: [String: Double]] = [:]
 for count in [1_000, 100_000, 1_000_000] {
+    // Generated here, so the child's peak memory is the reader's and the view's alone.
+    _ = try BenchDocument.markdownFile(paragraphs: count, in: folder)
     FileHandle.standardError.write(Data("… first frame, \(count) paragraphs\n".utf8))
     results["first-\(count)"] = try child(["--child", "first-frame", "\(count)"])
 }

@@ -3,9 +3,9 @@ import Foundation
 extension TextDocument {
     /// A deterministic document of `count` paragraphs for benchmarks and tests: mixed lengths,
     /// Latin with some Arabic and CJK, a heading every 40 paragraphs, an inline attachment every
-    /// 10 and a block attachment every 25. The same count always gives the same document.
+    /// 10 and a block attachment every 25. Each paragraph depends only on its index, so documents
+    /// of different sizes share their beginning (and first frames compare like with like).
     public static func generated(paragraphs count: Int, attachments: Bool = true) -> TextDocument {
-        var random = SplitMix(seed: UInt64(count))
         let latin = ["layout", "fragment", "viewport", "paragraph", "the", "of", "scroll", "and", "text", "glyph",
                      "line", "anchor", "estimate", "measure", "render", "a", "surface", "cache", "frame", "is"]
         let arabic = ["النص", "العربي", "من", "اليمين", "إلى", "اليسار", "فقرة", "سطر"]
@@ -14,6 +14,7 @@ extension TextDocument {
         paragraphs.reserveCapacity(count)
         for index in 0..<count {
             let id = ParagraphID(index)
+            var random = SplitMix(seed: UInt64(index))
             if attachments && index % 25 == 24 {
                 let attachment = TextAttachment(scheme: "drawing", id: "d\(index)", size: CGSize(width: 240, height: 120),
                                                 url: "drawing:d\(index)", isBlock: true)
