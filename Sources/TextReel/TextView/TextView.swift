@@ -246,8 +246,13 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
             pass = PassRecord()
             pass.log = log
             configuredFragments = []
+            decorations = [:]
             textViewportLayoutController.layoutViewport()
         }
+        // Then the attachment views, once per pass, for the fragments it settled on.
+        let inBounds = configuredFragments.flatMap { fragment in fragment.paragraph.attachments.map { ($0, fragment.paragraph.id) } }
+        attachmentHost.update(inBounds: inBounds, elapsed: lastPassTime.map { max(time - $0, 0) } ?? 0)
+        lastPassTime = time
         lastPassLog = pass.log
         lastCorrection = anchoredY - before
         expectedY = anchoredY
@@ -286,9 +291,6 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
     open func textViewportLayoutControllerDidLayout(_ textViewportLayoutController: TextViewportLayoutController) {
         pass.didLayout = true
         pass.log.append("didLayout")
-        let inBounds = configuredFragments.flatMap { fragment in fragment.paragraph.attachments.map { ($0, fragment.paragraph.id) } }
-        attachmentHost.update(inBounds: inBounds, elapsed: lastPassTime.map { max(time - $0, 0) } ?? 0)
-        lastPassTime = time
         if let first = configuredFragments.first.flatMap({ textLayoutManager.index(of: $0.paragraph.id) }),
            let last = configuredFragments.last.flatMap({ textLayoutManager.index(of: $0.paragraph.id) }) {
             textLayoutManager.trimShapedFragments(around: first...last)
