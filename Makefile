@@ -45,14 +45,16 @@ fuzz-build: setup
 	  (cd Fuzz && $(SWIFT) build -c release --product $$t --sanitize=fuzzer -Xswiftc -parse-as-library) || exit 1; \
 	done
 
-## fuzz-smoke: each target on its seeds and a few hundred mutations
+## fuzz-smoke: each target on its seeds and a couple of thousand mutations (new inputs go to
+## Output/fuzz-smoke/, never into the committed seeds)
 fuzz-smoke: fuzz-build
 	@for t in $(FUZZ_TARGETS); do \
 	  echo "fuzz smoke: $$t"; \
+	  rm -rf Output/fuzz-smoke/$$t && mkdir -p Output/fuzz-smoke/$$t; \
 	  SWIFT_BACKTRACE=enable=no Fuzz/.build/release/$$t -runs=$(FUZZ_SMOKE_RUNS) -max_len=4096 -timeout=20 -rss_limit_mb=2048 \
-	    -artifact_prefix=Output/fuzz-$$t- Fixtures/fuzz/$$t > Output/fuzz-$$t.log 2>&1 \
-	    || { tail -n 40 Output/fuzz-$$t.log; exit 1; }; \
-	  grep -E "^Done" Output/fuzz-$$t.log; \
+	    -artifact_prefix=Output/fuzz-smoke/$$t- Output/fuzz-smoke/$$t Fixtures/fuzz/$$t > Output/fuzz-smoke/$$t.log 2>&1 \
+	    || { tail -n 40 Output/fuzz-smoke/$$t.log; exit 1; }; \
+	  grep -E "^Done" Output/fuzz-smoke/$$t.log; \
 	done
 
 ## fuzz: each target for FUZZ_SECONDS (default 180), corpora under Output/fuzz/
