@@ -27,21 +27,13 @@ public struct RGBAImage: Equatable, Sendable {
     public static let maximumPixels = 16384 * 16384
 
     public init(contentsOf url: URL) throws {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, url.path) != 0 else {
+        guard let data = FileManager.default.contents(atPath: url.path) else {
             let exists = FileManager.default.fileExists(atPath: url.path)
             throw TextReelError(file: url.path, exists ? "not a readable PNG file" : "no such PNG file")
         }
-        guard Int(image.width) * Int(image.height) <= Self.maximumPixels else {
-            png_image_free(&image)
-            throw TextReelError(file: url.path, "PNG of \(image.width)×\(image.height) is too large to compare")
+        do { try self.init(pngData: data) } catch let error as TextReelError {
+            throw TextReelError(file: url.path, error.message)
         }
-        image.format = Self.formatRGBA
-        var pixels = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 4)
-        let ok = pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) }
-        guard ok != 0 else { throw TextReelError(file: url.path, "the PNG file is damaged") }
-        self.init(width: Int(image.width), height: Int(image.height), pixels: pixels)
     }
 
     /// From PNG bytes.
@@ -49,7 +41,7 @@ public struct RGBAImage: Equatable, Sendable {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         let began = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
-        guard began != 0 else { throw TextReelError("not a readable PNG") }
+        guard began != 0 else { throw TextReelError("not a readable PNG file") }
         guard Int(image.width) * Int(image.height) <= Self.maximumPixels else {
             png_image_free(&image)
             throw TextReelError("PNG of \(image.width)×\(image.height) is too large to compare")
@@ -57,18 +49,13 @@ public struct RGBAImage: Equatable, Sendable {
         image.format = Self.formatRGBA
         var pixels = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 4)
         let ok = data.withUnsafeBytes { _ in pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) } }
-        guard ok != 0 else { throw TextReelError("the PNG data is damaged") }
+        guard ok != 0 else { throw TextReelError("the PNG file is damaged") }
         self.init(width: Int(image.width), height: Int(image.height), pixels: pixels)
     }
 
     /// From a rendered frame (opaque).
     public init(_ frame: RenderedFrame) {
-        let rgb = frame.rgbRows(0..<frame.height)
-        var pixels = [UInt8](repeating: 255, count: frame.width * frame.height * 4)
-        for i in 0..<(frame.width * frame.height) {
-            pixels[i * 4] = rgb[i * 3]; pixels[i * 4 + 1] = rgb[i * 3 + 1]; pixels[i * 4 + 2] = rgb[i * 3 + 2]
-        }
-        self.init(width: frame.width, height: frame.height, pixels: pixels)
+        self.init(width: frame.width, height: frame.height, pixels: frame.rgbaPixels())
     }
 
     /// PNG bytes.

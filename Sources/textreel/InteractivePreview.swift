@@ -91,39 +91,39 @@ struct InteractivePreview {
 
     /// Acts on one key; false to quit.
     private func handle(_ key: [UInt8], prompt: inout String?) throws -> Bool {
-            if var typed = prompt {
-                switch key {
-                case [0x0D], [0x0A]:
-                    if let index = Int(typed.dropFirst("paragraph: ".count)), index >= 0, index < session.view.textLayoutManager.paragraphCount {
-                        session.view.textViewportLayoutController.relocateViewport(to: TextLocation(paragraph: session.view.document.paragraphs[index].id))
-                    }
-                    prompt = nil
-                case [0x1B], [0x03]: prompt = nil
-                case [0x7F]: if typed.count > "paragraph: ".count { typed.removeLast() }; prompt = typed
-                default:
-                    if let c = String(bytes: key, encoding: .utf8), c.allSatisfy(\.isNumber) { prompt = typed + c }
-                }
-                return true
-            }
-            let page = session.size.height * 0.9
+        if var typed = prompt {
             switch key {
-            case [0x71], [0x03], [0x04]: return false                              // q, Ctrl-C, Ctrl-D
-            case [0x6A], [0x1B, 0x5B, 0x42]: session.view.scroll(by: 40)           // j, down
-            case [0x6B], [0x1B, 0x5B, 0x41]: session.view.scroll(by: -40)          // k, up
-            case [0x20], [0x1B, 0x5B, 0x36, 0x7E]: session.view.scroll(by: page)   // space, PgDn
-            case [0x62], [0x1B, 0x5B, 0x35, 0x7E]: session.view.scroll(by: -page)  // b, PgUp
-            case [0x1B, 0x5B, 0x48], [0x1B, 0x5B, 0x31, 0x7E], [0x1B, 0x4F, 0x48]: session.view.contentOffset = .zero
-            case [0x1B, 0x5B, 0x46], [0x1B, 0x5B, 0x34, 0x7E], [0x1B, 0x4F, 0x46]:
-                session.view.contentOffset = CGPoint(x: 0, y: session.view.textLayoutManager.documentHeight)
-            case [0x67]: prompt = "paragraph: "                                    // g
-            case [0x6E]: try session.go(toFrame: session.frame + 1)                // n
-            case [0x70]: try session.go(toFrame: session.frame - 1)                // p
-            case [0x6F]:                                                            // o
-                session.overlay.toggle()
-                session.view.showsOverlay = session.overlay
-            default: break
+            case [0x0D], [0x0A]:
+                if let index = Int(typed.dropFirst("paragraph: ".count)), index >= 0, index < session.view.textLayoutManager.paragraphCount {
+                    session.view.textViewportLayoutController.relocateViewport(to: TextLocation(paragraph: session.view.document.paragraphs[index].id))
+                }
+                prompt = nil
+            case [0x1B], [0x03]: prompt = nil
+            case [0x7F]: if typed.count > "paragraph: ".count { typed.removeLast() }; prompt = typed
+            default:
+                if let c = String(bytes: key, encoding: .utf8), c.allSatisfy(\.isNumber) { prompt = typed + c }
             }
             return true
+        }
+        let page = session.size.height * 0.9
+        switch key {
+        case [0x71], [0x03], [0x04]: return false                              // q, Ctrl-C, Ctrl-D
+        case [0x6A], [0x1B, 0x5B, 0x42]: session.view.scroll(by: 40)           // j, down
+        case [0x6B], [0x1B, 0x5B, 0x41]: session.view.scroll(by: -40)          // k, up
+        case [0x20], [0x1B, 0x5B, 0x36, 0x7E]: session.view.scroll(by: page)   // space, PgDn
+        case [0x62], [0x1B, 0x5B, 0x35, 0x7E]: session.view.scroll(by: -page)  // b, PgUp
+        case [0x1B, 0x5B, 0x48], [0x1B, 0x5B, 0x31, 0x7E], [0x1B, 0x4F, 0x48]: session.view.contentOffset = .zero
+        case [0x1B, 0x5B, 0x46], [0x1B, 0x5B, 0x34, 0x7E], [0x1B, 0x4F, 0x46]:
+            session.view.contentOffset = CGPoint(x: 0, y: session.view.textLayoutManager.documentHeight)
+        case [0x67]: prompt = "paragraph: "                                    // g
+        case [0x6E]: try session.go(toFrame: session.frame + 1)                // n
+        case [0x70]: try session.go(toFrame: session.frame - 1)                // p
+        case [0x6F]:                                                            // o
+            session.overlay.toggle()
+            session.view.showsOverlay = session.overlay
+        default: break
+        }
+        return true
     }
 
     /// Redraws everything for the current terminal size (it works down to 80 × 24).

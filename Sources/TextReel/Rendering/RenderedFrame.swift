@@ -57,6 +57,21 @@ public final class RenderedFrame {
         }
     }
 
+    /// All pixels as straight RGBA bytes (alpha 255), for image diffs and terminal images.
+    public func rgbaPixels() -> [UInt8] {
+        surface.withPixels { data, stride in
+            var out = [UInt8](repeating: 255, count: width * height * 4)
+            for y in 0..<height {
+                let row = data + y * stride
+                for x in 0..<width {
+                    let o = (y * width + x) * 4
+                    out[o] = row[x * 4 + 2]; out[o + 1] = row[x * 4 + 1]; out[o + 2] = row[x * 4]
+                }
+            }
+            return out
+        }
+    }
+
     /// Rows `rows` as packed RGB bytes, for comparing regions of frames.
     public func rgbRows(_ rows: Range<Int>) -> [UInt8] {
         surface.withPixels { data, stride in

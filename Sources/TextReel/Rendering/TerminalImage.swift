@@ -29,11 +29,7 @@ public enum TerminalImage {
     /// The frame as terminal output, `columns` × `rows` character cells at most (aspect kept).
     public static func render(_ frame: RenderedFrame, columns: Int, rows: Int, mode: Mode) -> String {
         let width = frame.width, height = frame.height
-        var rgba = [UInt8](repeating: 255, count: width * height * 4)
-        let rgb = frame.rgbRows(0..<height)
-        for i in 0..<(width * height) {
-            rgba[i * 4] = rgb[i * 3]; rgba[i * 4 + 1] = rgb[i * 3 + 1]; rgba[i * 4 + 2] = rgb[i * 3 + 2]
-        }
+        let rgba = frame.rgbaPixels()
         // Character cells are about twice as tall as wide.
         var cols = Int32(max(columns, 1)), lines = Int32(max(rows, 1))
         let aspect = Double(height) / Double(width)

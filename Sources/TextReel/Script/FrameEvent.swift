@@ -2,7 +2,7 @@ import Foundation
 
 /// One line of `events.jsonl`: what happened in one frame.
 public struct FrameEvent: Encodable, Sendable {
-    public struct Rect: Encodable, Sendable, Equatable {
+    public struct Rect: Codable, Sendable, Equatable {
         public var x, y, width, height: Double
         init(_ r: CGRect) { x = r.minX; y = r.minY; width = r.width; height = r.height }
     }

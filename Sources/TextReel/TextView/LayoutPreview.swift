@@ -4,10 +4,7 @@ import Foundation
 /// the visible rect and overdraw band, and each fragment in the viewport bounds. Codable, so
 /// `textreel preview --json` prints exactly this.
 public struct LayoutPreview: Codable, Equatable, Sendable {
-    public struct Rect: Codable, Equatable, Sendable {
-        public var x, y, width, height: Double
-        init(_ r: CGRect) { x = r.minX; y = r.minY; width = r.width; height = r.height }
-    }
+    public typealias Rect = FrameEvent.Rect
 
     public struct Attachment: Codable, Equatable, Sendable {
         public var id: String

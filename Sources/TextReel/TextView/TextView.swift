@@ -26,7 +26,6 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
     private var expectedY: Double?
     /// Corrections absorbed since the last pass, before later scrolls reset `expectedY`.
     private var pendingCorrection = 0.0
-    private var needsLayout = true
     /// What the base delegate implementations saw during the current pass.
     private var pass = PassRecord()
     /// Fragments handed to `configureRenderingSurfaceFor` in the last pass, top to bottom.
@@ -138,7 +137,6 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
         let id = textLayoutManager.document.paragraphs[found.index].id
         anchor = ScrollAnchor(paragraph: id, offset: clamped - textLayoutManager.y(ofParagraphAt: found.index))
         expectedY = anchoredY
-        needsLayout = true
     }
 
     /// Scrolls by `delta` points of visible content.
@@ -185,7 +183,6 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
         viewportSize = size
         textLayoutManager.setContainerWidth(size.width)
         anchor = keep
-        needsLayout = true
     }
 
     // MARK: Rendering
@@ -264,7 +261,6 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
         }
         if !pass.didLayout { throw TextViewError.missingSuperCall(method: "textViewportLayoutControllerDidLayout(_:)") }
         if let early = controller.earlyReads.first { throw early }
-        needsLayout = false
     }
 
     // MARK: TextViewportLayoutControllerDelegate
@@ -297,7 +293,7 @@ open class TextView: TextViewportLayoutControllerDelegate, ViewportScrolling {
         }
     }
 
-    open func textViewportLayoutControllerReceivedSetNeedsLayout(_ textViewportLayoutController: TextViewportLayoutController) {
-        needsLayout = true
-    }
+    /// Every rendered frame runs a full pass, so nothing is deferred: the base does nothing, and
+    /// subclasses may observe the request.
+    open func textViewportLayoutControllerReceivedSetNeedsLayout(_ textViewportLayoutController: TextViewportLayoutController) {}
 }

@@ -1,4 +1,5 @@
 import CPango
+import Foundation
 
 /// Builds a `PangoAttrList` from a paragraph's runs and attachments (never from markup strings,
 /// whose errors Pango only logs). Ranges are UTF-8 byte offsets, shifted by a list marker prefix.
@@ -48,5 +49,3 @@ struct AttributeListBuilder {
 
     private func channel(_ value: Double) -> guint16 { guint16((value * 65535).rounded()) }
 }
-
-import Foundation

@@ -1,4 +1,5 @@
 import CPango
+import Foundation
 
 /// Owns one `PangoLayout` (a shaped paragraph); unreferenced when the fragment goes away.
 final class PangoLayoutBox {
@@ -28,5 +29,3 @@ enum PangoUnits {
         CGRect(x: points(r.x), y: points(r.y), width: points(r.width), height: points(r.height))
     }
 }
-
-import Foundation
