@@ -86,7 +86,7 @@ public struct GoldenCase: Sendable {
         try runner.run(drawing: drawn) { number, frame, event in
             guard wanted.contains(number), let frame else { return }
             rendered.frames[number] = RGBAImage(frame)
-            rendered.layout.frames[number] = LayoutSnapshot.frame(of: view, events: event.attachments)
+            rendered.layout.frames[number] = LayoutSnapshot.frame(of: frame.pass!)
         }
         return rendered
     }

@@ -35,24 +35,21 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
 
     public init() {}
 
-    /// The structure of `view` after its last pass.
-    static func frame(of view: TextView, events: [AttachmentEvent]) -> Frame {
-        let manager = view.textLayoutManager
-        return Frame(
-            viewportY: view.contentOffset.y, scale: view.scale,
-            fragments: view.configuredFragments.map { fragment in
-                let frame = fragment.layoutFragmentFrame
-                return Fragment(
-                    paragraph: fragment.paragraph.id.rawValue,
-                    index: manager.index(of: fragment.paragraph.id) ?? -1,
-                    y: frame.minY, height: frame.height,
-                    lines: fragment.textLineFragments.map(\.characterRange.lowerBound),
-                    lineBounds: fragment.textLineFragments.map { [$0.typographicBounds.minY, $0.typographicBounds.height] },
-                    attachments: fragment.attachmentFrames.map {
-                        Attachment(id: $0.attachment.id, frame: [$0.frame.minX, $0.frame.minY, $0.frame.width, $0.frame.height])
+    /// The structure of a layout pass.
+    static func frame(of pass: LayoutPass) -> Frame {
+        Frame(
+            viewportY: pass.visibleRect.y, scale: pass.scale,
+            fragments: pass.fragments.map { fragment in
+                Fragment(
+                    paragraph: fragment.paragraph, index: fragment.index,
+                    y: fragment.frame.y, height: fragment.frame.height,
+                    lines: fragment.lines.map(\.start),
+                    lineBounds: fragment.lines.map { [$0.top, $0.height] },
+                    attachments: fragment.attachments.map {
+                        Attachment(id: $0.id, frame: [$0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height])
                     })
             },
-            events: events.map { "\($0.id): \($0.event.rawValue)" })
+            events: pass.attachmentEvents.map { "\($0.id): \($0.event.rawValue)" })
     }
 
     /// What changed from `expected` to `self`, in words, each reported at the first frame it shows.

@@ -137,7 +137,7 @@ struct InteractivePreview {
         let image = TerminalImage.render(frame, columns: imageWidth, rows: height, mode: .symbols)
             .split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let style = TextStyle(enabled: ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
-        let table = PreviewTable.compact(session.preview, width: tableWidth, style: style)
+        let table = PreviewTable.compact(try session.preview, width: tableWidth, style: style)
         var screen = "\u{1B}[H\u{1B}[2J"
         for row in 0..<height {
             screen += "\u{1B}[\(row + 1);1H"

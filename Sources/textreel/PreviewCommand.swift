@@ -72,8 +72,12 @@ enum PreviewCommand {
             for a in view.drainAttachmentEvents() { lastEvents[a.id] = a.event.rawValue }
         }
 
+        /// The preview of the last pass (every way into a session runs one).
         var preview: LayoutPreview {
-            LayoutPreview(view: view, frame: frame, time: Double(frame - 1) / script.fps, lastEvents: lastEvents)
+            get throws {
+                let pass = try view.lastPass ?? view.layoutPass()
+                return LayoutPreview(pass, frame: frame, time: Double(frame - 1) / script.fps, lastEvents: lastEvents)
+            }
         }
     }
 
@@ -131,7 +135,7 @@ enum PreviewCommand {
             print(TerminalImage.render(frame, columns: terminal.columns, rows: max(terminal.rows - 2, 10),
                                        mode: imageMode ?? TerminalImage.detectMode()))
         }
-        print(PreviewTable.lines(session.preview, name: session.name, width: terminal.columns, style: style).joined(separator: "\n"))
+        print(PreviewTable.lines(try session.preview, name: session.name, width: terminal.columns, style: style).joined(separator: "\n"))
         return 0
     }
 }

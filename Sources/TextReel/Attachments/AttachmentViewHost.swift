@@ -31,6 +31,10 @@ final class AttachmentViewHost {
     private var everMade: Set<String> = []
     private var nextInstance = 1
     private var pass = 0
+    /// For flicker: attachments in the bounds last pass, that have loaded once, that were evicted.
+    private var previouslyInBounds: Set<String> = []
+    private var loadedOnce: Set<String> = []
+    private var evicted: Set<String> = []
     private var events: [AttachmentEvent] = []
     /// Caps on views kept out of the viewport bounds.
     var maximumKeptViews = 16
@@ -52,9 +56,13 @@ final class AttachmentViewHost {
     // MARK: A pass
 
     /// Called once per layout pass with the attachments in the viewport bounds (document order)
-    /// and the script time that passed since the previous pass.
-    func update(inBounds attachments: [(TextAttachment, ParagraphID)], elapsed: Double) {
+    /// and the script time that passed since the previous pass. Returns the attachments that
+    /// flicker: drawn as loading again after they had loaded, while they stayed in the bounds or
+    /// left them under `.onScrollingOutOfViewport` (evictions over the caps excepted).
+    @discardableResult
+    func update(inBounds attachments: [(TextAttachment, ParagraphID)], elapsed: Double) -> [String] {
         pass += 1
+        defer { previouslyInBounds = Set(attachments.map(\.0.id)) }
         var loadedNow: [String] = []
         for id in entries.keys.sorted() {
             let view = entries[id]!.view
@@ -89,6 +97,16 @@ final class AttachmentViewHost {
             }
         }
         evictOverCaps()
+        var flicker: [String] = []
+        for id in seen.sorted() {
+            guard let entry = entries[id] else { continue }
+            if entry.view.isLoaded { loadedOnce.insert(id); continue }
+            guard loadedOnce.contains(id), !evicted.contains(id) else { continue }
+            if previouslyInBounds.contains(id) || policy(for: entry.provider).contains(.onScrollingOutOfViewport) {
+                flicker.append(id)
+            }
+        }
+        return flicker
     }
 
     @discardableResult
@@ -130,6 +148,7 @@ final class AttachmentViewHost {
             count -= 1
             bytes -= Self.bytes(of: entry)
             record(entry.provider, .evicted)
+            evicted.insert(id)
         }
     }
 
@@ -169,6 +188,8 @@ final class AttachmentViewHost {
         defer { events.removeAll() }
         return events
     }
+
+    var surfaceCounts: (draws: Int, hits: Int) { (surfaceDraws, surfaceHits) }
 
     func drainSurfaceCounts() -> (draws: Int, hits: Int) {
         defer { surfaceDraws = 0; surfaceHits = 0 }

@@ -66,5 +66,13 @@ public enum AttachmentProviders {
         lock.withLock { types[name] ?? types.values.first { $0.providerName == name } }
     }
 
+    /// The box a provider that tracks its view's bounds gives `attachment`, for layout (nil: the
+    /// attachment's own size). Asks a provider not yet bound to a paragraph.
+    static func trackedSize(_ attachment: TextAttachment, proposedWidth: Double) -> CGSize? {
+        guard let type = type(forScheme: attachment.scheme) else { return nil }
+        let provider = type.init(textAttachment: attachment, location: TextLocation(paragraph: ParagraphID(-1)))
+        return provider.tracksTextAttachmentViewBounds ? provider.attachmentBounds(proposedWidth: proposedWidth).size : nil
+    }
+
     static var schemes: [String] { lock.withLock { types.keys.sorted() } }
 }

@@ -30,6 +30,12 @@ public final class TextLayoutManager {
 
     public var theme: Theme { typesetter.theme }
 
+    /// Σ estimate and Σ measured height of the paragraphs measured so far, for `estimateError`.
+    private var estimatedTotal = 0.0, measuredTotal = 0.0
+    /// How far the estimates of the paragraphs measured so far were off, relative to what they
+    /// measured: (Σ estimated − Σ measured) / Σ measured.
+    public var estimateError: Double { measuredTotal > 0 ? (estimatedTotal - measuredTotal) / measuredTotal : 0 }
+
     init(document: TextDocument, containerWidth: Double, typesetter: Typesetter) {
         self.document = document
         self.containerWidth = containerWidth
@@ -99,7 +105,11 @@ public final class TextLayoutManager {
             shaped[paragraph.id] = fragment
             shapedLog.append(paragraph.id)
             let measured = fragment.layoutFragmentFrame.height
-            if !heights.isMeasured(index) { estimator.record(paragraph, measured: measured) }
+            if !heights.isMeasured(index) {
+                estimator.record(paragraph, measured: measured)
+                estimatedTotal += heights.height(at: index)
+                measuredTotal += measured
+            }
             heights.setHeight(measured, at: index, measured: true)
         }
         fragment.layoutFragmentFrame.origin.y = y(ofParagraphAt: index)
@@ -199,6 +209,7 @@ public final class TextLayoutManager {
     }
 
     func insertParagraph(_ paragraph: TextParagraph, at index: Int) {
+        touchHeights(near: index)
         document.insertParagraph(paragraph, at: index)
         heights.insert(estimator.estimate(paragraph), at: index)
         rebuildIDs()
@@ -206,6 +217,7 @@ public final class TextLayoutManager {
 
     func removeParagraph(at index: Int) {
         shaped[document.paragraphs[index].id] = nil
+        touchHeights(near: index)
         document.removeParagraph(at: index)
         heights.remove(at: index)
         rebuildIDs()
@@ -223,4 +235,12 @@ public final class TextLayoutManager {
     func makeParagraphID() -> ParagraphID { document.makeParagraphID() }
 
     private func rebuildIDs() { indexByID = nil }
+
+    /// Computes the lazy estimates of the leaf holding `index` while the document still matches
+    /// the index: a lazy leaf estimated after the splice would read shifted (or missing)
+    /// paragraphs. (Deleting the first paragraph before any pass crashed on exactly that.)
+    private func touchHeights(near index: Int) {
+        guard heights.count > 0 else { return }
+        _ = heights.height(at: min(index, heights.count - 1))
+    }
 }

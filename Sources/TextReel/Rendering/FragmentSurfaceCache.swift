@@ -68,6 +68,9 @@ final class FragmentSurfaceCache {
         bytes = 0
     }
 
+    /// The counters as they are (a pass reads the difference over its drawing).
+    var counts: (draws: Int, hits: Int) { (draws, hits) }
+
     func drainCounts() -> (draws: Int, hits: Int) {
         defer { draws = 0; hits = 0 }
         return (draws, hits)

@@ -8,6 +8,13 @@ struct Overlay {
     var visibleRect: CGRect
     var viewportBounds: CGRect
     var documentHeight: Double
+
+    init(_ pass: LayoutPass) {
+        fragments = pass.fragments.map { ($0.frame.cgRect, $0.surfaceBounds.cgRect, $0.state == .layoutAvailable) }
+        visibleRect = pass.visibleRect.cgRect
+        viewportBounds = pass.viewportBounds.cgRect
+        documentHeight = pass.documentHeight
+    }
 }
 
 enum OverlayPainter {

@@ -6,6 +6,8 @@ import Foundation
 /// temporary name, then a rename), so an interrupted run leaves no half file.
 public final class RenderedFrame {
     let surface: CairoSurface
+    /// The layout pass the frame was drawn from (nil for a frame read from a file).
+    public internal(set) var pass: LayoutPass?
     public var width: Int { surface.width }
     public var height: Int { surface.height }
 

@@ -2,10 +2,7 @@ import Foundation
 
 /// One line of `events.jsonl`: what happened in one frame.
 public struct FrameEvent: Encodable, Sendable {
-    public struct Rect: Codable, Sendable, Equatable {
-        public var x, y, width, height: Double
-        init(_ r: CGRect) { x = r.minX; y = r.minY; width = r.width; height = r.height }
-    }
+    public typealias Rect = LayoutRect
 
     public struct Fragment: Encodable, Sendable {
         public var paragraph: Int
@@ -38,6 +35,28 @@ public struct FrameEvent: Encodable, Sendable {
     /// Attachment surfaces drawn this frame and composited from their cache.
     public var attachmentDraws: Int
     public var attachmentHits: Int
+    public var checks: PassChecks
+
+    /// The event of frame `number`, a view of its layout pass.
+    init(frame number: Int, time: Double, pass: LayoutPass, edits: [Edit], snapshots: [String]) {
+        frame = number
+        self.time = time
+        viewport = pass.visibleRect
+        scale = pass.scale
+        viewportBounds = pass.viewportBounds
+        self.pass = pass.delegateCalls
+        fragments = pass.fragments.map { Fragment(paragraph: $0.paragraph, index: $0.index, frame: $0.frame, state: $0.state.rawValue) }
+        self.edits = edits
+        correction = pass.correction
+        laidOut = pass.shaped
+        attachments = pass.attachmentEvents
+        self.snapshots = snapshots
+        surfaceDraws = pass.counters.surfaceDraws
+        surfaceHits = pass.counters.surfaceHits
+        attachmentDraws = pass.counters.attachmentDraws
+        attachmentHits = pass.counters.attachmentHits
+        checks = pass.checks
+    }
 }
 
 /// `summary.json`: totals over a run.

@@ -44,9 +44,16 @@ public final class ScriptRunner {
             let edits = try apply(planned.actions)
             view.leadingOverdraw = leadingOverdraw(after: offset)
             let draws = drawing.map { $0.contains(number) } ?? true
-            let frame: RenderedFrame?
-            if draws { frame = try view.renderFrame() } else { try view.layoutPass(); frame = nil }
-            let event = makeEvent(number: number, edits: edits, snapshots: planned.snapshots)
+            let frame: RenderedFrame?, pass: LayoutPass
+            if draws {
+                frame = try view.renderFrame()
+                pass = frame!.pass!
+            } else {
+                pass = try view.layoutPass()
+                frame = nil
+            }
+            let event = FrameEvent(frame: number, time: Double(offset) / script.fps, pass: pass,
+                                   edits: edits, snapshots: planned.snapshots)
             summary.add(event, written: draws)
             try each(number, frame, event)
         }
@@ -201,32 +208,5 @@ public final class ScriptRunner {
             }
         }
         return (above: max(-total, 0), below: max(total, 0))
-    }
-
-    private func makeEvent(number: Int, edits: [FrameEvent.Edit], snapshots: [String]) -> FrameEvent {
-        let manager = view.textLayoutManager
-        let controller = view.textViewportLayoutController
-        let counts = view.renderer.cache.drainCounts()
-        let attachmentCounts = view.attachmentHost.drainSurfaceCounts()
-        return FrameEvent(
-            frame: number,
-            time: Double(number - 1) / script.fps,
-            viewport: .init(view.visibleRect),
-            scale: view.scale,
-            viewportBounds: .init(controller.viewportBounds),
-            pass: view.lastPassLog,
-            fragments: controller.textLayoutFragments.map {
-                FrameEvent.Fragment(paragraph: $0.paragraph.id.rawValue, index: manager.index(of: $0.paragraph.id) ?? -1,
-                                    frame: .init($0.layoutFragmentFrame), state: $0.state.rawValue)
-            },
-            edits: edits,
-            correction: view.lastCorrection,
-            laidOut: manager.drainShaped().map(\.rawValue),
-            attachments: view.drainAttachmentEvents(),
-            snapshots: snapshots,
-            surfaceDraws: counts.draws,
-            surfaceHits: counts.hits,
-            attachmentDraws: attachmentCounts.draws,
-            attachmentHits: attachmentCounts.hits)
     }
 }

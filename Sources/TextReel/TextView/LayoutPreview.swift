@@ -39,39 +39,26 @@ public struct LayoutPreview: Codable, Equatable, Sendable {
     public var viewportBounds: Rect
     public var fragments: [Fragment]
 
-    /// The preview of `view` after its last layout pass; `lastEvents` maps attachment ids to the
-    /// last event seen for them.
-    public init(view: TextView, frame: Int, time: Double, lastEvents: [String: String] = [:]) {
-        let manager = view.textLayoutManager
-        let visible = view.visibleRect
+    /// The preview of a layout pass; `lastEvents` maps attachment ids to the last event seen
+    /// for them.
+    public init(_ pass: LayoutPass, frame: Int, time: Double, lastEvents: [String: String] = [:]) {
+        let visible = pass.visibleRect
         self.frame = frame
         self.time = time
-        documentHeight = manager.documentHeight
-        measuredHeight = manager.measuredHeight
-        paragraphs = manager.paragraphCount
-        measuredParagraphs = manager.measuredParagraphCount
-        visibleRect = Rect(visible)
-        viewportBounds = Rect(view.textViewportLayoutController.viewportBounds)
-        fragments = view.configuredFragments.map { fragment in
-            let f = fragment.layoutFragmentFrame
-            let words = fragment.paragraph.text.replacingOccurrences(of: TextAttachment.character, with: "▣")
-                .split(whereSeparator: { $0.isWhitespace }).prefix(6).joined(separator: " ")
-            return Fragment(
-                paragraph: fragment.paragraph.id.rawValue,
-                index: manager.index(of: fragment.paragraph.id) ?? -1,
-                kind: fragment.paragraph.kind.name,
-                top: f.minY, bottom: f.maxY,
-                lines: fragment.textLineFragments.count,
-                state: fragment.state.rawValue,
-                visible: f.maxY > visible.minY && f.minY < visible.maxY,
-                firstWords: String(words.prefix(48)),
-                attachments: fragment.paragraph.attachments.map { attachment in
-                    let view = view.attachmentView(id: attachment.id)
-                    let state = view.map { v in
-                        v.visibleState.keys.sorted().map { "\($0)=\(v.visibleState[$0]!)" }.joined(separator: " ")
-                    } ?? "no view"
-                    return Attachment(id: attachment.id, provider: attachment.scheme, state: state, lastEvent: lastEvents[attachment.id])
-                })
+        documentHeight = pass.documentHeight
+        measuredHeight = pass.measuredHeight
+        paragraphs = pass.paragraphCount
+        measuredParagraphs = pass.measuredParagraphCount
+        visibleRect = visible
+        viewportBounds = pass.viewportBounds
+        fragments = pass.fragments.map { f in
+            Fragment(paragraph: f.paragraph, index: f.index, kind: f.kind, top: f.frame.minY, bottom: f.frame.maxY,
+                     lines: f.lines.count, state: f.state.rawValue,
+                     visible: f.frame.maxY > visible.minY && f.frame.minY < visible.maxY,
+                     firstWords: f.firstWords,
+                     attachments: f.attachments.map {
+                         Attachment(id: $0.id, provider: $0.provider, state: $0.state, lastEvent: lastEvents[$0.id])
+                     })
         }
     }
 }

@@ -56,7 +56,7 @@ extension TextView {
         let id = old.id
         textLayoutManager.removeParagraph(at: index)
         attachmentHost.paragraphReplaced(old, with: nil)
-        anchorDidLoseParagraph(id, replacementIndex: min(index, textLayoutManager.paragraphCount - 1))
+        scrollPosition.paragraphRemoved(id, replacementIndex: min(index, textLayoutManager.paragraphCount - 1))
         setNeedsLayout()
     }
 

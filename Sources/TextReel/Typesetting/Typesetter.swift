@@ -7,11 +7,14 @@ final class Typesetter {
     let fonts: FontSystem
     let theme: Theme
     /// Provider-driven sizing: a box for attachments whose provider tracks its bounds.
-    var attachmentSize: ((TextAttachment, Double) -> CGSize?)?
+    let attachmentSize: (TextAttachment, Double) -> CGSize?
 
-    init(fonts: FontSystem, theme: Theme) {
+    /// `attachmentSize` gives the box of an attachment whose provider sizes it, given the width
+    /// available (nil: the attachment's own size).
+    init(fonts: FontSystem, theme: Theme, attachmentSize: @escaping (TextAttachment, Double) -> CGSize? = { _, _ in nil }) {
         self.fonts = fonts
         self.theme = theme
+        self.attachmentSize = attachmentSize
     }
 
     func fragment(for paragraph: TextParagraph, containerWidth: Double) -> TextLayoutFragment {
@@ -46,7 +49,7 @@ final class Typesetter {
         }
         attributes.addRuns(paragraph.runs, theme: theme)
         let sizes = paragraph.attachments.map {
-            displayedSize(attachmentSize?($0, available) ?? $0.size, available: available)
+            displayedSize(attachmentSize($0, available) ?? $0.size, available: available)
         }
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
         pango_layout_set_attributes(pl, attributes.list)

@@ -16,6 +16,8 @@ public final class TextViewportLayoutController {
 
     public weak var delegate: TextViewportLayoutControllerDelegate?
     public let textLayoutManager: TextLayoutManager
+    /// Where the viewport is, kept as an anchor; `relocateViewport` and `adjustViewport` move it.
+    public let scrollPosition: ScrollPosition
 
     private(set) var phase = Phase.idle
     private var storedBounds = CGRect.zero
@@ -26,8 +28,9 @@ public final class TextViewportLayoutController {
     /// How many times the bounds were recomputed after measurements moved the anchor, last pass.
     private(set) var convergencePasses = 0
 
-    init(textLayoutManager: TextLayoutManager) {
+    init(textLayoutManager: TextLayoutManager, viewportHeight: Double) {
         self.textLayoutManager = textLayoutManager
+        scrollPosition = ScrollPosition(manager: textLayoutManager, viewportHeight: viewportHeight)
     }
 
     /// The visible bounds plus overdraw, of the last completed pass.
@@ -107,13 +110,8 @@ public final class TextViewportLayoutController {
             if fragment.layoutFragmentFrame.maxY > bounds.minY { fragments.append(fragment) }
             index += 1
         }
-        // Positions above may have changed while measuring: place every fragment again.
-        for fragment in fragments {
-            if let i = manager.index(of: fragment.paragraph.id) {
-                fragment.layoutFragmentFrame.origin.y = manager.y(ofParagraphAt: i)
-            }
-        }
-        return fragments
+        // Positions above may have changed while measuring: the manager places every one again.
+        return fragments.map { manager.index(of: $0.paragraph.id).map(manager.ensureLayout(forParagraphAt:)) ?? $0 }
     }
 
     /// Asks for another pass.
@@ -126,12 +124,12 @@ public final class TextViewportLayoutController {
     @discardableResult
     public func relocateViewport(to location: TextLocation) -> Double {
         guard let index = textLayoutManager.index(of: location.paragraph) else { return 0 }
-        (delegate as? ViewportScrolling)?.scroll(toParagraphAt: index)
+        scrollPosition.scroll(toParagraphAt: index)
         return textLayoutManager.y(ofParagraphAt: index)
     }
 
     /// Moves the viewport's origin by `offset` points without changing the content.
     public func adjustViewport(byVerticalOffset offset: Double) {
-        (delegate as? ViewportScrolling)?.adjustScroll(byVerticalOffset: offset)
+        scrollPosition.scroll(by: offset)
     }
 }

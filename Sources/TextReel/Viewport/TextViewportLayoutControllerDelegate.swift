@@ -16,12 +16,6 @@ public protocol TextViewportLayoutControllerDelegate: AnyObject {
     func textViewportLayoutControllerReceivedSetNeedsLayout(_ textViewportLayoutController: TextViewportLayoutController)
 }
 
-/// Lets the controller move the viewport of the view that owns the scroll position.
-protocol ViewportScrolling: AnyObject {
-    func adjustScroll(byVerticalOffset offset: Double)
-    func scroll(toParagraphAt index: Int)
-}
-
 /// Misuse of the delegate protocol, reported by `TextView.renderFrame()` instead of a broken layout
 /// or a crash.
 public enum TextViewError: Error, Equatable, CustomStringConvertible {

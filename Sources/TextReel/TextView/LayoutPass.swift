@@ -1,0 +1,92 @@
+import Foundation
+
+/// Everything one layout pass decided, as a value the next stages read instead of reaching into
+/// the layout manager, the controller, the attachment host or the renderer: the fragments with
+/// their frames, lines and attachments, the viewport, the delegate calls, the correction the
+/// anchor absorbed, the paragraphs shaped, the attachment decisions, the cache counters and the
+/// checks. `FrameEvent`, `LayoutPreview` and golden `layout.json` are views of it.
+public struct LayoutPass: Sendable {
+    public struct Line: Sendable, Equatable {
+        /// UTF-8 byte offset where the line starts.
+        public var start: Int
+        /// Top and height of the line's typographic bounds, relative to the fragment.
+        public var top: Double
+        public var height: Double
+    }
+
+    public struct Attachment: Sendable, Equatable {
+        public var id: String
+        /// The provider's URL scheme ("video", "drawing" …).
+        public var provider: String
+        /// Relative to the fragment's frame.
+        public var frame: LayoutRect
+        /// The view's visible state after the pass ("playing=true time=3" …), or "no view".
+        public var state: String
+    }
+
+    public struct Fragment: Sendable, Equatable {
+        public var paragraph: Int
+        public var index: Int
+        public var kind: String
+        /// `layoutFragmentFrame`, in document coordinates.
+        public var frame: LayoutRect
+        /// `renderingSurfaceBounds`, in document coordinates.
+        public var surfaceBounds: LayoutRect
+        public var state: TextLayoutFragment.State
+        public var lines: [Line]
+        public var attachments: [Attachment]
+        /// The paragraph's first words, for previews.
+        public var firstWords: String
+    }
+
+    /// Surfaces drawn and reused by the frame drawn after the pass (zero when it was not drawn).
+    public struct Counters: Sendable, Equatable {
+        public var surfaceDraws = 0
+        public var surfaceHits = 0
+        public var attachmentDraws = 0
+        public var attachmentHits = 0
+    }
+
+    public var visibleRect: LayoutRect
+    public var viewportBounds: LayoutRect
+    public var scale: Double
+    /// Estimated until every paragraph is measured.
+    public var documentHeight: Double
+    public var measuredHeight: Double
+    public var paragraphCount: Int
+    public var measuredParagraphCount: Int
+    /// The base delegate calls in order: "willLayout", "configure:<paragraph id>"…, "didLayout".
+    public var delegateCalls: [String]
+    /// Fragments handed to the delegate, top to bottom.
+    public var fragments: [Fragment]
+    /// Points the content offset moved while the content stayed still (absorbed by the anchor).
+    public var correction: Double
+    /// Ids of the paragraphs shaped since the previous pass, in order.
+    public var shaped: [Int]
+    /// Attachment view decisions since the previous pass.
+    public var attachmentEvents: [AttachmentEvent]
+    public var counters = Counters()
+    public var checks: PassChecks
+}
+
+extension LayoutPass.Fragment {
+    /// The record of `fragment`, at `index`; `viewState` names an attachment view's state.
+    init(_ fragment: TextLayoutFragment, index: Int, viewState: (String) -> String) {
+        let f = fragment.layoutFragmentFrame
+        let words = fragment.paragraph.text.replacingOccurrences(of: TextAttachment.character, with: "▣")
+            .split(whereSeparator: { $0.isWhitespace }).prefix(6).joined(separator: " ")
+        self.init(
+            paragraph: fragment.paragraph.id.rawValue, index: index, kind: fragment.paragraph.kind.name,
+            frame: LayoutRect(f),
+            surfaceBounds: LayoutRect(fragment.renderingSurfaceBounds.offsetBy(dx: f.minX, dy: f.minY)),
+            state: fragment.state,
+            lines: fragment.textLineFragments.map {
+                LayoutPass.Line(start: $0.characterRange.lowerBound, top: $0.typographicBounds.minY, height: $0.typographicBounds.height)
+            },
+            attachments: fragment.attachmentFrames.map {
+                LayoutPass.Attachment(id: $0.attachment.id, provider: $0.attachment.scheme, frame: LayoutRect($0.frame),
+                                      state: viewState($0.attachment.id))
+            },
+            firstWords: String(words.prefix(48)))
+    }
+}

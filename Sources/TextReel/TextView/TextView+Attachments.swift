@@ -1,0 +1,39 @@
+import Foundation
+
+/// Attachments: reuse policies, caps on kept views, and scripted actions on views.
+extension TextView {
+    /// Keeps views of `type`'s attachments across scrolling and/or paragraph edits, for the
+    /// lifetime of the text view (as `UITextView.register(_:forTextAttachmentViewProviderType:)`).
+    public func register(_ policy: ReusePolicy, forTextAttachmentViewProviderType type: TextAttachmentViewProvider.Type) {
+        attachmentHost.register(policy, for: type)
+    }
+
+    /// Caps on attachment views kept out of the viewport bounds (count and surface bytes).
+    public var maximumKeptAttachmentViews: Int {
+        get { attachmentHost.maximumKeptViews }
+        set { attachmentHost.maximumKeptViews = newValue }
+    }
+    public var maximumKeptAttachmentBytes: Int {
+        get { attachmentHost.maximumKeptBytes }
+        set { attachmentHost.maximumKeptBytes = newValue }
+    }
+
+    /// The live view of attachment `id`, if it has one.
+    public func attachmentView(id: String) -> AttachmentView? { attachmentHost.view(for: id) }
+
+    /// Plays, pauses, focuses, types into … the view of attachment `id` (made if it has none).
+    public func perform(_ action: AttachmentAction, onAttachment id: String) throws {
+        guard let paragraph = document.paragraphs.first(where: { $0.attachments.contains { $0.id == id } }),
+              let attachment = paragraph.attachments.first(where: { $0.id == id }) else {
+            throw TextReelError("no attachment '\(id)' in the document")
+        }
+        try attachmentHost.perform(action, on: attachment, in: paragraph.id)
+    }
+
+    /// Attachment events of the passes since the last call (each pass's own are in its
+    /// `LayoutPass.attachmentEvents`).
+    public func drainAttachmentEvents() -> [AttachmentEvent] {
+        defer { undrainedAttachmentEvents.removeAll() }
+        return undrainedAttachmentEvents
+    }
+}

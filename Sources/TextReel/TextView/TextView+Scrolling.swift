@@ -1,0 +1,44 @@
+import Foundation
+
+/// Scrolling: the view reads and moves its controller's `ScrollPosition`.
+extension TextView {
+    /// The visible rect's origin in the document. Setting it scrolls, clamped to the content, and
+    /// lands exactly: the paragraphs above the target are measured first (up to
+    /// `exactScrollLayoutLimit` of them; beyond that the target is exact in the estimated
+    /// coordinates, and the scroll anchor keeps the content still when they are measured later).
+    public var contentOffset: CGPoint {
+        get { CGPoint(x: 0, y: scrollPosition.y) }
+        set { scrollPosition.scroll(to: newValue.y) }
+    }
+
+    /// How many paragraphs above an absolute scroll target are measured so it lands exactly.
+    public var exactScrollLayoutLimit: Int {
+        get { scrollPosition.exactScrollLayoutLimit }
+        set { scrollPosition.exactScrollLayoutLimit = newValue }
+    }
+
+    /// The largest content offset, from the current (partly estimated) document height.
+    public var maximumContentOffset: Double { scrollPosition.maximumY }
+
+    /// Scrolls by `delta` points of visible content.
+    public func scroll(by delta: Double) { scrollPosition.scroll(by: delta) }
+
+    /// Measures paragraph `index` and those above it, so its position is exact; returns its fragment.
+    @discardableResult
+    func measureParagraphs(through index: Int) -> TextLayoutFragment { scrollPosition.measureParagraphs(through: index) }
+
+    /// Measures the paragraphs above document `y` until the paragraph at `y` stops changing.
+    func measureParagraphs(above y: Double) { scrollPosition.measureParagraphs(above: y) }
+
+    /// The visible rect in document coordinates.
+    public var visibleRect: CGRect {
+        CGRect(x: 0, y: scrollPosition.y, width: viewportSize.width, height: viewportSize.height)
+    }
+
+    /// A new viewport size re-wraps every paragraph; the anchor paragraph stays at the top.
+    public func resize(to size: CGSize) {
+        viewportSize = size
+        scrollPosition.viewportHeight = size.height
+        textLayoutManager.setContainerWidth(size.width)
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+
+/// The scroll position of a viewport, kept as an anchor (a paragraph and an offset into it) so
+/// that the visible content stays still when heights above it change: estimates replaced by
+/// measurements, edits above. The content offset absorbs those changes; they are reported as the
+/// pass's correction. It also measures how far the content under the anchor moved on screen
+/// other than by scrolling (the pass's jump), which the anchor keeps at 0 except where the
+/// document's end or an edit of the anchor paragraph forces it.
+///
+/// Owned by `TextViewportLayoutController`; the text view reads and moves it.
+public final class ScrollPosition {
+    let manager: TextLayoutManager
+    /// The visible height, which bounds the largest offset.
+    var viewportHeight: Double
+    /// How many paragraphs above an absolute scroll target are measured so it lands exactly.
+    public var exactScrollLayoutLimit = 4000
+
+    private var anchor: ScrollAnchor?
+    /// Where the last scroll or pass left the offset; any other change is a correction.
+    private var expectedY: Double?
+    /// Corrections absorbed since the last pass, before later scrolls reset `expectedY`.
+    private var pendingCorrection = 0.0
+    /// The paragraph whose screen position the jump measure follows, and where it was on screen.
+    private var reference: (paragraph: ParagraphID, screenY: Double)?
+    private var jumpSoFar = 0.0
+
+    init(manager: TextLayoutManager, viewportHeight: Double) {
+        self.manager = manager
+        self.viewportHeight = viewportHeight
+    }
+
+    /// The visible rect's top in document coordinates.
+    public var y: Double {
+        guard let anchor, let index = manager.index(of: anchor.paragraph) else { return 0 }
+        // An edit can shorten the anchor paragraph: stay inside it.
+        let offset = min(anchor.offset, max(manager.height(ofParagraphAt: index), 0))
+        return manager.y(ofParagraphAt: index) + offset
+    }
+
+    /// The largest offset, from the current (partly estimated) document height.
+    public var maximumY: Double { max(manager.documentHeight - viewportHeight, 0) }
+
+    /// Scrolls by `delta` points of visible content.
+    func scroll(by delta: Double) { setAnchor(y: y + delta, byScroll: true) }
+
+    /// Scrolls to document `y`, measuring the paragraphs above it first so it lands exactly.
+    func scroll(to target: Double) {
+        measureParagraphs(above: target)
+        setAnchor(y: target, byScroll: true)
+    }
+
+    /// Scrolls so paragraph `index` is at the top, measured.
+    func scroll(toParagraphAt index: Int) {
+        setAnchor(y: measureParagraphs(through: index).layoutFragmentFrame.minY, byScroll: true)
+    }
+
+    /// Measures paragraph `index` and those above it (up to `exactScrollLayoutLimit`), so its
+    /// position is exact; returns its fragment.
+    @discardableResult
+    func measureParagraphs(through index: Int) -> TextLayoutFragment {
+        manager.ensureLayout(forParagraphsIn: max(0, index - exactScrollLayoutLimit)...index)
+        return manager.fragment(forParagraphAt: index)
+    }
+
+    /// Measures the paragraphs above document `y` until the paragraph at `y` stops changing.
+    func measureParagraphs(above target: Double) {
+        guard manager.paragraphCount > 0 else { return }
+        for _ in 0..<4 {
+            let index = manager.paragraph(at: min(max(target, 0), maximumY)).index
+            let first = max(0, index - exactScrollLayoutLimit)
+            if !(first...index).contains(where: { !manager.isMeasured(paragraphAt: $0) }) { return }
+            manager.ensureLayout(forParagraphsIn: first...index)
+        }
+    }
+
+    private func setAnchor(y target: Double, byScroll: Bool) {
+        if let expectedY, anchor != nil { pendingCorrection += y - expectedY }
+        if byScroll { settleJump() }
+        let clamped = min(max(target, 0), maximumY)
+        guard manager.paragraphCount > 0 else { anchor = nil; return }
+        let found = manager.paragraph(at: clamped)
+        let id = manager.document.paragraphs[found.index].id
+        anchor = ScrollAnchor(paragraph: id, offset: clamped - manager.y(ofParagraphAt: found.index))
+        expectedY = y
+        if byScroll, let anchor { reference = (anchor.paragraph, screenY(of: anchor.paragraph) ?? 0) }
+    }
+
+    /// Adds how far the reference paragraph moved on screen since it was taken.
+    private func settleJump() {
+        if let reference, let now = screenY(of: reference.paragraph) { jumpSoFar += abs(now - reference.screenY) }
+        reference = nil
+    }
+
+    private func screenY(of paragraph: ParagraphID) -> Double? {
+        manager.index(of: paragraph).map { manager.y(ofParagraphAt: $0) - y }
+    }
+
+    /// The paragraph holding the anchor was removed: the one that takes its place holds it.
+    func paragraphRemoved(_ id: ParagraphID, replacementIndex: Int) {
+        guard let anchor, anchor.paragraph == id else { return }
+        self.anchor = ScrollAnchor(paragraph: manager.document.paragraphs[replacementIndex].id, offset: 0)
+    }
+
+    // MARK: A pass
+
+    /// Where the offset would be without corrections, taken before a pass.
+    func beginPass() -> Double {
+        if anchor == nil { setAnchor(y: 0, byScroll: true) }
+        defer { pendingCorrection = 0 }
+        return (expectedY ?? y) - pendingCorrection
+    }
+
+    /// Measuring near the end can shorten the document: returns true when the offset had to move
+    /// back to the new end (the pass is then run again).
+    func clampToEnd() -> Bool {
+        guard y > maximumY + 0.25 else { return false }
+        setAnchor(y: maximumY, byScroll: false)
+        return true
+    }
+
+    /// After a pass: the correction absorbed since `before` and the jump since the last pass.
+    func endPass(before: Double) -> (correction: Double, jump: Double) {
+        let correction = y - before
+        settleJump()
+        let jump = jumpSoFar
+        jumpSoFar = 0
+        if let anchor { reference = (anchor.paragraph, screenY(of: anchor.paragraph) ?? 0) }
+        expectedY = y
+        pendingCorrection = 0
+        return (correction, jump)
+    }
+}
