@@ -34,6 +34,8 @@ public struct GoldenCase: Sendable {
     public var frames: Frames
     public var tolerance: Tolerance
     public var overlay: Bool
+    /// Limits every frame must keep (`expect: {maxJump: 0, …}`); invariants are always checked.
+    public var budget: Budget
 
     /// Reads `folder/case.json5`; problems are `TextReelError`s naming the file.
     public init(folder: URL) throws {
@@ -50,6 +52,7 @@ public struct GoldenCase: Sendable {
         frames = spec.frames ?? .all
         tolerance = spec.tolerance ?? Tolerance()
         overlay = spec.overlay ?? false
+        budget = spec.expect ?? Budget()
     }
 
     /// Checks `case.json5` bytes without a folder (for fuzzing the reader).
@@ -63,6 +66,8 @@ public struct GoldenCase: Sendable {
         public var layout = LayoutSnapshot()
         public var fingerprint: EnvironmentFingerprint
         public var frameCount = 0
+        /// Broken invariants and budgets, in frame order.
+        public var violations: [Budget.Violation] = []
     }
 
     /// Renders the case and keeps the frames it asks for.
@@ -73,17 +78,19 @@ public struct GoldenCase: Sendable {
         let view = TextView(document: document, viewportSize: CGSize(width: viewport.width, height: viewport.height),
                             scale: viewport.scale, fontSet: fontSet)
         view.showsOverlay = overlay
-        return try Self.render(view, script: script, frames: frames, fontSet: fontSet)
+        return try Self.render(view, script: script, frames: frames, fontSet: fontSet, budget: budget)
     }
 
     /// Plays `script` on `view`, keeping the frames asked for with their structure.
-    static func render(_ view: TextView, script: ScrollScript, frames: Frames, fontSet: FontSet) throws -> Rendered {
+    static func render(_ view: TextView, script: ScrollScript, frames: Frames, fontSet: FontSet,
+                       budget: Budget = Budget()) throws -> Rendered {
         let runner = try ScriptRunner(view: view, script: script)
         let wanted = frames == .snapshots ? Set(runner.snapshots.values) : Set(1...max(runner.frameCount, 1))
         var rendered = Rendered(fingerprint: .current(fontSet: fontSet))
         rendered.frameCount = runner.frameCount
         let drawn = (wanted.min() ?? 1)...(wanted.max() ?? 1)
         try runner.run(drawing: drawn) { number, frame, event in
+            rendered.violations += budget.violations(of: event)
             guard wanted.contains(number), let frame else { return }
             rendered.frames[number] = RGBAImage(frame)
             rendered.layout.frames[number] = LayoutSnapshot.frame(of: frame.pass!)
@@ -114,9 +121,10 @@ struct CaseFile: Decodable {
     var frames: GoldenCase.Frames?
     var tolerance: GoldenCase.Tolerance?
     var overlay: Bool?
+    var expect: Budget?
 
     init(from decoder: Decoder) throws {
-        let c = try Self.strict(decoder, ["document", "script", "viewport", "frames", "tolerance", "overlay"])
+        let c = try Self.strict(decoder, ["document", "script", "viewport", "frames", "tolerance", "overlay", "expect"])
         document = try c.decode(String.self, forKey: Key("document"))
         script = try c.decodeIfPresent(String.self, forKey: Key("script"))
         viewport = try c.decodeIfPresent(Viewport.self, forKey: Key("viewport"))
@@ -126,6 +134,20 @@ struct CaseFile: Decodable {
         frames = try c.decodeIfPresent(GoldenCase.Frames.self, forKey: Key("frames"))
         tolerance = try c.decodeIfPresent(GoldenCase.Tolerance.self, forKey: Key("tolerance"))
         overlay = try c.decodeIfPresent(Bool.self, forKey: Key("overlay"))
+        if c.contains(Key("expect")) {
+            let e = try c.nestedContainer(keyedBy: Key.self, forKey: Key("expect"))
+            var budget = Budget()
+            for key in e.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+                let text: String
+                if let flag = try? e.decode(Bool.self, forKey: key) { text = String(flag) } else {
+                    text = String(try e.decode(Double.self, forKey: key))
+                }
+                do { try budget.set(key.stringValue, text.hasSuffix(".0") ? String(text.dropLast(2)) : text) } catch let error as TextReelError {
+                    throw DecodingError.dataCorrupted(.init(codingPath: [Key("expect"), key], debugDescription: error.message))
+                }
+            }
+            expect = budget
+        }
     }
 
     /// Decodes JSON5 bytes. Invalid UTF-8 is refused first: Foundation's JSON5 scanner stops the

@@ -80,6 +80,13 @@ public enum GoldenSuite {
         try? fm.removeItem(at: actualFolder)
         try? fm.removeItem(at: diffFolder)
         var result = CaseResult(name: name, folder: folder.path, status: .passed, frames: rendered.frames.count)
+        // Budgets first: a frame that breaks one fails the case before any pixel is compared.
+        if !rendered.violations.isEmpty {
+            result.status = .failed
+            result.structure = rendered.violations.prefix(8).map { "\($0.check == "invariant" ? "invariant" : "budget \($0.check)"): \($0)" }
+            if rendered.violations.count > 8 { result.structure.append("… and \(rendered.violations.count - 8) more") }
+            return result
+        }
 
         guard let expected = try ExpectedFolder.read(caseFolder: folder) else {
             if update == .none {

@@ -7,25 +7,7 @@ enum BenchDocument {
     static func markdownFile(paragraphs count: Int, in folder: URL) throws -> URL {
         let url = folder.appendingPathComponent("doc-\(count).md")
         if FileManager.default.fileExists(atPath: url.path) { return url }
-        let document = TextDocument.generated(paragraphs: count)
-        var text = ""
-        text.reserveCapacity(count * 300)
-        for paragraph in document.paragraphs {
-            switch paragraph.kind {
-            case .heading(let level):
-                text += String(repeating: "#", count: level) + " " + paragraph.text + "\n\n"
-            case .blockAttachment:
-                let a = paragraph.attachments[0]
-                text += "![](\(a.scheme):\(a.id)?size=\(Int(a.size.width))x\(Int(a.size.height)))\n\n"
-            default:
-                var body = paragraph.text
-                for a in paragraph.attachments {
-                    body = body.replacingOccurrences(of: TextAttachment.character,
-                        with: "![](control:\(a.id)?kind=toggle&size=\(Int(a.size.width))x\(Int(a.size.height)))")
-                }
-                text += body + "\n\n"
-            }
-        }
+        let text = TextDocument.generatedMarkdown(paragraphs: count)
         try Data(text.utf8).write(to: url, options: .atomic)
         return url
     }

@@ -30,6 +30,10 @@ enum RenderCommand {
                        n + 1 is drawn; the bytes are the same)
       --quiet          print nothing but errors
       --verbose        also print each frame's delegate pass and corrections
+      --strict         fail (status 1, naming the frame) when a frame breaks an invariant or
+                       a budget; without it they are warnings on stderr and errors in events.jsonl
+      --budget LIST    limits every frame must keep, e.g. maxJump=0,maxCorrection=300,
+                       maxRecreated=0,flicker=false (see `textreel explore --help`)
       -h, --help       show this help
 
     The viewport may be at most \(ViewportLimits.maximumPixels) pixels a side after scaling.
@@ -42,8 +46,8 @@ enum RenderCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "format", "compression"] + LimitOptions.names,
-                                 flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial"] + LimitOptions.flags)
+        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "format", "compression", "budget"] + LimitOptions.names,
+                                 flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial", "strict"] + LimitOptions.flags)
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1 else {
             throw Arguments.UsageError(message: args.positional.isEmpty ? "render needs a document" : "render takes one document, got \(args.positional.count)")
@@ -70,6 +74,8 @@ enum RenderCommand {
             height: try args.double("height", default: script?.viewport?.height ?? 600),
             scale: try args.double("scale", default: script?.viewport?.scale ?? 1))
         let at = try args.double("at", default: 0)
+        let budget = try Budget(parsing: args.values["budget"] ?? "")
+        let strict = args.flags.contains("strict")
         let document = try TextDocument(contentsOf: documentURL, limits: try LimitOptions.reading(args))
         if !quiet { for warning in document.warnings { Terminal.error(warning) } }
 
@@ -106,6 +112,10 @@ enum RenderCommand {
                 Terminal.error("frame \(number): y \(event.viewport.y), correction \(event.correction), shaped \(event.laidOut.count), pass \(event.pass.joined(separator: " "))")
             }
             try events.append(encoder.encode(event) + Data("\n".utf8))
+            for violation in budget.violations(of: event) {
+                if strict { throw TextReelError("\(violation) (--strict)", exitStatus: 1) }
+                Terminal.error("textreel: warning: \(violation)")
+            }
         }
         try writer.finish()
         progress.finish()

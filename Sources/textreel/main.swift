@@ -11,6 +11,8 @@ Commands:
   diff      compare two PNGs pixel by pixel
   test      run golden-image suites
   preview   show where every fragment sits, in the terminal
+  generate  write a generated Markdown document of N paragraphs
+  explore   run random scripts, check every frame, shrink a failing script into a golden case
 
 Exit status: 0 ok, 1 golden mismatch, 2 bad input or usage.
 """
@@ -35,6 +37,10 @@ do {
         exit(try TestCommand.run(arguments))
     case "preview":
         exit(try PreviewCommand.run(arguments))
+    case "generate":
+        exit(try GenerateCommand.run(arguments))
+    case "explore":
+        exit(try ExploreCommand.run(arguments))
     default:
         fail("textreel: unknown command '\(command)'; run `textreel --help` for the list", status: 2)
     }

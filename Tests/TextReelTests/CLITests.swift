@@ -86,3 +86,51 @@ final class CLITests: XCTestCase {
                        try Data(contentsOf: odd.appendingPathComponent("frame-00001.png")))
     }
 }
+
+final class ExploreCLITests: XCTestCase {
+    /// The explorer on fixed seeds passes on the demo, and finds and shrinks a correction when
+    /// the budget forbids any (the done-means of the issue, on a short run).
+    func testExplorerPassesTheDemoAndShrinksABrokenBudget() throws {
+        let out = Paths.temporaryFolder()
+        let pass = try CLI.run(["explore", "Fixtures/documents/demo.md", "--runs", "6", "--seed", "11", "--out", out.path])
+        XCTAssertEqual(pass.status, 0, pass.stdout + pass.stderr)
+        XCTAssertTrue(pass.stdout.contains("no failure"), pass.stdout)
+
+        let document = out.appendingPathComponent("generated.md")
+        XCTAssertEqual(try CLI.run(["generate", "2000", "--out", document.path]).status, 0)
+        let fail = try CLI.run(["explore", document.path, "--runs", "5", "--seed", "1", "--budget", "maxCorrection=0", "--out", out.path])
+        XCTAssertEqual(fail.status, 1, fail.stdout + fail.stderr)
+        let case_ = out.appendingPathComponent("seed-1")
+        let script = try String(contentsOf: case_.appendingPathComponent("script.json5"), encoding: .utf8)
+        let steps = script.split(separator: "\n").filter { $0.hasPrefix("    {") }
+        XCTAssertGreaterThan(steps.count, 0)
+        XCTAssertLessThanOrEqual(steps.count, 3, script)
+        XCTAssertTrue(try String(contentsOf: case_.appendingPathComponent("case.json5"), encoding: .utf8).contains("maxCorrection: 0"))
+        // The case it wrote fails the same way under `textreel test`, before any pixel.
+        let test = try CLI.run(["test", case_.path])
+        XCTAssertEqual(test.status, 1, test.stdout + test.stderr)
+        XCTAssertTrue((test.stdout + test.stderr).contains("budget maxCorrection"), test.stdout + test.stderr)
+        // And rendering it shows the correction in its events.
+        let render = try CLI.run(["render", case_.appendingPathComponent("document.md").path, "--script",
+                                  case_.appendingPathComponent("script.json5").path, "--out", out.appendingPathComponent("r").path, "--quiet"])
+        XCTAssertEqual(render.status, 0, render.stderr)
+        let events = try String(contentsOf: out.appendingPathComponent("r/events.jsonl"), encoding: .utf8)
+        XCTAssertTrue(events.split(separator: "\n").contains { !$0.contains("\"correction\":0,") }, "a frame has a correction")
+    }
+
+    func testStrictRenderFailsOnABrokenBudgetNamingTheFrame() throws {
+        let out = Paths.temporaryFolder()
+        let document = out.appendingPathComponent("generated.md")
+        XCTAssertEqual(try CLI.run(["generate", "2000", "--out", document.path]).status, 0)
+        let script = out.appendingPathComponent("far.json5")
+        try Data("{steps: [{scroll: {by: 40000}}]}".utf8).write(to: script)
+        let warn = try CLI.run(["render", document.path, "--script", script.path, "--out", out.appendingPathComponent("a").path,
+                                "--budget", "maxCorrection=0", "--quiet"])
+        XCTAssertEqual(warn.status, 0)
+        XCTAssertTrue(warn.stderr.contains("warning: frame"), warn.stderr)
+        let strict = try CLI.run(["render", document.path, "--script", script.path, "--out", out.appendingPathComponent("b").path,
+                                  "--budget", "maxCorrection=0", "--strict", "--quiet"])
+        XCTAssertEqual(strict.status, 1)
+        XCTAssertTrue(strict.stderr.contains("frame ") && strict.stderr.contains("correction"), strict.stderr)
+    }
+}

@@ -48,6 +48,32 @@ extension TextDocument {
     }
 }
 
+extension TextDocument {
+    /// The generated document of `count` paragraphs as Markdown (reading it back gives the same
+    /// paragraphs), for benchmarks and the explorer.
+    public static func generatedMarkdown(paragraphs count: Int) -> String {
+        var text = ""
+        text.reserveCapacity(count * 300)
+        for paragraph in generated(paragraphs: count).paragraphs {
+            switch paragraph.kind {
+            case .heading(let level):
+                text += String(repeating: "#", count: level) + " " + paragraph.text + "\n\n"
+            case .blockAttachment:
+                let a = paragraph.attachments[0]
+                text += "![](\(a.scheme):\(a.id)?size=\(Int(a.size.width))x\(Int(a.size.height)))\n\n"
+            default:
+                var body = paragraph.text
+                for a in paragraph.attachments {
+                    body = body.replacingOccurrences(of: TextAttachment.character,
+                        with: "![](control:\(a.id)?kind=toggle&size=\(Int(a.size.width))x\(Int(a.size.height)))")
+                }
+                text += body + "\n\n"
+            }
+        }
+        return text
+    }
+}
+
 /// A small deterministic random number generator (SplitMix64), for generated content.
 struct SplitMix {
     private var state: UInt64

@@ -51,6 +51,15 @@ public final class RenderedFrame {
         return ns.localizedDescription
     }
 
+    /// A hash of the pixels, equal for equal frames within one process (for comparing runs).
+    public var pixelDigest: Int {
+        surface.withPixels { data, stride in
+            var hasher = Hasher()
+            hasher.combine(bytes: UnsafeRawBufferPointer(start: data, count: stride * height))
+            return hasher.finalize()
+        }
+    }
+
     /// The colour of one pixel.
     public func pixel(x: Int, y: Int) -> (red: UInt8, green: UInt8, blue: UInt8) {
         surface.withPixels { data, stride in

@@ -76,6 +76,21 @@ public struct RunSummary: Encodable, Sendable {
     public var attachmentHits = 0
     public var documentHeight = 0.0
     public var paragraphs = 0
+    public var checks = CheckTotals()
+
+    /// The per-frame checks summed over a run.
+    public struct CheckTotals: Encodable, Sendable {
+        /// Frames with a broken invariant, and the first of them in words.
+        public var framesWithErrors = 0
+        public var firstError: String?
+        public var largestJump = 0.0
+        public var framesWithJumps = 0
+        public var created = 0
+        public var recreated = 0
+        public var discarded = 0
+        public var framesWithFlicker = 0
+        public var largestEstimateError = 0.0
+    }
 
     mutating func add(_ event: FrameEvent, written: Bool) {
         frames += 1
@@ -90,5 +105,17 @@ public struct RunSummary: Encodable, Sendable {
         for a in event.attachments { attachmentEvents[a.provider, default: [:]][a.event.rawValue, default: 0] += 1 }
         attachmentDraws += event.attachmentDraws
         attachmentHits += event.attachmentHits
+        let c = event.checks
+        if !c.errors.isEmpty {
+            if checks.framesWithErrors == 0 { checks.firstError = "frame \(event.frame): \(c.errors[0])" }
+            checks.framesWithErrors += 1
+        }
+        checks.largestJump = max(checks.largestJump, c.jump)
+        if c.jump > 0 { checks.framesWithJumps += 1 }
+        checks.created += c.created
+        checks.recreated += c.recreated
+        checks.discarded += c.discarded
+        if !c.flicker.isEmpty { checks.framesWithFlicker += 1 }
+        if abs(c.estimateError) > abs(checks.largestEstimateError) { checks.largestEstimateError = c.estimateError }
     }
 }

@@ -1,0 +1,61 @@
+import Foundation
+
+/// Runs a script on a document the ways the explorer compares, and says how it fails: a broken
+/// invariant or budget in some frame, a second run that draws different pixels (determinism), or
+/// a `--frames A-B` run whose frames differ from the same frames of the full run.
+public enum ScriptCheck {
+    public struct Failure: Codable, Sendable, Equatable {
+        /// "invariant", a budget's name, "determinism", "frames", "error" or "crash".
+        public var check: String
+        public var frame: Int?
+        public var message: String
+
+        public init(check: String, frame: Int?, message: String) {
+            self.check = check; self.frame = frame; self.message = message
+        }
+
+        /// What "failing the same way" means when shrinking: the check and the message with its
+        /// numbers taken out.
+        public var signature: String {
+            check + ": " + String(message.map { $0.isNumber ? "#" : $0 })
+                .replacing(/-?#+([.,]#+)*/, with: "#")
+        }
+    }
+
+    /// The first failure of `script` on `document`, or nil. A script that cannot run (a step
+    /// naming a paragraph that no longer exists) throws its `TextReelError`.
+    public static func run(document: TextDocument, script: ScrollScript, budget: Budget,
+                           frames range: ClosedRange<Int>?) throws -> Failure? {
+        func view() -> TextView {
+            let size = script.viewport.map { CGSize(width: $0.width, height: $0.height) } ?? CGSize(width: 800, height: 600)
+            return TextView(document: document, viewportSize: size, scale: script.viewport?.scale ?? 1)
+        }
+        var digests: [Int] = []
+        var failure: Failure?
+        let first = try ScriptRunner(view: view(), script: script)
+        try first.run { number, frame, event in
+            if failure == nil, let broken = budget.violations(of: event).first {
+                failure = Failure(check: broken.check, frame: number, message: broken.message)
+            }
+            digests.append(frame?.pixelDigest ?? 0)
+        }
+        if let failure { return failure }
+        let second = try ScriptRunner(view: view(), script: script)
+        try second.run { number, frame, _ in
+            if failure == nil, frame?.pixelDigest != digests[number - 1] {
+                failure = Failure(check: "determinism", frame: number, message: "a second run draws different pixels")
+            }
+        }
+        if let failure { return failure }
+        if let range, range.upperBound <= digests.count {
+            let partial = try ScriptRunner(view: view(), script: script)
+            try partial.run(drawing: range) { number, frame, _ in
+                if failure == nil, let frame, frame.pixelDigest != digests[number - 1] {
+                    failure = Failure(check: "frames", frame: number,
+                                      message: "drawing only frames \(range.lowerBound)-\(range.upperBound) gives other pixels than the full run")
+                }
+            }
+        }
+        return failure
+    }
+}

@@ -1,0 +1,36 @@
+import Foundation
+import TextReel
+
+/// `textreel generate`: writes the deterministic generated document (the benchmark's) as Markdown.
+enum GenerateCommand {
+    static let help = """
+    Usage: textreel generate <paragraphs> [--out FILE]
+
+    Writes a deterministic Markdown document of that many paragraphs: mixed lengths, Latin with
+    some Arabic and CJK, a heading every 40 paragraphs, an inline toggle every 10 and a block
+    drawing every 25. Paragraph i depends only on i, so sizes share their beginning.
+
+    Options:
+      --out FILE   where to write (default: standard output)
+
+    Example:
+      textreel generate 2000 --out Output/generated-2000.md
+    """
+
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, options: ["out"], flags: [])
+        if args.flags.contains("help") { print(help); return 0 }
+        guard args.positional.count == 1, let count = Int(args.positional[0]), count >= 0, count <= 10_000_000 else {
+            throw Arguments.UsageError(message: "generate expects one paragraph count from 0 to 10000000")
+        }
+        let data = Data(TextDocument.generatedMarkdown(paragraphs: count).utf8)
+        if let out = args.values["out"] {
+            let file = try AtomicFile(URL(fileURLWithPath: out))
+            try file.append(data)
+            try file.commit()
+        } else {
+            FileHandle.standardOutput.write(data)
+        }
+        return 0
+    }
+}

@@ -1,0 +1,101 @@
+import XCTest
+@testable import TextReel
+
+/// The per-frame checks, budgets and the explorer (issue: invariants on every frame).
+final class ChecksTests: XCTestCase {
+    private func run(_ script: String, on document: TextDocument, size: CGSize = CGSize(width: 480, height: 320)) throws -> [FrameEvent] {
+        let view = TextView(document: document, viewportSize: size)
+        var events: [FrameEvent] = []
+        try ScriptRunner(view: view, script: ScrollScript(data: Data(script.utf8))).run(drawing: 0...0) { _, _, event in events.append(event) }
+        return events
+    }
+
+    /// Found by hand and by the explorer: an edit before the first pass read a lazily estimated
+    /// height leaf from the already-spliced document and trapped.
+    func testParagraphEditsBeforeTheFirstPass() throws {
+        let document = try TextDocument(contentsOf: Paths.demo)
+        for script in ["{steps: [{edit: {deleteParagraph: 0}}]}",
+                       "{steps: [{edit: {deleteParagraph: \(document.count - 1)}}]}",
+                       "{steps: [{edit: {insertParagraph: \"New\", after: -1}}]}",
+                       "{steps: [{edit: {insertParagraph: \"New\", after: \(document.count - 1)}}]}"] {
+            let events = try run(script, on: document)
+            XCTAssertEqual(events.count, 1)
+            XCTAssertEqual(events[0].checks.errors, [], script)
+        }
+        let generated = TextDocument.generated(paragraphs: 3000)
+        let events = try run("{steps: [{edit: {deleteParagraph: 0}}, {edit: {insertParagraph: \"x\", after: 2998}}, {scroll: {toParagraph: 2990}}]}", on: generated)
+        XCTAssertEqual(events.last?.checks.errors, [])
+    }
+
+    func testGeometryInvariantsCatchGapsOverlapsAndDisorder() {
+        func fragment(_ index: Int, _ y: Double, _ height: Double) -> LayoutPass.Fragment {
+            LayoutPass.Fragment(paragraph: index, index: index, kind: "paragraph", frame: LayoutRect(x: 0, y: y, width: 100, height: height),
+                                surfaceBounds: LayoutRect(x: 0, y: y, width: 100, height: height), state: .layoutAvailable,
+                                lines: [], attachments: [], firstWords: "")
+        }
+        let visible = LayoutRect(x: 0, y: 20, width: 100, height: 100)
+        func errors(_ fragments: [LayoutPass.Fragment]) -> [String] {
+            PassChecks.geometryErrors(fragments: fragments, visible: visible, paragraphCount: 10, contentTop: 10, contentBottom: 500) { i in
+                fragments.first { $0.index == i }?.frame.y ?? 0
+            }
+        }
+        XCTAssertEqual(errors([fragment(0, 10, 50), fragment(1, 60, 70)]), [])
+        XCTAssertEqual(errors([fragment(0, 10, 50), fragment(1, 62, 70)]), ["gap of 2 pt between paragraphs 0 and 1"])
+        XCTAssertEqual(errors([fragment(0, 10, 50), fragment(1, 55, 70)]), ["paragraphs 0 and 1 overlap by 5 pt"])
+        XCTAssertEqual(errors([fragment(0, 10, 50), fragment(2, 60, 70)]), ["paragraph 2 follows paragraph 0 (expected 1)"])
+        XCTAssertTrue(errors([fragment(0, 10, 50)]).first?.contains("has no fragment") == true)
+        XCTAssertTrue(errors([]).first?.contains("viewport range is empty") == true)
+        XCTAssertTrue(errors([fragment(0, 0, 60), fragment(1, 60, 70)]).contains { $0.contains("above the top") })
+    }
+
+    func testEveryFrameOfTheDemoKeepsTheInvariantsAndNoJump() throws {
+        let document = try TextDocument(contentsOf: Paths.demo)
+        let script = try String(contentsOf: Paths.fixtures.appendingPathComponent("scripts/demo.json5"), encoding: .utf8)
+        let events = try run(script, on: document, size: CGSize(width: 800, height: 600))
+        XCTAssertGreaterThan(events.count, 100)
+        for event in events {
+            XCTAssertEqual(event.checks.errors, [], "frame \(event.frame)")
+            XCTAssertEqual(event.checks.jump, 0, "frame \(event.frame)")
+            XCTAssertEqual(event.checks.flicker, [], "frame \(event.frame)")
+        }
+    }
+
+    func testBudgetsNameTheFrameAndAmount() throws {
+        // Scrolling far into estimated heights measures paragraphs above the anchor: a correction.
+        let events = try run("{steps: [{scroll: {by: 40000}}]}", on: TextDocument.generated(paragraphs: 2000))
+        let budget = try Budget(parsing: "maxCorrection=0")
+        let violations = events.flatMap(budget.violations(of:))
+        let first = try XCTUnwrap(violations.first)
+        XCTAssertEqual(first.check, "maxCorrection")
+        XCTAssertTrue(first.description.hasPrefix("frame \(first.frame): a correction of"), first.description)
+        XCTAssertEqual(events.flatMap(Budget().violations(of:)), [], "no budget, no invariant broken")
+        XCTAssertThrowsError(try Budget(parsing: "maxJump=-1"))
+        XCTAssertThrowsError(try Budget(parsing: "wobble=3")) { XCTAssertTrue("\($0)".contains("unknown budget 'wobble'")) }
+    }
+
+    func testEditWithoutPolicyFlickersAndPolicyKeepsItStill() throws {
+        let markdown = "Clip ![](video:clip?size=120x60) here.\n\nMore text.\n"
+        let edit = "{wait: 0.2}, {edit: {paragraph: 0, insert: \"x\", at: 0}}, {wait: 0.2}"
+        let without = try run("{steps: [\(edit)]}", on: TextDocument(markdown: markdown))
+        XCTAssertTrue(without.contains { $0.checks.flicker == ["clip"] }, "recreated in view: drawn loading again")
+        let with = try run("{register: [{provider: \"video\", policies: [\"onEditingInlineParagraphs\"]}], steps: [\(edit)]}",
+                           on: TextDocument(markdown: markdown))
+        XCTAssertFalse(with.contains { !$0.checks.flicker.isEmpty })
+        XCTAssertEqual(with.reduce(0) { $0 + $1.checks.recreated }, 0)
+    }
+
+    func testShrinkSimplificationsOnlyGetSmaller() {
+        let step = ExploreStep(.scrollBy, [1200, 0.5, 2])
+        XCTAssertTrue(step.simplifications.allSatisfy { zip($0.numbers, step.numbers).allSatisfy { abs($0) <= abs($1) } })
+        XCTAssertTrue(ExploreStep(.resize, [100, 100]).simplifications.isEmpty, "a viewport keeps a size")
+        XCTAssertEqual(ExploreStep(.scrollBy, [300, 0, 0]).json5, "{scroll: {by: 300}}")
+    }
+
+    func testGeneratedScriptsAreValidAndDeterministic() throws {
+        let document = try TextDocument(contentsOf: Paths.fixtures.appendingPathComponent("documents/attachments.md"))
+        var a = ScriptGenerator(document: document, seed: 42), b = ScriptGenerator(document: document, seed: 42)
+        let script = a.script(steps: 12)
+        XCTAssertEqual(script, b.script(steps: 12))
+        XCTAssertNoThrow(try ScrollScript(data: Data(script.json5.utf8)), script.json5)
+    }
+}
