@@ -78,8 +78,6 @@ public struct RGBAImage: Equatable, Sendable {
 
     /// Writes a PNG atomically.
     public func write(to url: URL) throws {
-        do { try pngData().write(to: url, options: .atomic) } catch let error as TextReelError { throw error } catch {
-            throw TextReelError(file: url.path, "cannot write the image (\(error.localizedDescription))")
-        }
+        try AtomicFile.write(pngData(), to: url)
     }
 }

@@ -113,8 +113,6 @@ public enum Reports {
     }
 
     private static func atomically(_ data: Data, to url: URL) throws {
-        do { try data.write(to: url, options: .atomic) } catch {
-            throw TextReelError(file: url.path, "cannot write the report (\(error.localizedDescription))")
-        }
+        try AtomicFile.write(data, to: url)
     }
 }

@@ -61,9 +61,8 @@ final class Explorer {
             let fatal = text.split(separator: "\n").first { $0.contains("Fatal error") || $0.contains("error:") }
             let what = process.terminationReason == .uncaughtSignal ? "signal \(process.terminationStatus)" : "status \(process.terminationStatus)"
             let message = fatal.map { String($0.drop { $0 != ":" }.dropFirst().drop { $0 != ":" }.dropFirst()).trimmingCharacters(in: .whitespaces) }
-            if process.terminationReason == .exit && process.terminationStatus == 2, let fatal {
-                return .failed(ScriptCheck.Failure(check: "invalid", frame: nil, message: String(fatal)))
-            }
+            // Status 2 is bad input: a script the engine refuses with a clear error, not a failure.
+            if process.terminationReason == .exit && process.terminationStatus == 2 { return .invalid }
             return .failed(ScriptCheck.Failure(check: "crash", frame: nil, message: "the engine stopped (\(what))\(message.map { ": \($0)" } ?? "")"))
         }
         guard let failure = try? JSONDecoder().decode(ScriptCheck.Failure.self, from: output) else { return .passed }

@@ -3,7 +3,7 @@ import TextReel
 
 /// The input limits every command that reads documents accepts, as flags.
 enum LimitOptions {
-    static let names = ["max-document-mb", "max-paragraph-kb", "max-nesting", "max-frames"]
+    static let names = ["max-document-mb", "max-paragraph-kb", "max-nesting", "max-frames", "max-steps"]
     static let flags = ["allow-outside"]
 
     static let help = """
@@ -12,6 +12,7 @@ enum LimitOptions {
       --max-paragraph-kb N  largest single paragraph (default \(ReadingLimits.standard.paragraphBytes >> 10))
       --max-nesting N       deepest nesting of quotes, lists and styles (default \(ReadingLimits.standard.nesting))
       --max-frames N        most frames a script may make (default \(ScrollScript.maximumFrames))
+      --max-steps N         most steps a script may have (default \(ScrollScript.maximumSteps))
       --allow-outside       let image paths leave the document's folder (absolute, .., symlinks)
     Images larger than \(ReadingLimits.standard.imagePixels >> 20) megapixels are refused from their header.
     """
@@ -31,8 +32,21 @@ enum LimitOptions {
     }
 
     static func maximumFrames(_ args: Arguments) throws -> Int {
-        guard let text = args.values["max-frames"] else { return ScrollScript.maximumFrames }
-        guard let value = Int(text), value > 0 else { throw Arguments.UsageError(message: "--max-frames expects a positive whole number, got '\(text)'") }
+        try positive(args, "max-frames") ?? ScrollScript.maximumFrames
+    }
+
+    static func maximumSteps(_ args: Arguments) throws -> Int {
+        try positive(args, "max-steps") ?? ScrollScript.maximumSteps
+    }
+
+    /// A runner for `script` on `view` within the limits given on the command line.
+    static func runner(_ view: TextView, _ script: ScrollScript, _ args: Arguments) throws -> ScriptRunner {
+        try ScriptRunner(view: view, script: script, maximumFrames: maximumFrames(args), maximumSteps: maximumSteps(args))
+    }
+
+    private static func positive(_ args: Arguments, _ name: String) throws -> Int? {
+        guard let text = args.values[name] else { return nil }
+        guard let value = Int(text), value > 0 else { throw Arguments.UsageError(message: "--\(name) expects a positive whole number, got '\(text)'") }
         return value
     }
 }

@@ -32,6 +32,7 @@ enum OutputFolder {
             throw TextReelError(file: url.path, "another textreel render is writing into this folder; wait for it, or choose another --out")
         }
         let lock = Lock(fd: fd, path: lockPath)
+        AtomicFile.removeStaleTemporaries(in: url)
         // A full run replaces the frames of an earlier, longer one.
         if fullRun, let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) {
             for name in names where name.wholeMatch(of: /frame-\d{5}\.png/) != nil {
@@ -42,42 +43,23 @@ enum OutputFolder {
     }
 }
 
-/// A file written under a temporary name and renamed into place by `commit()`; dropped if the
-/// run fails first, so no half file is ever left under the real name.
-final class AtomicFile {
+/// events.jsonl, written as the render goes: one complete line per finished frame (a single
+/// write each), so that a render stopped at any point leaves lines for exactly the frames it
+/// finished.
+final class EventLog {
     let url: URL
-    private let temporary: URL
-    private let handle: FileHandle
-    private var committed = false
+    private let fd: Int32
 
     init(_ url: URL) throws {
         self.url = url
-        temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp")
-        guard FileManager.default.createFile(atPath: temporary.path, contents: nil),
-              let handle = FileHandle(forWritingAtPath: temporary.path) else {
-            throw TextReelError(file: url.path, "cannot write; expected a writable output folder")
-        }
-        self.handle = handle
+        fd = open(url.path, O_CREAT | O_TRUNC | O_WRONLY | O_APPEND | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(errno))))") }
     }
 
-    func append(_ data: Data) throws {
-        do { try handle.write(contentsOf: data) } catch {
-            throw TextReelError(file: url.path, "cannot write (\(error.localizedDescription))")
-        }
+    func append(_ line: Data) throws {
+        let n = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
+        guard n == line.count else { throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(errno))))") }
     }
 
-    func commit() throws {
-        try handle.close()
-        guard rename(temporary.path, url.path) == 0 else {
-            throw TextReelError(file: url.path, "cannot move the finished file into place")
-        }
-        committed = true
-    }
-
-    deinit {
-        if !committed {
-            try? handle.close()
-            unlink(temporary.path)
-        }
-    }
+    deinit { close(fd) }
 }

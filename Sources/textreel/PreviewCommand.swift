@@ -44,21 +44,24 @@ enum PreviewCommand {
         var overlay = false
         let name: String
 
-        init(document: TextDocument, script: ScrollScript, size: CGSize, name: String) {
+        let limits: (frames: Int, steps: Int)
+        let frameCount: Int
+
+        init(document: TextDocument, script: ScrollScript, size: CGSize, name: String, limits: (frames: Int, steps: Int)) throws {
             self.document = document
             self.script = script
             self.size = size
             self.name = name
+            self.limits = limits
             view = TextView(document: document, viewportSize: size)
+            frameCount = try ScriptRunner(view: view, script: script, maximumFrames: limits.frames, maximumSteps: limits.steps).frameCount
         }
-
-        var frameCount: Int { (try? ScriptRunner(view: TextView(document: document, viewportSize: size), script: script).frameCount) ?? 1 }
 
         /// Replays the script up to frame `number` (laying out, not drawing).
         func go(toFrame number: Int) throws {
             view = TextView(document: document, viewportSize: size)
             view.showsOverlay = overlay
-            let runner = try ScriptRunner(view: view, script: script)
+            let runner = try ScriptRunner(view: view, script: script, maximumFrames: limits.frames, maximumSteps: limits.steps)
             frame = min(max(number, 1), runner.frameCount)
             lastEvents = [:]
             try runner.run(drawing: 0...0, through: frame) { _, _, event in
@@ -108,9 +111,12 @@ enum PreviewCommand {
         let viewport = try ViewportLimits.check(width: try args.double("width", default: script.viewport?.width ?? 800),
                                                 height: try args.double("height", default: script.viewport?.height ?? 600),
                                                 scale: 1)
-        let session = Session(document: document, script: script, size: viewport.size, name: documentURL.lastPathComponent)
-        let frameNumber = Int(try args.double("frame", default: 1))
-        guard frameNumber >= 1 else { throw Arguments.UsageError(message: "--frame must be at least 1") }
+        let session = try Session(document: document, script: script, size: viewport.size, name: documentURL.lastPathComponent,
+                                  limits: (try LimitOptions.maximumFrames(args), try LimitOptions.maximumSteps(args)))
+        let frameText = args.values["frame"] ?? "1"
+        guard let frameNumber = Int(frameText), frameNumber >= 1 else {
+            throw Arguments.UsageError(message: "--frame expects a whole number of at least 1, got '\(frameText)'")
+        }
         if frameNumber > session.frameCount {
             throw Arguments.UsageError(message: "--frame \(frameNumber) is past the last frame; the script makes \(session.frameCount)")
         }

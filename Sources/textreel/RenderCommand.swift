@@ -85,47 +85,68 @@ enum RenderCommand {
         let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale)
         view.showsOverlay = args.flags.contains("overlay")
         if at != 0 { view.contentOffset = CGPoint(x: 0, y: at) }
-        let runner = try ScriptRunner(view: view, script: script ?? ScrollScript.still, maximumFrames: try LimitOptions.maximumFrames(args))
+        let runner = try LimitOptions.runner(view, script ?? ScrollScript.still, args)
         let range = try args.values["frames"].map { try parseFrames($0, count: runner.frameCount) }
         let lock = try OutputFolder.prepare(outDir, removingFramesOf: range == nil)
         defer { lock.release() }
         Interruption.install()
 
-        let events = try AtomicFile(outDir.appendingPathComponent("events.jsonl"))
+        // The folder always describes one render: events.jsonl gets a line per finished frame as
+        // it goes, and summary.json says "running" until the render ends, then "complete", or
+        // "failed" / "interrupted" with the frame and the reason (see the README).
+        let events = try EventLog(outDir.appendingPathComponent("events.jsonl"))
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
+        func writeSummary(_ summary: RunSummary) throws {
+            let pretty = JSONEncoder()
+            pretty.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+            try AtomicFile.write(pretty.encode(summary) + Data("\n".utf8), to: outDir.appendingPathComponent("summary.json"))
+        }
+        var partial = RunSummary()
+        partial.status = "running"
+        try writeSummary(partial)
+        try? FileManager.default.removeItem(at: outDir.appendingPathComponent("contact-sheet.png"))
         let progress = Progress(total: range?.count ?? runner.frameCount, enabled: !quiet)
         let sheet = args.flags.contains("contact-sheet") ? ContactSheet() : nil
-        var y4m = toStdout ? Y4MWriter(handle: .standardOutput, fps: script?.fps ?? 30) : nil
-        try video?.start(fps: script?.fps ?? 30)
-        let summary = try runner.run(drawing: range) { number, frame, event in
-            try Interruption.check("after frame \(number - 1)")
-            if let frame {
-                if y4m != nil { try y4m!.write(frame) } else {
-                    try writer.write(frame, to: outDir.appendingPathComponent(String(format: "frame-%05d.png", number)))
+        var y4m = toStdout ? Y4MWriter(fd: STDOUT_FILENO, fps: script?.fps ?? 30) : nil
+        var summary: RunSummary
+        do {
+            try video?.start(fps: script?.fps ?? 30)
+            summary = try runner.run(drawing: range) { number, frame, event in
+                try Interruption.check("after frame \(number - 1)")
+                if let frame {
+                    if y4m != nil { try y4m!.write(frame) } else {
+                        try writer.write(frame, to: outDir.appendingPathComponent(String(format: "frame-%05d.png", number)))
+                    }
+                    sheet?.add(frame, number: number)
+                    try video?.add(frame)
+                    progress.step()
                 }
-                sheet?.add(frame, number: number)
-                try video?.add(frame)
-                progress.step()
+                if verbose {
+                    Terminal.error("frame \(number): y \(event.viewport.y), correction \(event.correction), shaped \(event.laidOut.count), pass \(event.pass.joined(separator: " "))")
+                }
+                try events.append(encoder.encode(event) + Data("\n".utf8))
+                partial.add(event, written: frame != nil)
+                for violation in budget.violations(of: event) {
+                    if strict { throw TextReelError("\(violation) (--strict)", exitStatus: 1) }
+                    Terminal.error("textreel: warning: \(violation)")
+                }
             }
-            if verbose {
-                Terminal.error("frame \(number): y \(event.viewport.y), correction \(event.correction), shaped \(event.laidOut.count), pass \(event.pass.joined(separator: " "))")
-            }
-            try events.append(encoder.encode(event) + Data("\n".utf8))
-            for violation in budget.violations(of: event) {
-                if strict { throw TextReelError("\(violation) (--strict)", exitStatus: 1) }
-                Terminal.error("textreel: warning: \(violation)")
-            }
+            try writer.finish()
+            progress.finish()
+            try video?.finish()
+            if let sheet { try sheet.render().write(to: outDir.appendingPathComponent("contact-sheet.png")) }
+        } catch {
+            // Frames in flight are finished, then the summary says what the folder holds.
+            try? writer.finish()
+            progress.finish()
+            partial.status = (error as? TextReelError).map { $0.exitStatus == 130 || $0.exitStatus == 143 } == true ? "interrupted" : "failed"
+            partial.error = "\(error)"
+            try? writeSummary(partial)
+            throw error
         }
-        try writer.finish()
-        progress.finish()
-        try video?.finish()
-        if let sheet { try sheet.render().write(to: outDir.appendingPathComponent("contact-sheet.png")) }
-        try events.commit()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted]
-        let summaryFile = try AtomicFile(outDir.appendingPathComponent("summary.json"))
-        try summaryFile.append(encoder.encode(summary) + Data("\n".utf8))
-        try summaryFile.commit()
+        summary.status = "complete"
+        try writeSummary(summary)
         if !quiet {
             let first = range?.lowerBound ?? 1, last = range?.upperBound ?? runner.frameCount
             let frames = first == last ? String(format: "frame-%05d.png", first)

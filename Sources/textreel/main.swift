@@ -22,6 +22,8 @@ func fail(_ message: String, status: Int32) -> Never {
     exit(status)
 }
 
+// A closed pipe is reported where the write fails (a clear message), not by dying of SIGPIPE.
+signal(SIGPIPE, SIG_IGN)
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { fail(help, status: 2) }
 arguments.removeFirst()

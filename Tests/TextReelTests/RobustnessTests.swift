@@ -93,12 +93,22 @@ final class RobustnessTests: XCTestCase {
         process.waitUntilExit()
         XCTAssertEqual(process.terminationStatus, 130, message)
         XCTAssertTrue(message.contains("interrupted by Ctrl-C"), message)
-        let names = try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("frames").path)
-        XCTAssertFalse(names.isEmpty)
-        XCTAssertTrue(names.allSatisfy { $0.wholeMatch(of: /frame-\d{5}\.png/) != nil }, "only whole frames: \(names.filter { !$0.hasPrefix("frame-") })")
-        for name in names {
-            XCTAssertNoThrow(try RenderedFrame(contentsOfPNG: out.appendingPathComponent("frames/\(name)")), name)
+        // The folder describes exactly what was finished: whole frames, a line of events for
+        // each, and a summary that says the render was interrupted.
+        let folder = out.appendingPathComponent("frames")
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        let frames = names.filter { $0.wholeMatch(of: /frame-\d{5}\.png/) != nil }
+        XCTAssertFalse(frames.isEmpty)
+        XCTAssertEqual(Set(names).subtracting(frames), ["events.jsonl", "summary.json"])
+        for name in frames {
+            XCTAssertNoThrow(try RenderedFrame(contentsOfPNG: folder.appendingPathComponent(name)), name)
         }
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("summary.json"))) as? [String: Any]
+        XCTAssertEqual(summary?["status"] as? String, "interrupted")
+        XCTAssertEqual(summary?["frames"] as? Int, frames.count)
+        XCTAssertTrue((summary?["error"] as? String)?.contains("Ctrl-C") == true)
+        let lines = try String(contentsOf: folder.appendingPathComponent("events.jsonl"), encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, frames.count)
     }
 
     /// A disk that fills up mid-render (simulated with a file-size limit: every write past it
@@ -118,6 +128,13 @@ final class RobustnessTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 2, message)
         XCTAssertTrue(message.contains("cannot write"), message)
         for name in try FileManager.default.contentsOfDirectory(atPath: out.path) {
+            if name == "events.jsonl" { continue }
+            if name == "summary.json" {
+                // Written when the disk still had room: it must not claim a complete render.
+                let text = try String(contentsOf: out.appendingPathComponent(name), encoding: .utf8)
+                XCTAssertFalse(text.contains("\"complete\""), text)
+                continue
+            }
             XCTAssertTrue(name.wholeMatch(of: /frame-\d{5}\.png/) != nil, "left behind: \(name)")
             XCTAssertNoThrow(try RenderedFrame(contentsOfPNG: out.appendingPathComponent(name)), name)
         }

@@ -4,6 +4,8 @@ import Foundation
 /// code. While playing, the position advances with the script's time; at `duration` the video
 /// stops, or starts over when its URL says `loop=true`.
 open class VideoAttachmentViewProvider: TextAttachmentViewProvider {
+    /// The longest video a document may name, in seconds.
+    public static let maximumDuration = 86_400.0
     open override class var providerName: String { "video" }
     open override func loadView() -> AttachmentView { VideoAttachmentView(attachment: textAttachment) }
 }
@@ -97,10 +99,11 @@ open class VideoAttachmentView: AttachmentView {
         }
     }
 
-    /// "m:ss".
+    /// "m:ss", or "h:mm:ss" from an hour on (durations are at most `maximumDuration`).
     static func timeCode(_ seconds: Double) -> String {
-        let whole = Int(seconds.rounded(.down))
-        return String(format: "%d:%02d", whole / 60, whole % 60)
+        let whole = Int(min(max(seconds, 0), VideoAttachmentViewProvider.maximumDuration).rounded(.down))
+        return whole >= 3600 ? String(format: "%d:%02d:%02d", whole / 3600, whole / 60 % 60, whole % 60)
+                             : String(format: "%d:%02d", whole / 60, whole % 60)
     }
 }
 

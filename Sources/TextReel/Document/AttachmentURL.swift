@@ -74,6 +74,10 @@ struct AttachmentURL {
                 guard let value = Double(duration), value > 0, value.isFinite else {
                     throw Message("malformed duration '\(duration)'; expected a positive number of seconds")
                 }
+                // The time code and the playback position are whole seconds in an Int: bound them here.
+                guard value <= VideoAttachmentViewProvider.maximumDuration else {
+                    throw Message("duration '\(duration)' is too long; expected at most \(Int(VideoAttachmentViewProvider.maximumDuration)) seconds (24 hours)")
+                }
             }
             let id = explicitID ?? (path.isEmpty ? "\(scheme)-\(ordinal(scheme))" : path)
             return Parsed(attachment: TextAttachment(scheme: scheme, id: id, size: explicitSize ?? defaultSizes[key]!,

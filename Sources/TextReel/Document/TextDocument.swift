@@ -9,6 +9,10 @@ public struct TextDocument: Sendable {
     /// Non-fatal problems found while reading (a missing image, a remote one).
     public let warnings: [String]
     private var nextID: Int
+    /// The limits it was read within; edits keep them too.
+    public internal(set) var limits: ReadingLimits = .standard
+    /// Bytes of paragraph text, kept up to date by edits (for the document-size limit).
+    public private(set) var textBytes: Int
 
     /// Reads a Markdown file within `limits`.
     public init(contentsOf url: URL, limits: ReadingLimits = .standard) throws {
@@ -46,6 +50,8 @@ public struct TextDocument: Sendable {
         self.baseURL = baseURL
         self.warnings = reader.warnings
         self.nextID = reader.paragraphs.count
+        self.limits = limits
+        textBytes = reader.paragraphs.reduce(0) { $0 + $1.text.utf8.count }
     }
 
     /// A document made of the given paragraphs (for generated documents and tests).
@@ -54,6 +60,7 @@ public struct TextDocument: Sendable {
         self.baseURL = baseURL
         self.warnings = []
         self.nextID = (paragraphs.map(\.id.rawValue).max() ?? -1) + 1
+        textBytes = paragraphs.reduce(0) { $0 + $1.text.utf8.count }
     }
 
     public var count: Int { paragraphs.count }
@@ -71,15 +78,30 @@ extension TextDocument {
         return ParagraphID(nextID)
     }
 
+    /// Refuses an edit that would take the document past its limits: the same paragraph and
+    /// document sizes that reading enforces hold for the document as edited.
+    func checkEdit(adding added: [TextParagraph], removing removed: TextParagraph?, at index: Int) throws {
+        for paragraph in added where paragraph.text.utf8.count > limits.paragraphBytes {
+            throw TextReelError("the edit makes paragraph \(index) \(paragraph.text.utf8.count >> 10) KB, over the \(limits.paragraphBytes >> 10) KB paragraph limit; raise it with --max-paragraph-kb")
+        }
+        let total = textBytes + added.reduce(0) { $0 + $1.text.utf8.count } - (removed?.text.utf8.count ?? 0)
+        if total > limits.documentBytes {
+            throw TextReelError("the edit makes the document \(total >> 20) MB, over the \(limits.documentBytes >> 20) MB limit; raise it with --max-document-mb")
+        }
+    }
+
     mutating func replaceParagraph(at index: Int, with paragraph: TextParagraph) {
+        textBytes += paragraph.text.utf8.count - paragraphs[index].text.utf8.count
         paragraphs[index] = paragraph
     }
 
     mutating func insertParagraph(_ paragraph: TextParagraph, at index: Int) {
+        textBytes += paragraph.text.utf8.count
         paragraphs.insert(paragraph, at: index)
     }
 
     mutating func removeParagraph(at index: Int) {
+        textBytes -= paragraphs[index].text.utf8.count
         paragraphs.remove(at: index)
     }
 }

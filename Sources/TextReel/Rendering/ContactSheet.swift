@@ -54,33 +54,3 @@ public final class ContactSheet {
         return RenderedFrame(surface: sheet)
     }
 }
-
-/// Frames as a YUV4MPEG2 stream (4:4:4, BT.601 limited range) that any video tool reads.
-public struct Y4MWriter {
-    public let handle: FileHandle
-    private var wroteHeader = false
-    public let fps: Double
-
-    public init(handle: FileHandle, fps: Double) {
-        self.handle = handle
-        self.fps = fps
-    }
-
-    public mutating func write(_ frame: RenderedFrame) throws {
-        if !wroteHeader {
-            let rate = Int((fps * 1000).rounded())
-            try handle.write(contentsOf: Data("YUV4MPEG2 W\(frame.width) H\(frame.height) F\(rate):1000 Ip A1:1 C444\n".utf8))
-            wroteHeader = true
-        }
-        let count = frame.width * frame.height
-        var planes = [UInt8](repeating: 0, count: count * 3)
-        let rgb = frame.rgbRows(0..<frame.height)
-        for i in 0..<count {
-            let r = Double(rgb[i * 3]), g = Double(rgb[i * 3 + 1]), b = Double(rgb[i * 3 + 2])
-            planes[i] = UInt8(clamping: Int((16 + 0.257 * r + 0.504 * g + 0.098 * b).rounded()))
-            planes[count + i] = UInt8(clamping: Int((128 - 0.148 * r - 0.291 * g + 0.439 * b).rounded()))
-            planes[2 * count + i] = UInt8(clamping: Int((128 + 0.439 * r - 0.368 * g - 0.071 * b).rounded()))
-        }
-        try handle.write(contentsOf: Data("FRAME\n".utf8) + Data(planes))
-    }
-}

@@ -35,12 +35,7 @@ public final class RenderedFrame {
     }
 
     public func write(to url: URL, compression: PNGCompression = .fast) throws {
-        let data = try pngData(compression: compression)
-        do {
-            try data.write(to: url, options: .atomic)
-        } catch {
-            throw TextReelError(file: url.path, "cannot write the frame (\(Self.reason(error))); expected a writable output folder")
-        }
+        try AtomicFile.write(pngData(compression: compression), to: url)
     }
 
     static func reason(_ error: Error) -> String {

@@ -61,6 +61,10 @@ public struct FrameEvent: Encodable, Sendable {
 
 /// `summary.json`: totals over a run.
 public struct RunSummary: Encodable, Sendable {
+    /// "complete", or "running", "failed" or "interrupted" for a render that did not finish:
+    /// then `frames` counts the frames it finished, and `error` says why it stopped.
+    public var status = "complete"
+    public var error: String?
     public var frames = 0
     public var framesWritten = 0
     public var laidOut = 0
@@ -92,7 +96,10 @@ public struct RunSummary: Encodable, Sendable {
         public var largestEstimateError = 0.0
     }
 
-    mutating func add(_ event: FrameEvent, written: Bool) {
+    public init() {}
+
+    /// Counts one frame (`written` when it was drawn and written).
+    public mutating func add(_ event: FrameEvent, written: Bool) {
         frames += 1
         if written { framesWritten += 1 }
         laidOut += event.laidOut.count

@@ -15,6 +15,41 @@ struct JSON5Locator {
         return locator.lineColumn(offset)
     }
 
+    /// (line, column) of every item of the array at `path`, in one scan of the text (a script of
+    /// 40,000 steps located step by step took minutes).
+    static func positions(ofItemsIn path: [String], in text: String) -> [(line: Int, column: Int)] {
+        var locator = JSON5Locator(text)
+        // `find` gives the key's position: the array starts after its colon.
+        guard var start = locator.find(path[...]) else { return [] }
+        while start < locator.bytes.count, locator.bytes[start] != UInt8(ascii: "[") { start += 1 }
+        guard start < locator.bytes.count else { return [] }
+        locator.i = start + 1
+        var offsets: [Int] = []
+        while true {
+            locator.skipSpace()
+            guard locator.i < locator.bytes.count, locator.bytes[locator.i] != UInt8(ascii: "]") else { break }
+            let itemStart = locator.i
+            offsets.append(itemStart)
+            locator.skipValue()
+            locator.skipSpace()
+            if locator.i < locator.bytes.count, locator.bytes[locator.i] == UInt8(ascii: ",") { locator.i += 1 }
+            if locator.i == itemStart { break }   // no progress: malformed, give up
+        }
+        // Offsets ascend: one forward pass turns them all into lines and columns.
+        var result: [(line: Int, column: Int)] = []
+        result.reserveCapacity(offsets.count)
+        var line = 1, column = 1, at = 0
+        for offset in offsets {
+            while at < offset {
+                let b = locator.bytes[at]
+                if b == 0x0A { line += 1; column = 1 } else if b & 0xC0 != 0x80 { column += 1 }
+                at += 1
+            }
+            result.append((line, column))
+        }
+        return result
+    }
+
     private func lineColumn(_ offset: Int) -> (Int, Int) {
         var line = 1, column = 1
         for b in bytes[..<min(offset, bytes.count)] {

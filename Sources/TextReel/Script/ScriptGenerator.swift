@@ -50,7 +50,7 @@ public struct ScriptGenerator {
 
     private mutating func next(viewport: (Double, Double)) -> [ExploreStep]? {
         switch below(20) {
-        case 0, 1: return [ExploreStep(.scrollTo, [round(unit() * documentHeight * 1.2 - 100), duration(), Double(below(4))])]
+        case 0, 1: return [ExploreStep(.scrollTo, [round(unit() * documentHeight * 1.2), duration(), Double(below(4))])]
         case 2, 3, 4: return [ExploreStep(.scrollBy, [round((unit() * 2 - 1) * viewport.1 * 3), duration(), Double(below(4))])]
         case 5: return [ExploreStep(.toParagraph, [Double(paragraph()), Double(below(3))])]
         case 6: return headings.isEmpty ? nil : [ExploreStep(.toHeading, [Double(below(3))], text: headings[below(headings.count)])]

@@ -13,7 +13,11 @@ public final class ScriptRunner {
     /// How many frames ahead the leading overdraw looks.
     static let lookahead = 6
 
-    public init(view: TextView, script: ScrollScript, maximumFrames: Int = ScrollScript.maximumFrames) throws {
+    public init(view: TextView, script: ScrollScript, maximumFrames: Int = ScrollScript.maximumFrames,
+                maximumSteps: Int = ScrollScript.maximumSteps) throws {
+        guard script.steps.count <= maximumSteps else {
+            throw TextReelError(file: script.fileName, "the script has \(script.steps.count) steps, more than \(maximumSteps); split it, or raise the limit with --max-steps")
+        }
         self.view = view
         self.script = script
         timeline = try Timeline(script: script, maximumFrames: maximumFrames)

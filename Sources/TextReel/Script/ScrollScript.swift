@@ -86,6 +86,7 @@ public struct ScrollScript: Sendable {
 
     /// Limits that keep a script from running forever.
     public static let maximumFrames = 100_000
+    public static let maximumSteps = 100_000
     public static let maximumFPS = 240.0
 }
 
@@ -114,7 +115,11 @@ extension ScrollScript {
             registrations = decoded.register
             keptViewCount = decoded.keptViews?.count
             keptViewBytes = decoded.keptViews?.bytes
-            stepPositions = steps.indices.map { JSON5Locator.position(of: ["steps", "\($0)"], in: text) }
+            stepPositions = JSON5Locator.positions(ofItemsIn: ["steps"], in: text)
+            if stepPositions.count != steps.count {
+                // Unusual syntax the one-pass scan does not follow: locate step by step.
+                stepPositions = steps.indices.map { JSON5Locator.position(of: ["steps", "\($0)"], in: text) }
+            }
             self.fileName = fileName
         } catch let error as DecodingError {
             throw ScriptError.describe(error, text: text, fileName: fileName)

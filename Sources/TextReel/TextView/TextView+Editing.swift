@@ -14,6 +14,7 @@ extension TextView {
         try checkIndex(index)
         let old = document.paragraphs[index]
         let edited = try old.inserting(text, atCharacter: offset)
+        try document.checkEdit(adding: [edited], removing: old, at: index)
         textLayoutManager.replaceParagraph(at: index, with: edited)
         attachmentHost.paragraphReplaced(old, with: edited)
         setNeedsLayout()
@@ -33,7 +34,8 @@ extension TextView {
     @discardableResult
     public func insertParagraphs(markdown: String, after index: Int) throws -> Int {
         guard index >= -1, index < textLayoutManager.paragraphCount else { try checkIndex(index); return 0 }
-        let parsed = try TextDocument(markdown: markdown, baseURL: document.baseURL)
+        let parsed = try TextDocument(markdown: markdown, baseURL: document.baseURL, limits: document.limits)
+        try document.checkEdit(adding: parsed.paragraphs, removing: nil, at: index + 1)
         for (offset, paragraph) in parsed.paragraphs.enumerated() {
             let id = textLayoutManager.makeParagraphID()
             let fresh = TextParagraph(id: id, kind: paragraph.kind, text: paragraph.text, runs: paragraph.runs,

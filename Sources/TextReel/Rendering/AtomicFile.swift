@@ -1,0 +1,67 @@
+import Foundation
+
+/// The project's one way to write a file so that no half file is ever seen under its real name:
+/// written under `.<name>.<pid>.tmp` in the same folder (open, write, fsync), then renamed into
+/// place by `commit()`. Dropped if never committed. We write the temporary file ourselves rather
+/// than through Foundation's `.atomic` option, whose temporary names we do not control: a run
+/// killed mid-write leaves only names that `removeStaleTemporaries(in:)` recognises.
+public final class AtomicFile {
+    public let url: URL
+    private let temporary: String
+    private var fd: Int32
+    private var committed = false
+
+    public init(_ url: URL) throws {
+        self.url = url
+        temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+        fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+        guard fd >= 0 else {
+            throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(errno)))); expected a writable folder")
+        }
+    }
+
+    /// Writes `data` at once, atomically.
+    public static func write(_ data: Data, to url: URL) throws {
+        let file = try AtomicFile(url)
+        try file.append(data)
+        try file.commit()
+    }
+
+    public func append(_ data: Data) throws {
+        try data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(errno))))")
+                }
+                offset += n
+            }
+        }
+    }
+
+    public func commit() throws {
+        guard fsync(fd) == 0 else { throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(errno))))") }
+        close(fd)
+        fd = -1
+        guard rename(temporary, url.path) == 0 else {
+            throw TextReelError(file: url.path, "cannot move the finished file into place (\(String(cString: strerror(errno))))")
+        }
+        committed = true
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+        if !committed { unlink(temporary) }
+    }
+
+    /// Removes what a run that died (SIGKILL, a crash) left in `folder`: our temporary files and
+    /// Foundation's. Call it only while holding the folder's lock, when no other run writes there.
+    public static func removeStaleTemporaries(in folder: URL) {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
+        for name in names where name.wholeMatch(of: /\..+\.\d+\.tmp/) != nil || name.hasPrefix(".dat.nosync") {
+            unlink(folder.appendingPathComponent(name).path)
+        }
+    }
+}

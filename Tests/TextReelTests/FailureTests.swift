@@ -1,0 +1,87 @@
+import XCTest
+@testable import TextReel
+
+/// Every failure a user can meet ends in a clear error and a consistent output folder.
+final class FailureTests: XCTestCase {
+    func testNumbersThatWouldOverflowAreRefusedWhereTheyAreRead() throws {
+        for duration in ["1e19", "2e11", "86401", "1e308"] {
+            XCTAssertThrowsError(try TextDocument(markdown: "Text\n\n![v](video:v?duration=\(duration))\n"), duration) { error in
+                let e = error as? TextReelError
+                XCTAssertTrue(e?.message.contains("too long") == true, "\(error)")
+                XCTAssertEqual(e?.line, 3, "\(error)")
+            }
+        }
+        XCTAssertNoThrow(try TextDocument(markdown: "![v](video:v?duration=86400)"))
+        XCTAssertEqual(VideoAttachmentView.timeCode(86_399), "23:59:59")
+        XCTAssertEqual(VideoAttachmentView.timeCode(1e300), "24:00:00")
+        XCTAssertEqual(VideoAttachmentView.timeCode(-5), "0:00")
+        XCTAssertEqual(VideoAttachmentView.timeCode(75), "1:15")
+    }
+
+    func testStepLimitAndStepPositionsInOnePass() throws {
+        let steps = Array(repeating: "{wait: 0}", count: 30_000).joined(separator: ",\n")
+        let script = try ScrollScript(data: Data("{steps: [\n\(steps)]}".utf8))
+        XCTAssertEqual(script.stepPositions.count, 30_000)
+        XCTAssertEqual(script.stepPositions[29_999].line, 30_001)
+        let view = TextView(document: try TextDocument(markdown: "Hi"), viewportSize: CGSize(width: 200, height: 100))
+        XCTAssertThrowsError(try ScriptRunner(view: view, script: script, maximumSteps: 1000)) {
+            XCTAssertTrue("\($0)".contains("30000 steps, more than 1000") && "\($0)".contains("--max-steps"), "\($0)")
+        }
+    }
+
+    func testEditsKeepTheReadingLimits() throws {
+        var limits = ReadingLimits()
+        limits.paragraphBytes = 1000
+        limits.documentBytes = 5000
+        let document = try TextDocument(markdown: "Short.\n\nAnother.\n", limits: limits)
+        let view = TextView(document: document, viewportSize: CGSize(width: 300, height: 200))
+        XCTAssertThrowsError(try view.insertText(String(repeating: "x", count: 1200), inParagraphAt: 0, atCharacter: 0)) {
+            XCTAssertTrue("\($0)".contains("over the 0 KB paragraph limit") || "\($0)".contains("paragraph limit"), "\($0)")
+        }
+        XCTAssertThrowsError(try view.insertParagraphs(markdown: String(repeating: "y", count: 1200), after: 0))
+        for _ in 0..<5 { try? view.insertParagraphs(markdown: String(repeating: "z", count: 900), after: 0) }
+        XCTAssertLessThanOrEqual(view.document.textBytes, 5000, "the document limit holds as edited")
+        XCTAssertEqual(view.document.textBytes, view.document.paragraphs.reduce(0) { $0 + $1.text.utf8.count })
+    }
+
+    func testStaleTemporariesOfADeadRunAreRemovedByTheNext() throws {
+        let out = Paths.temporaryFolder()
+        for name in [".events.jsonl.99999.tmp", ".frame-00001.png.123.tmp", ".dat.nosync1a2b.c3", ".textreel.lock"] {
+            try Data("x".utf8).write(to: out.appendingPathComponent(name))
+        }
+        let result = try CLI.run(["render", "Fixtures/documents/demo.md", "--out", out.path, "--quiet"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)), ["frame-00001.png", "events.jsonl", "summary.json"])
+    }
+
+    func testAFailedRenderIntoAnOldFolderDescribesOnlyItsOwnFrames() throws {
+        let out = Paths.temporaryFolder()
+        let ok = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", "Fixtures/scripts/demo.json5", "--out", out.path, "--quiet"])
+        XCTAssertEqual(ok.status, 0)
+        let script = out.appendingPathComponent("bad.json5")
+        try Data("{steps: [{scroll: {by: 300, duration: 0.5}}, {edit: {deleteParagraph: 9999}}]}".utf8).write(to: script)
+        let bad = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", script.path, "--out", out.path, "--quiet"])
+        XCTAssertEqual(bad.status, 2)
+        let frames = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix("frame-") }
+        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as? [String: Any]
+        XCTAssertEqual(summary?["status"] as? String, "failed")
+        XCTAssertEqual(summary?["frames"] as? Int, frames.count)
+        XCTAssertTrue((summary?["error"] as? String)?.contains("paragraph 9999 does not exist") == true)
+        let lines = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8).split(separator: "\n")
+        XCTAssertEqual(lines.count, frames.count)
+    }
+
+    func testY4MIntoAClosedPipeSaysWhatHappened() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "\"$0\" render Fixtures/documents/demo.md --script Fixtures/scripts/demo.json5 --format y4m --out \"$1\" | head -c 10 > /dev/null",
+                             CLI.executable.path, Paths.temporaryFolder().path]
+        process.currentDirectoryURL = Paths.root
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertTrue(message.contains("closed the pipe"), message)
+    }
+}
