@@ -36,21 +36,33 @@ public struct RGBAImage: Equatable, Sendable {
         }
     }
 
-    /// From PNG bytes.
+    /// From PNG bytes: every colour type and bit depth, exactly (16-bit samples rounded to 8
+    /// bits, no gamma curve applied), as pixelmatch's reader decodes them.
     public init(pngData data: Data) throws {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        let began = data.withUnsafeBytes { png_image_begin_read_from_memory(&image, $0.baseAddress, $0.count) }
-        guard began != 0 else { throw TextReelError("not a readable PNG file") }
-        guard Int(image.width) * Int(image.height) <= Self.maximumPixels else {
-            png_image_free(&image)
-            throw TextReelError("PNG of \(image.width)×\(image.height) is too large to compare")
+        var source = textreel_png_source()
+        var width: UInt32 = 0, height: UInt32 = 0
+        func message() -> String {
+            withUnsafeBytes(of: source.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
         }
-        image.format = Self.formatRGBA
-        var pixels = [UInt8](repeating: 0, count: Int(image.width) * Int(image.height) * 4)
-        let ok = data.withUnsafeBytes { _ in pixels.withUnsafeMutableBytes { png_image_finish_read(&image, nil, $0.baseAddress, 0, nil) } }
-        guard ok != 0 else { throw TextReelError("the PNG file is damaged") }
-        self.init(width: Int(image.width), height: Int(image.height), pixels: pixels)
+        let header = data.withUnsafeBytes { raw -> Int32 in
+            source.data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            source.size = raw.count
+            return textreel_png_read_rgba8(&source, nil, &width, &height, UInt(Self.maximumPixels))
+        }
+        guard header != 0 else {
+            let why = message()
+            throw TextReelError(why.contains("too large") ? "\(why) to compare" : "not a readable PNG file (\(why))")
+        }
+        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+        let ok = data.withUnsafeBytes { raw in
+            pixels.withUnsafeMutableBytes { out -> Int32 in
+                source.data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                source.size = raw.count
+                return textreel_png_read_rgba8(&source, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &width, &height, UInt(Self.maximumPixels))
+            }
+        }
+        guard ok != 0 else { throw TextReelError("the PNG file is damaged (\(message()))") }
+        self.init(width: Int(width), height: Int(height), pixels: pixels)
     }
 
     /// From a rendered frame (opaque).
