@@ -70,22 +70,9 @@ public struct RGBAImage: Equatable, Sendable {
         self.init(width: frame.width, height: frame.height, pixels: frame.rgbaPixels())
     }
 
-    /// PNG bytes.
+    /// PNG bytes, by the project's one PNG writer.
     public func pngData() throws -> Data {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        image.width = UInt32(width)
-        image.height = UInt32(height)
-        image.format = Self.formatRGBA
-        var size = 0
-        let probe = pixels.withUnsafeBytes { png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, 0, nil) }
-        guard probe != 0 else { throw TextReelError("PNG encoding failed") }
-        var data = Data(count: size)
-        let ok = data.withUnsafeMutableBytes { out in
-            pixels.withUnsafeBytes { png_image_write_to_memory(&image, out.baseAddress, &size, 0, $0.baseAddress, 0, nil) }
-        }
-        guard ok != 0 else { throw TextReelError("PNG encoding failed") }
-        return data.prefix(size)
+        try PNGWriter.encodeRGBA(pixels, width: width, height: height)
     }
 
     /// Writes a PNG atomically.

@@ -26,12 +26,15 @@ public final class RenderedFrame {
     }
 
     public func pngData(compression: PNGCompression = .fast) throws -> Data {
-        try PNGEncoder.encode(surface, compression: compression)
+        try PNGWriter.encode(surface, compression: compression)
     }
+
+    /// PNG bytes from libpng at its defaults (the benchmark's peer for size).
+    public func libpngData() throws -> Data { try PNGPeers.encodeWithLibpng(surface) }
 
     /// PNG bytes from Cairo's own writer (the benchmark's peer).
     public func cairoPNGData() throws -> Data {
-        try PNGEncoder.encodeWithCairo(surface)
+        try PNGPeers.encodeWithCairo(surface)
     }
 
     public func write(to url: URL, compression: PNGCompression = .fast) throws {
@@ -81,63 +84,36 @@ public final class RenderedFrame {
     /// Rows `rows` as packed RGB bytes, for comparing regions of frames.
     public func rgbRows(_ rows: Range<Int>) -> [UInt8] {
         surface.withPixels { data, stride in
-            var out: [UInt8] = []
-            out.reserveCapacity(rows.count * width * 3)
-            for y in rows {
-                let row = data + y * stride
-                for x in 0..<width { out.append(row[x * 4 + 2]); out.append(row[x * 4 + 1]); out.append(row[x * 4]) }
+            var out = [UInt8](repeating: 0, count: rows.count * width * 3)
+            out.withUnsafeMutableBufferPointer { o in
+                for (k, y) in rows.enumerated() { RowConversion.bgrxToRGB(data + y * stride, o.baseAddress! + k * width * 3, count: width) }
             }
             return out
         }
     }
 }
 
-/// How frames are compressed. Both are deterministic: the same frame gives the same bytes.
-public enum PNGCompression: String, Sendable, CaseIterable {
-    /// libpng with no filtering and a low zlib level: several times faster than Cairo's writer,
-    /// with files of about the same size on text pages.
-    case fast
-    /// libpng's defaults (adaptive filters, zlib level 6): smaller files, slower.
-    case small
-}
-
-/// Encodes an opaque frame as an RGB PNG with libpng's simplified API (which keeps libpng's
-/// longjmp error handling on the C side).
-enum PNGEncoder {
-    static func encode(_ surface: CairoSurface, compression: PNGCompression = .fast) throws -> Data {
+/// The benchmark's peers: libpng at its default settings and Cairo's own writer. Frames are
+/// written by `PNGWriter`; these only measure it against what a user would otherwise get.
+enum PNGPeers {
+    /// libpng's simplified API with its defaults (adaptive filters, zlib level 6).
+    static func encodeWithLibpng(_ surface: CairoSurface) throws -> Data {
         let width = surface.width, height = surface.height
-        // Cairo's RGB24 is B, G, R, x in memory on little-endian machines: pack it as BGR.
         var packed = [UInt8](repeating: 0, count: width * height * 3)
         surface.withPixels { data, stride in
             packed.withUnsafeMutableBufferPointer { out in
-                for y in 0..<height {
-                    let row = data + y * stride
-                    var o = y * width * 3
-                    for x in 0..<width {
-                        out[o] = row[x * 4]; out[o + 1] = row[x * 4 + 1]; out[o + 2] = row[x * 4 + 2]
-                        o += 3
-                    }
-                }
+                for y in 0..<height { RowConversion.bgrxToRGB(data + y * stride, out.baseAddress! + y * width * 3, count: width) }
             }
         }
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(width)
         image.height = UInt32(height)
-        image.format = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_BGR)
-        image.flags = compression == .fast ? UInt32(PNG_IMAGE_FLAG_FAST) : 0
-        // One pass into a buffer larger than any PNG of these pixels (deflate adds a few bytes per
-        // block at worst); libpng reports the size it needed if it were ever short.
+        image.format = UInt32(PNG_FORMAT_FLAG_COLOR)
         var size = packed.count + packed.count / 64 + 65536
         var data = Data(count: size)
-        var ok = data.withUnsafeMutableBytes { out in
+        let ok = data.withUnsafeMutableBytes { out in
             packed.withUnsafeBytes { png_image_write_to_memory(&image, out.baseAddress, &size, 0, $0.baseAddress, 0, nil) }
-        }
-        if ok == 0 && size > data.count {
-            data = Data(count: size)
-            ok = data.withUnsafeMutableBytes { out in
-                packed.withUnsafeBytes { png_image_write_to_memory(&image, out.baseAddress, &size, 0, $0.baseAddress, 0, nil) }
-            }
         }
         guard ok != 0 else { throw TextReelError("PNG encoding failed") }
         return data.prefix(size)

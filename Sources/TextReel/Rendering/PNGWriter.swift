@@ -1,0 +1,181 @@
+import CCompress
+import Foundation
+
+/// How frames are compressed. Every mode is deterministic: the same frame gives the same bytes.
+public enum PNGCompression: String, Sendable, CaseIterable {
+    /// ISA-L's igzip at level 1: about ten times faster than zlib, files a little larger.
+    case fast
+    /// libdeflate at its highest level, rows unfiltered or Up-filtered, whichever is smaller:
+    /// the smallest files, at a bounded cost.
+    case small
+    /// Stored deflate blocks (no compression): the largest files, the least work.
+    case none
+}
+
+/// Writes an opaque frame as an 8-bit RGB PNG: IHDR, one IDAT holding a zlib stream of the
+/// filtered rows, IEND, each chunk with its CRC-32. The chunk layout is the PNG specification's
+/// and small enough to write by hand; the compression is the libraries' (ISA-L, libdeflate, zlib).
+public enum PNGWriter {
+    static func encode(_ surface: CairoSurface, compression: PNGCompression) throws -> Data {
+        let width = surface.width, height = surface.height
+        let rowBytes = 1 + width * 3
+        var rows = [UInt8](repeating: 0, count: rowBytes * height)
+        surface.withPixels { data, stride in
+            rows.withUnsafeMutableBufferPointer { out in
+                let out = out.baseAddress!
+                for y in 0..<height {
+                    RowConversion.bgrxToRGB(data + y * stride, out + y * rowBytes + 1, count: width)
+                }
+            }
+        }
+        return try encode(rows: rows, width: width, height: height, colorType: 2, compression: compression)
+    }
+
+    /// Straight RGBA pixels (4 bytes each, row after row) as an RGBA PNG.
+    public static func encodeRGBA(_ pixels: [UInt8], width: Int, height: Int, compression: PNGCompression = .fast) throws -> Data {
+        let rowBytes = 1 + width * 4
+        var rows = [UInt8](repeating: 0, count: rowBytes * height)
+        rows.withUnsafeMutableBufferPointer { out in
+            pixels.withUnsafeBufferPointer { p in
+                for y in 0..<height {
+                    (out.baseAddress! + y * rowBytes + 1).update(from: p.baseAddress! + y * width * 4, count: width * 4)
+                }
+            }
+        }
+        return try encode(rows: rows, width: width, height: height, colorType: 6, compression: compression)
+    }
+
+    /// `rows` are the scanlines, each led by its filter byte (0: None).
+    private static func encode(rows: [UInt8], width: Int, height: Int, colorType: UInt8, compression: PNGCompression) throws -> Data {
+        let rowBytes = rows.count / max(height, 1)
+        let stream: [UInt8]
+        switch compression {
+        case .fast:
+            stream = try isal(rows, level: 1)
+        case .none:
+            stream = try zlibStored(rows)
+        case .small:
+            let plain = try libdeflate(rows, level: 12)
+            let up = try libdeflate(upFiltered(rows, rowBytes: rowBytes), level: 12)
+            stream = up.count < plain.count ? up : plain
+        }
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        png.reserveCapacity(stream.count + 64)
+        var header = [UInt8]()
+        header.append(bigEndian: UInt32(width))
+        header.append(bigEndian: UInt32(height))
+        header += [8, colorType, 0, 0, 0]   // 8 bits, RGB or RGBA, deflate, adaptive filtering, no interlace
+        appendChunk("IHDR", header, to: &png)
+        appendChunk("IDAT", stream, to: &png)
+        appendChunk("IEND", [], to: &png)
+        return png
+    }
+
+    private static func appendChunk(_ type: String, _ body: [UInt8], to png: inout Data) {
+        var length = [UInt8]()
+        length.append(bigEndian: UInt32(body.count))
+        png.append(contentsOf: length)
+        let typeBytes = Array(type.utf8)
+        png.append(contentsOf: typeBytes)
+        png.append(contentsOf: body)
+        var crc = crc32(0, typeBytes, UInt32(typeBytes.count))
+        crc = body.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, UInt32($0.count)) }
+        var tail = [UInt8]()
+        tail.append(bigEndian: UInt32(crc))
+        png.append(contentsOf: tail)
+    }
+
+    /// Rows with filter type Up (2): each byte minus the byte above it.
+    private static func upFiltered(_ rows: [UInt8], rowBytes: Int) -> [UInt8] {
+        var out = rows
+        let height = rows.count / rowBytes
+        out.withUnsafeMutableBufferPointer { o in
+            rows.withUnsafeBufferPointer { r in
+                for y in stride(from: height - 1, through: 0, by: -1) {
+                    let row = y * rowBytes
+                    o[row] = 2
+                    guard y > 0 else { continue }
+                    for x in 1..<rowBytes { o[row + x] = r[row + x] &- r[row - rowBytes + x] }
+                }
+            }
+        }
+        return out
+    }
+
+    /// A zlib stream by ISA-L's stateless igzip.
+    private static func isal(_ input: [UInt8], level: Int32) throws -> [UInt8] {
+        var output = [UInt8](repeating: 0, count: input.count + input.count / 16 + 1024)
+        var levelBuffer = [UInt8](repeating: 0, count: Int(textreel_isal_level_buffer_size(level)))
+        var produced = 0
+        let status = input.withUnsafeBufferPointer { inp in
+            output.withUnsafeMutableBufferPointer { out in
+                levelBuffer.withUnsafeMutableBufferPointer { lvl in
+                    var s = isal_zstream()
+                    isal_deflate_stateless_init(&s)
+                    s.level = UInt32(level)
+                    s.level_buf = lvl.baseAddress
+                    s.level_buf_size = UInt32(lvl.count)
+                    s.gzip_flag = UInt16(IGZIP_ZLIB)
+                    s.end_of_stream = 1
+                    s.flush = UInt16(NO_FLUSH)
+                    s.next_in = UnsafeMutablePointer(mutating: inp.baseAddress)
+                    s.avail_in = UInt32(inp.count)
+                    s.next_out = out.baseAddress
+                    s.avail_out = UInt32(out.count)
+                    let result = isal_deflate_stateless(&s)
+                    produced = Int(s.total_out)
+                    return result
+                }
+            }
+        }
+        guard status == COMP_OK else {
+            // Incompressible input can overflow the guess: stored blocks always fit.
+            if status == STATELESS_OVERFLOW { return try zlibStored(input) }
+            throw TextReelError("PNG compression failed (ISA-L status \(status))")
+        }
+        return Array(output.prefix(produced))
+    }
+
+    /// A zlib stream by libdeflate (levels 1–12).
+    private static func libdeflate(_ input: [UInt8], level: Int32) throws -> [UInt8] {
+        guard let compressor = libdeflate_alloc_compressor(level) else { throw TextReelError("out of memory for PNG compression") }
+        defer { libdeflate_free_compressor(compressor) }
+        let bound = libdeflate_zlib_compress_bound(compressor, input.count)
+        var output = [UInt8](repeating: 0, count: bound)
+        let size = input.withUnsafeBytes { inp in
+            output.withUnsafeMutableBytes { libdeflate_zlib_compress(compressor, inp.baseAddress, inp.count, $0.baseAddress, $0.count) }
+        }
+        guard size > 0 else { throw TextReelError("PNG compression failed (libdeflate)") }
+        return Array(output.prefix(size))
+    }
+
+    /// A zlib stream of stored blocks, by zlib at level 0.
+    private static func zlibStored(_ input: [UInt8]) throws -> [UInt8] {
+        var size = compressBound(uLong(input.count))
+        var output = [UInt8](repeating: 0, count: Int(size))
+        let status = output.withUnsafeMutableBufferPointer { out in
+            input.withUnsafeBufferPointer { compress2(out.baseAddress, &size, $0.baseAddress, uLong($0.count), 0) }
+        }
+        guard status == Z_OK else { throw TextReelError("PNG compression failed (zlib status \(status))") }
+        return Array(output.prefix(Int(size)))
+    }
+}
+
+/// The one conversion from Cairo's pixels to RGB bytes: RGB24 is B, G, R, x in memory on
+/// little-endian machines.
+enum RowConversion {
+    @inline(__always)
+    static func bgrxToRGB(_ source: UnsafePointer<UInt8>, _ target: UnsafeMutablePointer<UInt8>, count: Int) {
+        var s = source, t = target
+        for _ in 0..<count {
+            t[0] = s[2]; t[1] = s[1]; t[2] = s[0]
+            s += 4; t += 3
+        }
+    }
+}
+
+private extension Array where Element == UInt8 {
+    mutating func append(bigEndian value: UInt32) {
+        append(UInt8(value >> 24)); append(UInt8(value >> 16 & 0xFF)); append(UInt8(value >> 8 & 0xFF)); append(UInt8(value & 0xFF))
+    }
+}
