@@ -49,3 +49,28 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(view.lastCorrection, 0)
     }
 }
+
+final class RepeatedFrameTests: XCTestCase {
+    /// Frames made of the same surfaces at the same places are neither drawn nor encoded again,
+    /// and their bytes equal a drawn frame's.
+    func testWaitsReuseTheLastFrame() throws {
+        let document = try TextDocument(contentsOf: Paths.demo)
+        let script = try ScrollScript(data: Data("{steps: [{wait: 0.2}, {scroll: {by: 120, duration: 0.1}}, {wait: 0.2}]}".utf8))
+        let view = TextView(document: document, viewportSize: CGSize(width: 640, height: 480))
+        var frames: [RenderedFrame] = []
+        try ScriptRunner(view: view, script: script).run { _, frame, _ in frames.append(frame!) }
+        let repeats = frames.map(\.isRepeat)
+        XCTAssertTrue(repeats.contains(true), "waits repeat frames")
+        XCTAssertFalse(repeats[0])
+        // The scroll's frames are drawn; once it ends, the waits repeat.
+        XCTAssertEqual(repeats.suffix(3), [true, true, true])
+        for (a, b) in zip(frames, frames.dropFirst()) where b.isRepeat {
+            XCTAssertEqual(try a.pngData(), try b.pngData())
+        }
+        let fresh = TextView(document: document, viewportSize: CGSize(width: 640, height: 480))
+        let last = try ScriptRunner(view: fresh, script: script)
+        var lastDrawn: Data?
+        try last.run(drawing: frames.count...frames.count) { _, frame, _ in if let frame { lastDrawn = try frame.pngData() } }
+        XCTAssertEqual(lastDrawn, try frames.last!.pngData(), "a frame drawn alone equals its repeat")
+    }
+}

@@ -18,45 +18,85 @@ final class FrameRenderer {
     /// Device pixels for a document-space length, snapped so fragments land on whole pixels.
     private func device(_ points: Double, _ scale: Double) -> Double { (points * scale).rounded() }
 
+    /// One thing composited into a frame, at device pixels relative to the frame's top left.
+    private enum Piece: Equatable {
+        case surface(CairoSurface, x: Double, y: Double)
+        case placeholder(TextAttachment, box: CGRect, x: Double, y: Double)
+        /// Drawn by a closure: never equal to anything, so a frame with one is always drawn.
+        case decorations(ParagraphID, [FragmentDecoration], x: Double, y: Double)
+
+        static func == (a: Piece, b: Piece) -> Bool {
+            switch (a, b) {
+            case let (.surface(s, x, y), .surface(t, u, v)): s === t && x == u && y == v
+            case let (.placeholder(a, r, x, y), .placeholder(b, q, u, v)): a == b && r == q && x == u && y == v
+            default: false
+            }
+        }
+    }
+
+    /// What a frame is made of: when the next frame is made of the same surfaces at the same
+    /// places (a wait, a paused view, a scroll that ended), its pixels are the last frame's and it
+    /// is neither drawn nor encoded again. Equality comes from what the renderer knows, not from
+    /// comparing pixels; the surfaces are held, so an identity is never a reused address.
+    private struct Composition: Equatable {
+        var width: Int, height: Int
+        var pieces: [Piece]
+        var overlay: [Double]?
+    }
+    private var last: (composition: Composition, frame: RenderedFrame)?
+
     /// `attachmentSurface` gives each attachment's surface at a size and scale (nil: draw the
     /// plain placeholder).
     func render(_ fragments: [TextLayoutFragment], visibleRect: CGRect, scale: Double,
                 decorations: [ParagraphID: [FragmentDecoration]] = [:], overlay: Overlay? = nil,
                 attachmentSurface: (TextAttachment, CGSize, Double) -> CairoSurface? = { _, _, _ in nil }) -> RenderedFrame {
-        let frame = CairoSurface(width: Int(device(visibleRect.width, scale)),
-                                 height: Int(device(visibleRect.height, scale)), opaque: true)
+        let width = Int(device(visibleRect.width, scale)), height = Int(device(visibleRect.height, scale))
+        let top = device(visibleRect.minY, scale)
+        var pieces: [Piece] = []
+        for fragment in fragments {
+            let frameRect = fragment.layoutFragmentFrame
+            let surfaceRect = fragment.renderingSurfaceBounds.offsetBy(dx: frameRect.minX, dy: frameRect.minY)
+            guard surfaceRect.intersects(visibleRect), fragment.layout != nil else { continue }
+            let surface = cache.surface(for: fragment, scale: scale) { painter.draw($0, in: $1) }
+            pieces.append(.surface(surface, x: device(surfaceRect.minX, scale), y: device(surfaceRect.minY, scale) - top))
+            if let extra = decorations[fragment.paragraph.id] {
+                pieces.append(.decorations(fragment.paragraph.id, extra, x: device(frameRect.minX, scale), y: device(frameRect.minY, scale) - top))
+            }
+            for (attachment, rect) in fragment.attachmentFrames {
+                let box = rect.offsetBy(dx: frameRect.minX, dy: frameRect.minY)
+                guard box.intersects(visibleRect) else { continue }
+                let x = device(box.minX, scale), y = device(box.minY, scale) - top
+                if let surface = attachmentSurface(attachment, rect.size, scale) {
+                    pieces.append(.surface(surface, x: x, y: y))
+                } else {
+                    pieces.append(.placeholder(attachment, box: CGRect(origin: .zero, size: rect.size), x: x, y: y))
+                }
+            }
+        }
+        let composition = Composition(width: width, height: height, pieces: pieces, overlay: overlay?.signature)
+        cache.trim(around: visibleRect)
+        if let last, last.composition == composition { return last.frame.repeated() }
+
+        let frame = CairoSurface(width: width, height: height, opaque: true)
         frame.draw { cr in
             Paint.fill(cr, CGRect(x: 0, y: 0, width: frame.width, height: frame.height), theme.background)
-            let top = device(visibleRect.minY, scale)
-            for fragment in fragments {
-                let frameRect = fragment.layoutFragmentFrame
-                let surfaceRect = fragment.renderingSurfaceBounds.offsetBy(dx: frameRect.minX, dy: frameRect.minY)
-                guard surfaceRect.intersects(visibleRect), fragment.layout != nil else { continue }
-                let surface = cache.surface(for: fragment, scale: scale) { painter.draw($0, in: $1) }
-                cairo_set_source_surface(cr, surface.surface, device(surfaceRect.minX, scale),
-                                         device(surfaceRect.minY, scale) - top)
-                cairo_paint(cr)
-                if let extra = decorations[fragment.paragraph.id] {
+            for piece in pieces {
+                switch piece {
+                case let .surface(surface, x, y):
+                    cairo_set_source_surface(cr, surface.surface, x, y)
+                    cairo_paint(cr)
+                case let .placeholder(attachment, box, x, y):
                     cairo_save(cr)
-                    cairo_translate(cr, device(frameRect.minX, scale), device(frameRect.minY, scale) - top)
+                    cairo_translate(cr, x, y)
+                    cairo_scale(cr, scale, scale)
+                    attachments.drawPlaceholder(attachment, box: box, in: cr)
+                    cairo_restore(cr)
+                case let .decorations(_, extra, x, y):
+                    cairo_save(cr)
+                    cairo_translate(cr, x, y)
                     cairo_scale(cr, scale, scale)
                     for decoration in extra { decoration.draw(in: cr) }
                     cairo_restore(cr)
-                }
-                for (attachment, rect) in fragment.attachmentFrames {
-                    let box = rect.offsetBy(dx: frameRect.minX, dy: frameRect.minY)
-                    guard box.intersects(visibleRect) else { continue }
-                    let x = device(box.minX, scale), y = device(box.minY, scale) - top
-                    if let surface = attachmentSurface(attachment, rect.size, scale) {
-                        cairo_set_source_surface(cr, surface.surface, x, y)
-                        cairo_paint(cr)
-                    } else {
-                        cairo_save(cr)
-                        cairo_translate(cr, x, y)
-                        cairo_scale(cr, scale, scale)
-                        attachments.drawPlaceholder(attachment, box: CGRect(origin: .zero, size: rect.size), in: cr)
-                        cairo_restore(cr)
-                    }
                 }
             }
             if let overlay {
@@ -66,7 +106,11 @@ final class FrameRenderer {
                 cairo_restore(cr)
             }
         }
-        cache.trim(around: visibleRect)
-        return RenderedFrame(surface: frame)
+        let rendered = RenderedFrame(surface: frame)
+        last = (composition, rendered)
+        return rendered
     }
+
+    /// Forgets the last frame (the next one is drawn whatever it holds).
+    func forgetLastFrame() { last = nil }
 }

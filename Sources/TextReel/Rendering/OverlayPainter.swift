@@ -15,6 +15,14 @@ struct Overlay {
         viewportBounds = pass.viewportBounds.cgRect
         documentHeight = pass.documentHeight
     }
+
+    /// Every number it draws, to tell whether two overlays look the same.
+    var signature: [Double] {
+        fragments.flatMap { [$0.frame.minX, $0.frame.minY, $0.frame.width, $0.frame.height,
+                             $0.surface.minX, $0.surface.minY, $0.surface.width, $0.surface.height, $0.measured ? 1 : 0] }
+            + [visibleRect.minX, visibleRect.minY, visibleRect.width, visibleRect.height,
+               viewportBounds.minX, viewportBounds.minY, viewportBounds.width, viewportBounds.height, documentHeight]
+    }
 }
 
 enum OverlayPainter {

@@ -11,7 +11,32 @@ public final class RenderedFrame {
     public var width: Int { surface.width }
     public var height: Int { surface.height }
 
-    init(surface: CairoSurface) { self.surface = surface }
+    /// True when the frame is the previous one again (same surfaces at the same places): it was
+    /// not drawn, and its PNG bytes are the previous frame's, encoded once.
+    public let isRepeat: Bool
+    private let encoded: EncodedPNG
+
+    init(surface: CairoSurface) {
+        self.surface = surface
+        isRepeat = false
+        encoded = EncodedPNG()
+    }
+
+    private init(repeating frame: RenderedFrame) {
+        surface = frame.surface
+        isRepeat = true
+        encoded = frame.encoded
+    }
+
+    /// The same pixels as a new frame (its own pass), sharing the encoded bytes.
+    func repeated() -> RenderedFrame { RenderedFrame(repeating: self) }
+
+    /// PNG bytes per compression mode, shared by a frame and its repeats; encoded once (a second
+    /// encoder of the same pixels waits for the first).
+    private final class EncodedPNG: @unchecked Sendable {
+        let lock = NSLock()
+        var data: [PNGCompression: Data] = [:]
+    }
 
     /// Reads a PNG (a golden frame, say) into a frame for comparison.
     public convenience init(contentsOfPNG url: URL) throws {
@@ -26,7 +51,12 @@ public final class RenderedFrame {
     }
 
     public func pngData(compression: PNGCompression = .fast) throws -> Data {
-        try PNGWriter.encode(surface, compression: compression)
+        try encoded.lock.withLock {
+            if let data = encoded.data[compression] { return data }
+            let data = try PNGWriter.encode(surface, compression: compression)
+            encoded.data[compression] = data
+            return data
+        }
     }
 
     /// PNG bytes from libpng at its defaults (the benchmark's peer for size).
