@@ -14,6 +14,9 @@ public enum GoldenSuite {
         /// (i, n): run the cases whose position k in name order has k % n == i - 1.
         public var shard: (index: Int, count: Int)?
         public var fontSet: FontSet = .standard
+        /// Cases rendered at once, each on its own thread with its own font system; results,
+        /// reports and progress come in case order whatever the number.
+        public var workers = ProcessInfo.processInfo.activeProcessorCount
 
         public init(update: UpdateMode = ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .none,
                     shard: (index: Int, count: Int)? = nil) {
@@ -48,14 +51,69 @@ public enum GoldenSuite {
         cases.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
     }
 
-    /// Runs `cases`, calling `progress` after each.
+    /// Runs `cases` on `options.workers` threads, calling `progress` after each, in case order.
+    /// A throw (from a case or from `progress`) stops new cases from starting and is rethrown once
+    /// the cases under way have finished.
     public static func run(_ cases: [GoldenCase], options: Options, progress: (CaseResult) throws -> Void = { _ in }) throws -> [CaseResult] {
         let selected = options.shard.map { shard(cases, index: $0.index, count: $0.count) } ?? cases
-        return try selected.map { golden in
-            let result = try run(golden, options: options)
-            try progress(result)
-            return result
+        let workers = max(1, min(options.workers, selected.count))
+        guard workers > 1 else {
+            return try selected.map { golden in
+                let result = try run(golden, options: options)
+                try progress(result)
+                return result
+            }
         }
+        let pool = CasePool(count: selected.count)
+        var threads: [Thread] = []
+        for _ in 0..<workers {
+            let thread = Thread {
+                while let index = pool.take() {
+                    pool.finish(index, Result { try run(selected[index], options: options) })
+                }
+                pool.workerDone()
+            }
+            thread.stackSize = 16 << 20
+            threads.append(thread)
+            thread.start()
+        }
+        defer { pool.stop(); pool.waitForWorkers(workers) }
+        var results: [CaseResult] = []
+        for index in selected.indices {
+            let result = try pool.wait(index).get()
+            try progress(result)
+            results.append(result)
+        }
+        return results
+    }
+
+    /// Hands out case indexes to worker threads and gives results back in order.
+    private final class CasePool: @unchecked Sendable {
+        private let condition = NSCondition()
+        private var next = 0, stopped = false, done = 0
+        private var results: [Result<CaseResult, Error>?]
+        init(count: Int) { results = Array(repeating: nil, count: count) }
+
+        func take() -> Int? {
+            condition.withLock {
+                guard !stopped, next < results.count else { return nil }
+                defer { next += 1 }
+                return next
+            }
+        }
+        func finish(_ index: Int, _ result: Result<CaseResult, Error>) {
+            condition.withLock { results[index] = result; condition.broadcast() }
+        }
+        func wait(_ index: Int) -> Result<CaseResult, Error> {
+            condition.withLock {
+                while results[index] == nil { condition.wait() }
+                if case .failure = results[index]! { stopped = true }
+                return results[index]!
+            }
+        }
+        func stop() { condition.withLock { stopped = true } }
+        func workerDone() { condition.withLock { done += 1; condition.broadcast() } }
+        func waitForWorkers(_ count: Int) { condition.withLock { while done < count { condition.wait() } } }
     }
 
     static func run(_ testCase: GoldenCase, options: Options) throws -> CaseResult {

@@ -20,6 +20,13 @@ enum Measure {
         return sorted[min(Int((Double(sorted.count - 1) * p).rounded()), sorted.count - 1)]
     }
 
+    /// CPU seconds (user + system, all threads) used by this process so far.
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+        return Double(usage.ru_utime.tv_sec + usage.ru_stime.tv_sec) + Double(usage.ru_utime.tv_usec + usage.ru_stime.tv_usec) / 1e6
+    }
+
     /// A field of /proc/self/status in MB (VmRSS now, VmHWM peak).
     static func memoryMB(_ field: String) -> Double {
         guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }

@@ -17,6 +17,8 @@ enum TestCommand {
       --update MODE     missing (default), changed, all or none (the default when CI is set):
                         which goldens to write, atomically
       --shard I/N       run the I-th of N deterministic shares of the cases
+      --workers N       cases rendered at once (default: the number of cores); output,
+                        reports and exit status are the same for every N
       --report DIR      write a self-contained HTML report to DIR/index.html
       --junit FILE      write JUnit XML (image paths as attachments)
       --json FILE       write a JSON summary
@@ -30,7 +32,7 @@ enum TestCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["update", "shard", "report", "junit", "json"], flags: ["quiet"])
+        let args = try Arguments(raw, options: ["update", "shard", "report", "junit", "json", "workers"], flags: ["quiet"])
         if args.flags.contains("help") { print(help); return 0 }
         guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "test needs at least one suite folder") }
         var options = GoldenSuite.Options()
@@ -46,6 +48,12 @@ enum TestCommand {
                 throw Arguments.UsageError(message: "--shard expects I/N with 1 ≤ I ≤ N, got '\(shard)'")
             }
             options.shard = (parts[0], parts[1])
+        }
+        if let text = args.values["workers"] {
+            guard let workers = Int(text), workers >= 1, workers <= 256 else {
+                throw Arguments.UsageError(message: "--workers expects a whole number from 1 to 256, got '\(text)'")
+            }
+            options.workers = workers
         }
         let quiet = args.flags.contains("quiet")
         let cases = try GoldenSuite.cases(in: args.positional.map { URL(fileURLWithPath: $0) })
