@@ -47,17 +47,18 @@ struct ExpectedFolder {
         try fm.createDirectory(at: staging, withIntermediateDirectories: true)
         do {
             var index = Index(frames: [:])
-            var previous: (RGBAImage, String)?
+            var previous: (Data, String)?
             for number in rendered.frames.keys.sorted() {
-                let image = rendered.frames[number]!
-                if let previous, previous.0 == image {
+                // The writer is deterministic: equal bytes are equal pixels.
+                let png = rendered.frames[number]!.png
+                if let previous, previous.0 == png {
                     index.frames[String(number)] = previous.1
                     continue
                 }
                 let name = String(format: "frame-%05d.png", number)
-                try image.write(to: staging.appendingPathComponent(name))
+                try AtomicFile.write(png, to: staging.appendingPathComponent(name))
                 index.frames[String(number)] = name
-                previous = (image, name)
+                previous = (png, name)
             }
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -60,9 +60,17 @@ public struct GoldenCase: Sendable {
         _ = try CaseFile.decode(data, fileName: "case.json5")
     }
 
+    /// One rendered frame: its PNG bytes (as `textreel render` writes them, compared with the
+    /// golden's bytes first) and its pixels, converted only when the bytes differ.
+    public struct Frame {
+        public let png: Data
+        let frame: RenderedFrame
+        public var image: RGBAImage { RGBAImage(frame) }
+    }
+
     /// What a render of the case produced.
     public struct Rendered {
-        public var frames: [Int: RGBAImage] = [:]
+        public var frames: [Int: Frame] = [:]
         public var layout = LayoutSnapshot()
         public var fingerprint: EnvironmentFingerprint
         public var frameCount = 0
@@ -92,7 +100,7 @@ public struct GoldenCase: Sendable {
         try runner.run(drawing: drawn) { number, frame, event in
             rendered.violations += budget.violations(of: event)
             guard wanted.contains(number), let frame else { return }
-            rendered.frames[number] = RGBAImage(frame)
+            rendered.frames[number] = Frame(png: try frame.pngData(), frame: frame)
             rendered.layout.frames[number] = LayoutSnapshot.frame(of: frame.pass!)
         }
         return rendered

@@ -16,6 +16,9 @@ public enum PNGCompression: String, Sendable, CaseIterable {
 /// filtered rows, IEND, each chunk with its CRC-32. The chunk layout is the PNG specification's
 /// and small enough to write by hand; the compression is the libraries' (ISA-L, libdeflate, zlib).
 public enum PNGWriter {
+    /// Recorded in golden fingerprints: the writer and its default mode's compressor.
+    public static let encoderDescription = "TextReel PNGWriter 1 (RGB, filter None, ISA-L igzip level 1)"
+
     static func encode(_ surface: CairoSurface, compression: PNGCompression) throws -> Data {
         let width = surface.width, height = surface.height
         let rowBytes = 1 + width * 3

@@ -13,6 +13,9 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
     /// Font file name → SHA-256.
     public var fonts: [String: String]
     public var fontOptions: String
+    /// The PNG writer that wrote the goldens: a different one writes other bytes for the same
+    /// pixels (drift, not a failure; frames are then compared by decoding).
+    public var pngEncoder: String?
 
     /// The fingerprint of this machine for `fontSet`.
     public static func current(fontSet: FontSet = .standard) -> EnvironmentFingerprint {
@@ -36,7 +39,8 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
             freetype: freetype,
             fontconfig: "\(fc / 10000).\(fc / 100 % 100).\(fc % 100)",
             fonts: fonts,
-            fontOptions: FontSystem.optionsDescription)
+            fontOptions: FontSystem.optionsDescription,
+            pngEncoder: PNGWriter.encoderDescription)
     }
 
     /// What differs from `other`, one line per item.
@@ -44,7 +48,8 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
         var lines: [String] = []
         for (name, a, b) in [("Pango", pango, other.pango), ("HarfBuzz", harfbuzz, other.harfbuzz), ("Cairo", cairo, other.cairo),
                              ("FreeType", freetype, other.freetype), ("fontconfig", fontconfig, other.fontconfig),
-                             ("font options", fontOptions, other.fontOptions)] where a != b {
+                             ("font options", fontOptions, other.fontOptions),
+                             ("PNG encoder", pngEncoder ?? "libpng", other.pngEncoder ?? "libpng")] where a != b {
             lines.append("\(name) \(b) → \(a)")
         }
         for name in Set(fonts.keys).union(other.fonts.keys).sorted() where fonts[name] != other.fonts[name] {
