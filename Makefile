@@ -69,4 +69,5 @@ fuzz: fuzz-build
 ## bench: release-mode benchmark; prints a table and writes Output/bench/results.json
 bench: setup
 	$(SWIFT) build -c release --product textreel-bench
+	$(SWIFT) build -c release --product textreel
 	$$($(SWIFT) build -c release --show-bin-path)/textreel-bench

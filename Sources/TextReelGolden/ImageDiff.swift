@@ -27,52 +27,73 @@ public struct ImageDiff {
         public var ratio: Double { total == 0 ? 0 : Double(mismatch) / Double(total) }
     }
 
-    /// Compares two images of the same size.
+    /// Compares two images of the same size. Bands of rows run on every core; a row whose bytes
+    /// equal the other image's is skipped without a colour delta (only greyed into the diff
+    /// image), and equal pixels are found by one 32-bit compare. The counts and the diff image are
+    /// pixelmatch's whatever the number of bands.
     public static func compare(_ a: RGBAImage, _ b: RGBAImage, options: Options = Options(), makeImage: Bool = true) -> Result {
         precondition(a.width == b.width && a.height == b.height, "compare images of the same size")
         let width = a.width, height = a.height, count = width * height
-        var output = makeImage ? RGBAImage(width: width, height: height) : nil
-        let result: (Int, [Int]) = a.pixels.withUnsafeBufferPointer { pa in
+        var output = makeImage ? [UInt8](repeating: 0, count: count * 4) : []
+        let bands = max(1, min(height, ProcessInfo.processInfo.activeProcessorCount * 4))
+        var results = [(Int, [Int])](repeating: (0, []), count: bands)
+        a.pixels.withUnsafeBufferPointer { pa in
             b.pixels.withUnsafeBufferPointer { pb in
-                pa.withMemoryRebound(to: UInt32.self) { a32 in
-                    pb.withMemoryRebound(to: UInt32.self) { b32 in
-                        if memcmp(pa.baseAddress!, pb.baseAddress!, count * 4) == 0 {
-                            if output != nil && !options.diffMask {
-                                for i in 0..<count { drawGray(pa, i * 4, options.alpha, &output!.pixels) }
-                            }
-                            return (0, [])
+                output.withUnsafeMutableBufferPointer { out in
+                    results.withUnsafeMutableBufferPointer { res in
+                        let shared = Shared(a: pa, b: pb, out: makeImage ? out : nil, results: res)
+                        DispatchQueue.concurrentPerform(iterations: bands) { band in
+                            let rows = (height * band / bands)..<(height * (band + 1) / bands)
+                            shared.results[band] = diff(rows: rows, shared, width, height, options)
                         }
-                        return diff(pa, pb, a32, b32, width, height, options, &output)
                     }
                 }
             }
         }
-        return Result(mismatch: result.0, total: count, image: output, regions: Self.regions(result.1, width: width))
+        let differing = results.flatMap(\.1)
+        let image = makeImage ? RGBAImage(width: width, height: height, pixels: output) : nil
+        return Result(mismatch: results.reduce(0) { $0 + $1.0 }, total: count, image: image, regions: Self.regions(differing, width: width))
     }
 
-    private static func diff(_ img1: UnsafeBufferPointer<UInt8>, _ img2: UnsafeBufferPointer<UInt8>,
-                             _ a32: UnsafeBufferPointer<UInt32>, _ b32: UnsafeBufferPointer<UInt32>,
-                             _ width: Int, _ height: Int, _ options: Options, _ output: inout RGBAImage?) -> (Int, [Int]) {
+    /// The buffers the bands share: each band writes only its own rows and its own result slot.
+    private struct Shared: @unchecked Sendable {
+        let a: UnsafeBufferPointer<UInt8>
+        let b: UnsafeBufferPointer<UInt8>
+        let out: UnsafeMutableBufferPointer<UInt8>?
+        let results: UnsafeMutableBufferPointer<(Int, [Int])>
+        var a32: UnsafePointer<UInt32> { UnsafeRawPointer(a.baseAddress!).assumingMemoryBound(to: UInt32.self) }
+        var b32: UnsafePointer<UInt32> { UnsafeRawPointer(b.baseAddress!).assumingMemoryBound(to: UInt32.self) }
+    }
+
+    private static func diff(rows: Range<Int>, _ s: Shared, _ width: Int, _ height: Int, _ options: Options) -> (Int, [Int]) {
         let maxDelta = 35215 * options.threshold * options.threshold
         let alt = options.diffColorAlt ?? options.diffColor
+        let img1 = s.a, img2 = s.b, a32 = s.a32, b32 = s.b32
         var mismatch = 0
         var differing: [Int] = []
-        for y in 0..<height {
+        for y in rows {
+            let rowStart = y * width
+            if memcmp(img1.baseAddress! + rowStart * 4, img2.baseAddress! + rowStart * 4, width * 4) == 0 {
+                if let out = s.out, !options.diffMask {
+                    for i in rowStart..<rowStart + width { drawGray(img1, i * 4, options.alpha, out) }
+                }
+                continue
+            }
             for x in 0..<width {
-                let i = y * width + x
+                let i = rowStart + x
                 let pos = i * 4
                 let delta = a32[i] == b32[i] ? 0 : colorDelta(img1, img2, pos, pos, yOnly: false)
                 if abs(delta) > maxDelta {
                     let isAA = antialiased(img1, x, y, width, height, a32, b32) || antialiased(img2, x, y, width, height, b32, a32)
                     if !options.includeAA && isAA {
-                        if output != nil && !options.diffMask { draw(&output!.pixels, pos, options.aaColor) }
+                        if let out = s.out, !options.diffMask { draw(out, pos, options.aaColor) }
                     } else {
-                        if output != nil { draw(&output!.pixels, pos, delta < 0 ? alt : options.diffColor) }
+                        if let out = s.out { draw(out, pos, delta < 0 ? alt : options.diffColor) }
                         mismatch += 1
                         differing.append(i)
                     }
-                } else if output != nil && !options.diffMask {
-                    drawGray(img1, pos, options.alpha, &output!.pixels)
+                } else if let out = s.out, !options.diffMask {
+                    drawGray(img1, pos, options.alpha, out)
                 }
             }
         }
@@ -82,7 +103,7 @@ public struct ImageDiff {
     /// A pixel with both darker and brighter neighbours, whose extreme neighbour has 3+ equal
     /// siblings in both images, is anti-aliasing.
     private static func antialiased(_ img: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
-                                    _ a32: UnsafeBufferPointer<UInt32>, _ b32: UnsafeBufferPointer<UInt32>) -> Bool {
+                                    _ a32: UnsafePointer<UInt32>, _ b32: UnsafePointer<UInt32>) -> Bool {
         let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
         let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
         let pos = y1 * width + x1
@@ -108,7 +129,7 @@ public struct ImageDiff {
             || (hasManySiblings(a32, maxX, maxY, width, height) && hasManySiblings(b32, maxX, maxY, width, height))
     }
 
-    private static func hasManySiblings(_ img: UnsafeBufferPointer<UInt32>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int) -> Bool {
+    private static func hasManySiblings(_ img: UnsafePointer<UInt32>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int) -> Bool {
         let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
         let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
         let value = img[y1 * width + x1]
@@ -149,13 +170,13 @@ public struct ImageDiff {
         return y > 0 ? -delta : delta
     }
 
-    private static func draw(_ output: inout [UInt8], _ pos: Int, _ color: [UInt8]) {
+    private static func draw(_ output: UnsafeMutableBufferPointer<UInt8>, _ pos: Int, _ color: [UInt8]) {
         output[pos] = color[0]; output[pos + 1] = color[1]; output[pos + 2] = color[2]; output[pos + 3] = 255
     }
 
     /// Unchanged pixels: the first image's luminance blended with white at `alpha` (truncated to
     /// a byte, as a typed array stores it).
-    private static func drawGray(_ img: UnsafeBufferPointer<UInt8>, _ i: Int, _ alpha: Double, _ output: inout [UInt8]) {
+    private static func drawGray(_ img: UnsafeBufferPointer<UInt8>, _ i: Int, _ alpha: Double, _ output: UnsafeMutableBufferPointer<UInt8>) {
         let luma = Double(img[i]) * 0.29889531 + Double(img[i + 1]) * 0.58662247 + Double(img[i + 2]) * 0.11448223
         let value = 255 + (luma - 255) * alpha * Double(img[i + 3]) / 255
         let byte = UInt8(clamping: Int(value))

@@ -208,6 +208,29 @@ let slow = Measure.median((0..<5).map { _ in Measure.seconds { _ = ImageDiff.com
 let fast = Measure.median((0..<5).map { _ in Measure.seconds { _ = ImageDiff.compare(frameA, frameA, makeImage: false) } })
 results["diff"] = ["mpsDiffering": megapixels / slow, "mpsIdentical": megapixels / fast]
 
+// `textreel diff` as a whole process (decoding both PNGs, comparing, writing the diff image) on
+// two differing 4000 × 3000 frames (800 × 600 at scale 5).
+let bigView = TextView(document: try TextDocument(contentsOf: URL(fileURLWithPath: "Fixtures/documents/demo.md")),
+                       viewportSize: viewport, scale: 5)
+let bigA = folder.appendingPathComponent("diff-a.png"), bigB = folder.appendingPathComponent("diff-b.png")
+try bigView.renderFrame().write(to: bigA)
+bigView.scroll(by: 3)
+try bigView.renderFrame().write(to: bigB)
+let textreel = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("textreel")
+var diffRuns: [Double] = []
+if FileManager.default.isExecutableFile(atPath: textreel.path) {
+    for _ in 0..<5 {
+        diffRuns.append(try Measure.seconds {
+            let p = Process()
+            p.executableURL = textreel
+            p.arguments = ["diff", bigA.path, bigB.path, "--out", folder.appendingPathComponent("diff-out.png").path]
+            p.standardOutput = FileHandle.nullDevice
+            try p.run(); p.waitUntilExit()
+        })
+    }
+}
+results["diff"]!["processMps"] = diffRuns.isEmpty ? 0 : 12 / Measure.median(diffRuns)
+
 // Peer: pango-view lays out and draws the whole 1,000-paragraph document.
 var pangoView = 0.0
 if let path = ["/usr/bin/pango-view", "/usr/local/bin/pango-view"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
@@ -254,6 +277,8 @@ row("300 frames, 100 waiting: drawn / repeated frame", "\(f(w["drawnMs"]!)) / \(
 row("peer: --no-cache frame time p50 (ratio to cached)", "\(f(n["p50"]!)) ms  (\(f(n["p50"]! / s["p50"]!, 1))×)")
 row("image diff, differing 1600×1200 frames (with diff image)", "\(f(results["diff"]!["mpsDiffering"]!, 0)) MP/s")
 row("image diff, identical frames (exact fast path)", "\(f(results["diff"]!["mpsIdentical"]!, 0)) MP/s")
+row("textreel diff, two differing 4000×3000 PNGs, whole process", results["diff"]!["processMps"]! > 0
+    ? "\(f(results["diff"]!["processMps"]!, 0)) MP/s  (target ≥ 150)" : "textreel not built (swift build -c release --product textreel)")
 let dp = results["drawings-policy"]!, dn = results["drawings-none"]!
 row("200 drawings down, up, down: surface draws with policy", "\(f(dp["draws"]!, 0))  (\(f(dp["draws"]! / 200, 1)) per drawing)")
 row("200 drawings down, up, down: surface draws without", "\(f(dn["draws"]!, 0))  (\(f(dn["draws"]! / 200, 1)) per drawing)")

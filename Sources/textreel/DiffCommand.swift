@@ -37,8 +37,19 @@ enum DiffCommand {
         guard (0...1).contains(options.alpha) else { throw Arguments.UsageError(message: "--alpha must be between 0 and 1") }
         options.includeAA = args.flags.contains("include-aa")
         options.diffMask = args.flags.contains("diff-mask")
-        let expected = try RGBAImage(contentsOf: URL(fileURLWithPath: args.positional[0]))
-        let actual = try RGBAImage(contentsOf: URL(fileURLWithPath: args.positional[1]))
+        // Both images are decoded at once, one per core.
+        final class Decoded: @unchecked Sendable {
+            let lock = NSLock()
+            var images: [Int: Result<RGBAImage, Error>] = [:]
+        }
+        let decoded = Decoded()
+        let paths = args.positional
+        DispatchQueue.concurrentPerform(iterations: 2) { k in
+            let image = Result { try RGBAImage(contentsOf: URL(fileURLWithPath: paths[k])) }
+            decoded.lock.withLock { decoded.images[k] = image }
+        }
+        let expected = try decoded.images[0]!.get()
+        let actual = try decoded.images[1]!.get()
         let json = args.flags.contains("json")
         guard expected.width == actual.width, expected.height == actual.height else {
             let reason = "size mismatch: \(expected.width)×\(expected.height) vs \(actual.width)×\(actual.height)"
