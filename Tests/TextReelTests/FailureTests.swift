@@ -85,3 +85,41 @@ final class FailureTests: XCTestCase {
         XCTAssertTrue(message.contains("closed the pipe"), message)
     }
 }
+
+final class BrokenImageTests: XCTestCase {
+    /// Each kind of broken image gets a warning and a placeholder label that say what is wrong.
+    func testBrokenImagesSayWhatIsWrong() throws {
+        let folder = Paths.temporaryFolder()
+        let media = Paths.fixtures.appendingPathComponent("documents/media")
+        let png = try Data(contentsOf: media.appendingPathComponent("photo.png"))
+        let jpeg = try Data(contentsOf: media.appendingPathComponent("photo.jpg"))
+        var corrupt = jpeg
+        for i in stride(from: 300, to: corrupt.count, by: 7) { corrupt[i] = 0 }
+        let files: [(String, Data?)] = [("trunc.png", png.prefix(600)), ("trunc.jpg", jpeg.prefix(2000)), ("corrupt.jpg", corrupt),
+                                        ("text.png", Data("hello\n".utf8)), ("bad.svg", Data("<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"9\" height=\"9\"><rect".utf8)),
+                                        ("empty.png", Data()), ("folder.png", nil)]
+        for (name, data) in files {
+            let url = folder.appendingPathComponent(name)
+            if let data { try data.write(to: url) } else { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+        }
+        let markdown = files.map { "![](\($0.0))" }.joined(separator: "\n\n") + "\n\n![](none.png)\n"
+        let document = try TextDocument(markdown: markdown, baseURL: folder)
+        let problems = document.paragraphs.compactMap { $0.attachments.first?.problem }
+        XCTAssertEqual(problems.count, 8)
+        XCTAssertEqual(problems[0], "damaged PNG: data ends at byte 600")
+        XCTAssertEqual(problems[1], "damaged JPEG: data ends at byte 2000, before the end-of-image marker")
+        XCTAssertTrue(problems[2].hasPrefix("damaged JPEG: "), problems[2])
+        XCTAssertEqual(problems[3], "not an image (it holds text)")
+        XCTAssertTrue(problems[4].hasPrefix("damaged SVG: "), problems[4])
+        XCTAssertEqual(problems[5], "an empty file, not an image")
+        XCTAssertEqual(problems[6], "a folder, not an image")
+        XCTAssertEqual(problems[7], "not found")
+        XCTAssertEqual(document.warnings.count, 8)
+        XCTAssertTrue(document.warnings.allSatisfy { $0.contains("placeholder") })
+        // The good files give no problem.
+        let good = try TextDocument(markdown: "![](media/photo.png)\n\n![](media/photo.jpg)\n\n![](media/harbor.svg)\n",
+                                    baseURL: Paths.fixtures.appendingPathComponent("documents"))
+        XCTAssertEqual(good.paragraphs.compactMap { $0.attachments.first?.problem }, [])
+        XCTAssertEqual(good.warnings, [])
+    }
+}

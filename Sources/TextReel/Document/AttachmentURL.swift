@@ -38,27 +38,30 @@ struct AttachmentURL {
         switch scheme {
         case nil, "file"?:
             let file = try resolve(path: path, baseURL: baseURL, allowOutside: limits.allowOutside)
-            var warning: String?
+            var warning: String?, problem: String?
             var size = explicitSize
-            let intrinsic = file.flatMap { ImageFile.intrinsicSize(of: $0) }
-            if let intrinsic, intrinsic.width * intrinsic.height > Double(limits.imagePixels) {
+            let inspection = file.map { ImageFile.inspect($0, maximumPixels: Double(limits.imagePixels)) } ?? .problem("not found")
+            switch inspection {
+            case .tooLarge(let intrinsic):
                 throw Message("image \(path) is \(Int(intrinsic.width))×\(Int(intrinsic.height)) px, over the \(limits.imagePixels >> 20) megapixel limit")
+            case .image(let intrinsic):
+                if size == nil { size = intrinsic }
+            case .damaged(let intrinsic, let why):
+                if size == nil { size = intrinsic }
+                problem = why
+            case .problem(let why):
+                problem = why
             }
-            if size == nil {
-                if let intrinsic {
-                    size = intrinsic
-                } else {
-                    warning = "image \(path) not found or not readable; drawing a missing-image placeholder"
-                }
-            }
+            if let problem { warning = "image \(path): \(problem); drawing a placeholder that says so" }
             let id = explicitID ?? "image-\(ordinal("image"))"
             return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: size ?? defaultSizes["image"]!,
-                                                     url: url, parameters: items, file: file, altText: altText),
+                                                     url: url, parameters: items, file: file, altText: altText, problem: problem),
                           warning: warning)
         case "http"?, "https"?:
             let id = explicitID ?? "image-\(ordinal("image"))"
             return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: explicitSize ?? defaultSizes["image"]!,
-                                                     url: url, parameters: items, file: nil, altText: altText),
+                                                     url: url, parameters: items, file: nil, altText: altText,
+                                                     problem: "remote image, not fetched"),
                           warning: "remote image \(url) is not fetched; drawing a missing-image placeholder")
         case let scheme? where ["video", "drawing", "control"].contains(scheme):
             var key = scheme

@@ -19,17 +19,20 @@ public struct TextAttachment: Hashable, Sendable {
     public let isBlock: Bool
     /// Byte offset of its U+FFFC in the paragraph text.
     public let utf8Offset: Int
+    /// Why an image cannot be drawn ("damaged PNG: data ends at byte 812"), shown on its
+    /// placeholder; nil when it can.
+    public let problem: String?
 
     public init(scheme: String, id: String, size: CGSize, url: String, parameters: [String: String] = [:],
-                file: URL? = nil, altText: String = "", isBlock: Bool = false, utf8Offset: Int = 0) {
+                file: URL? = nil, altText: String = "", isBlock: Bool = false, utf8Offset: Int = 0, problem: String? = nil) {
         self.scheme = scheme; self.id = id; self.size = size; self.url = url
         self.parameters = parameters; self.file = file; self.altText = altText
-        self.isBlock = isBlock; self.utf8Offset = utf8Offset
+        self.isBlock = isBlock; self.utf8Offset = utf8Offset; self.problem = problem
     }
 
     func at(offset: Int, isBlock: Bool) -> TextAttachment {
         TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: parameters,
-                       file: file, altText: altText, isBlock: isBlock, utf8Offset: offset)
+                       file: file, altText: altText, isBlock: isBlock, utf8Offset: offset, problem: problem)
     }
 
     /// The object replacement character that stands for an attachment in the text.

@@ -60,7 +60,9 @@ final class AttachmentPainter {
         let compact = box.height < 60
         let iconSize = compact ? min(box.height - 10, 18) : min(box.height * 0.3, 40)
         let caption = "\(kindName(attachment)) · \(attachment.id) · \(Int(attachment.size.width))×\(Int(attachment.size.height))"
-        let text = label(caption, size: compact ? 11 : 12, maxWidth: box.width - (compact ? iconSize + 16 : 12), centered: !compact)
+        // A problem is the reason the user needs: it wraps onto more lines instead of being cut.
+        let text = label(caption, size: compact ? 11 : 12, maxWidth: box.width - (compact ? iconSize + 16 : 12), centered: !compact,
+                         lines: attachment.problem != nil && !compact ? min(max(Int((box.height - iconSize - 24) / 16), 1), 3) : 1)
         let textSize = text.logicalSize
         cairo_save(cr)
         cairo_rectangle(cr, 0, 0, box.width, box.height)
@@ -85,12 +87,12 @@ final class AttachmentPainter {
 
     private func kindName(_ attachment: TextAttachment) -> String {
         if attachment.scheme == "control" { return attachment.parameters["kind"] ?? "control" }
-        if attachment.scheme == "image" { return "missing image" }
+        if attachment.scheme == "image" { return attachment.problem ?? "missing image" }
         return attachment.scheme
     }
 
     /// A one-line label in the theme's body font, ellipsized to `maxWidth` when given.
-    func label(_ text: String, size: Double, bold: Bool = false, maxWidth: Double?, centered: Bool = false) -> PangoLayoutBox {
+    func label(_ text: String, size: Double, bold: Bool = false, maxWidth: Double?, centered: Bool = false, lines: Int = 1) -> PangoLayoutBox {
         let box = PangoLayoutBox(pango_layout_new(fonts.context))
         pango_layout_set_text(box.layout, text, Int32(text.utf8.count))
         let description = pango_font_description_from_string("\(theme.bodyFamilies) \(size)")
@@ -100,6 +102,10 @@ final class AttachmentPainter {
         if let maxWidth {
             pango_layout_set_width(box.layout, PangoUnits.units(max(maxWidth, 1)))
             pango_layout_set_ellipsize(box.layout, PANGO_ELLIPSIZE_END)
+            if lines > 1 {
+                pango_layout_set_wrap(box.layout, PANGO_WRAP_WORD_CHAR)
+                pango_layout_set_height(box.layout, -Int32(lines))
+            }
         }
         pango_layout_set_alignment(box.layout, centered ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
         return box

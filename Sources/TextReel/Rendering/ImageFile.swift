@@ -4,6 +4,103 @@ import Foundation
 
 /// Reads image files: PNG through Cairo, SVG through librsvg, JPEG and the rest through gdk-pixbuf.
 enum ImageFile {
+    /// What reading an image file would give, found before any frame is drawn.
+    enum Inspection: Equatable {
+        case image(CGSize)
+        /// Its header gives a size, but its data cannot be decoded.
+        case damaged(CGSize, String)
+        case tooLarge(CGSize)
+        /// Not an image at all: missing, a folder, unreadable, another kind of file.
+        case problem(String)
+    }
+
+    /// Says what is really wrong with a file that cannot be drawn: "not found", "a folder, not
+    /// an image", "not readable (permission denied)", "not an image (it starts with text)",
+    /// "damaged PNG: data ends at byte 812", "damaged SVG: <librsvg's message>". Decodes the
+    /// whole file, so a truncated image is found when the document is read, not as a silent
+    /// placeholder later.
+    static func inspect(_ url: URL, maximumPixels: Double) -> Inspection {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return .problem("not found") }
+        if isDirectory.boolValue { return .problem("a folder, not an image") }
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            return .problem("not readable (\(String(cString: strerror(errno))))")
+        }
+        let head = (try? handle.read(upToCount: 512)) ?? Data()
+        try? handle.close()
+        let kind = Kind(sniffing: head)
+        guard let size = intrinsicSize(of: url) else {
+            switch kind {
+            case .unknown:
+                let text = head.allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 != 0x7F) }
+                return .problem(head.isEmpty ? "an empty file, not an image" : text ? "not an image (it holds text)" : "not an image (PNG, JPEG, GIF, WebP or SVG)")
+            default:
+                return .problem("damaged \(kind.rawValue): \(decodeProblem(url, kind: kind) ?? "its header cannot be read")")
+            }
+        }
+        if size.width * size.height > maximumPixels { return .tooLarge(size) }
+        if let why = decodeProblem(url, kind: kind) { return .damaged(size, "damaged \(kind == .unknown ? "image" : kind.rawValue): \(why)") }
+        return .image(size)
+    }
+
+    private enum Kind: String {
+        case png = "PNG", jpeg = "JPEG", svg = "SVG", unknown = "image"
+        init(sniffing head: Data) {
+            let bytes = [UInt8](head.prefix(8))
+            if bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]) { self = .png }
+            else if bytes.starts(with: [0xFF, 0xD8, 0xFF]) { self = .jpeg }
+            else if String(decoding: head, as: UTF8.self).contains("<svg") { self = .svg }
+            else { self = .unknown }
+        }
+    }
+
+    /// Why the file's data cannot be decoded, or nil when it decodes.
+    private static func decodeProblem(_ url: URL, kind: Kind) -> String? {
+        switch kind {
+        case .png:
+            guard let data = try? Data(contentsOf: url) else { return "cannot be read" }
+            var source = textreel_png_source()
+            var width: UInt32 = 0, height: UInt32 = 0
+            return data.withUnsafeBytes { raw -> String? in
+                source.data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+                source.size = raw.count
+                guard textreel_png_read_rgba8(&source, nil, &width, &height, UInt.max) != 0 else { return message(source) }
+                var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
+                let ok = pixels.withUnsafeMutableBufferPointer { textreel_png_read_rgba8(&source, $0.baseAddress, &width, &height, UInt.max) }
+                return ok != 0 ? nil : message(source)
+            }
+        case .svg:
+            guard let data = try? Data(contentsOf: url) else { return "cannot be read" }
+            var error: UnsafeMutablePointer<GError>?
+            let handle = data.withUnsafeBytes { rsvg_handle_new_from_data($0.baseAddress?.assumingMemoryBound(to: guint8.self), gsize(data.count), &error) }
+            if let handle { g_object_unref(UnsafeMutableRawPointer(handle)); return nil }
+            defer { if let error { g_error_free(error) } }
+            // librsvg: "XML parse error: Error domain 1 code 77 on line 2 column 1 of data: <reason>".
+            let text = (error.map { String(cString: $0.pointee.message) } ?? "librsvg cannot parse it").trimmingCharacters(in: .whitespacesAndNewlines)
+            if let range = text.range(of: " of data: "), let at = text.range(of: " on line ") {
+                return "\(text[range.upperBound...]) (\(text[at.lowerBound..<range.lowerBound].dropFirst(4)))"
+            }
+            return text
+        case .jpeg, .unknown:
+            // libjpeg decodes a truncated file into grey rows with only a warning: look for the
+            // end-of-image marker ourselves.
+            if kind == .jpeg, let data = try? Data(contentsOf: url),
+               !data.suffix(64).indices.contains(where: { $0 + 1 < data.endIndex && data[$0] == 0xFF && data[$0 + 1] == 0xD9 }) {
+                return "data ends at byte \(data.count), before the end-of-image marker"
+            }
+            var error: UnsafeMutablePointer<GError>?
+            if let pixbuf = gdk_pixbuf_new_from_file(url.path, &error) { g_object_unref(UnsafeMutableRawPointer(pixbuf)); return nil }
+            defer { if let error { g_error_free(error) } }
+            // gdk-pixbuf's message starts with "Failed to load image “<path>”: ": keep the reason.
+            let text = (error.map { String(cString: $0.pointee.message) } ?? "gdk-pixbuf cannot decode it").trimmingCharacters(in: .whitespacesAndNewlines)
+            return text.range(of: "”: ").map { String(text[$0.upperBound...]) } ?? text
+        }
+    }
+
+    private static func message(_ source: textreel_png_source) -> String {
+        withUnsafeBytes(of: source.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+    }
+
     /// Width and height from the file's header, without decoding it.
     static func intrinsicSize(of url: URL) -> CGSize? {
         var width: Int32 = 0, height: Int32 = 0
