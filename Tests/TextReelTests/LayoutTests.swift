@@ -109,12 +109,15 @@ final class LayoutTests: XCTestCase {
 
     func testEveryScriptRendersWithRealGlyphs() throws {
         // Pango reports unknown glyphs (boxes) through pango_layout_get_unknown_glyphs_count.
-        let document = try TextDocument(contentsOf: Paths.demo)
-        let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))
-        for index in 0..<document.count {
-            let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: index)
-            XCTAssertEqual(pango_layout_get_unknown_glyphs_count(fragment.layout!.layout), 0,
-                           "paragraph \(index) has glyphs no font covers: \(fragment.paragraph.text)")
+        // The demo, and emoji sequences of every kind (ZWJ, flags, tags, keycaps) among scripts.
+        for url in [Paths.demo, Paths.fixtures.appendingPathComponent("documents/emoji.md")] {
+            let document = try TextDocument(contentsOf: url)
+            let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))
+            for index in 0..<document.count {
+                let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: index)
+                XCTAssertEqual(pango_layout_get_unknown_glyphs_count(fragment.layout!.layout), 0,
+                               "paragraph \(index) has glyphs no font covers: \(fragment.paragraph.text)")
+            }
         }
     }
 }

@@ -3,11 +3,14 @@ import Foundation
 
 /// Builds a `PangoAttrList` from a paragraph's runs and attachments (never from markup strings,
 /// whose errors Pango only logs). Ranges are UTF-8 byte offsets, shifted by a list marker prefix.
-struct AttributeListBuilder {
+/// Owns its list: released when the builder goes (a layout given the list holds its own ref).
+final class AttributeListBuilder {
     let list: OpaquePointer = pango_attr_list_new()
     let shift: Int
 
     init(shift: Int) { self.shift = shift }
+
+    deinit { pango_attr_list_unref(list) }
 
     func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?, _ range: Range<Int>) {
         guard let attribute else { return }

@@ -11,7 +11,8 @@ public struct Color: Hashable, Sendable {
 }
 
 /// Fonts, sizes, colours and spacing: how each kind of paragraph looks. Part of every surface
-/// cache key, so two themes never share a cached fragment.
+/// cache key, so two themes never share a cached fragment; equality and hashing are derived from
+/// every stored property, so a new one can never be left out of the key.
 public struct Theme: Hashable, Sendable {
     public var bodyFamilies = "Noto Sans, DejaVu Sans, Noto Sans Arabic, Noto Sans Hebrew, Noto Sans Devanagari, Noto Sans CJK JP"
     public var monoFamilies = "DejaVu Sans Mono, Noto Sans CJK JP, Noto Sans Arabic, Noto Sans Hebrew"
@@ -21,7 +22,7 @@ public struct Theme: Hashable, Sendable {
     /// Extra space between lines, as a fraction of the font size.
     public var lineSpacing = 0.3
     /// Space between the container's edges and the text.
-    public var insets = (left: 32.0, right: 32.0, top: 24.0, bottom: 24.0)
+    public var insets = Insets(left: 32, right: 32, top: 24, bottom: 24)
     public var paragraphSpacing = 10.0
     public var listIndent = 24.0
     public var quoteIndent = 18.0
@@ -37,14 +38,12 @@ public struct Theme: Hashable, Sendable {
 
     public init() {}
 
-    public static func == (a: Theme, b: Theme) -> Bool { a.key == b.key }
-    public func hash(into hasher: inout Hasher) { hasher.combine(key) }
-
-    /// Everything that changes a pixel, as one comparable string.
-    private var key: String {
-        "\(bodyFamilies)|\(monoFamilies)|\(bodySize)|\(codeSize)|\(headingSizes)|\(lineSpacing)|\(insets)|"
-            + "\(paragraphSpacing)|\(listIndent)|\(quoteIndent)|\(codePadding)|"
-            + "\([background, text, secondaryText, link, codeBackground, rule, quoteBar])"
+    /// Space around the text, in points.
+    public struct Insets: Hashable, Sendable {
+        public var left, right, top, bottom: Double
+        public init(left: Double, right: Double, top: Double, bottom: Double) {
+            self.left = left; self.right = right; self.top = top; self.bottom = bottom
+        }
     }
 }
 

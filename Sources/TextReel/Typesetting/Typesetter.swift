@@ -56,7 +56,6 @@ final class Typesetter {
         if case .table(let columns) = paragraph.kind, columns > 1 {
             setTabStops(pl, tableTabStops(pl, text: text, attributes: attributes.list, columns: columns))
         }
-        pango_attr_list_unref(attributes.list)
 
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_extents(pl, &ink, &logical)
