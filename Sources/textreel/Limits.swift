@@ -26,7 +26,12 @@ enum LimitOptions {
         }
         if let mb = try positive("max-document-mb") { limits.documentBytes = mb << 20 }
         if let kb = try positive("max-paragraph-kb") { limits.paragraphBytes = kb << 10 }
-        if let depth = try positive("max-nesting") { limits.nesting = depth }
+        if let depth = try positive("max-nesting") {
+            guard depth <= ReadingLimits.maximumNesting else {
+                throw Arguments.UsageError(message: "--max-nesting \(depth) is over the most it can be raised to, \(ReadingLimits.maximumNesting)")
+            }
+            limits.nesting = depth
+        }
         limits.allowOutside = args.flags.contains("allow-outside")
         return limits
     }

@@ -123,3 +123,39 @@ final class BrokenImageTests: XCTestCase {
         XCTAssertEqual(good.warnings, [])
     }
 }
+
+final class NestingTests: XCTestCase {
+    /// The limit counts quotes, list items and inline styles: 64 levels pass a limit of 64, the
+    /// 65th is refused at its own column.
+    func testTheNestingLimitMeansWhatItSays() throws {
+        XCTAssertNoThrow(try TextDocument(markdown: String(repeating: ">", count: 64) + " text\n"))
+        XCTAssertThrowsError(try TextDocument(markdown: String(repeating: ">", count: 65) + " text\n")) { error in
+            XCTAssertEqual((error as? TextReelError)?.column, 65, "\(error)")
+        }
+        let list64 = (0..<64).map { String(repeating: "  ", count: $0) + "- level \($0)\n" }.joined()
+        XCTAssertNoThrow(try TextDocument(markdown: list64))
+        XCTAssertNoThrow(try TextDocument(markdown: String(repeating: "*", count: 60) + "x" + String(repeating: "*", count: 60)))
+    }
+
+    /// Deep text stays inside the view and readable (not one character per line), to a depth of
+    /// thousands with a raised limit; levels keep moving right, ever less.
+    func testDeepNestingStaysReadableInsideTheView() throws {
+        var limits = ReadingLimits()
+        limits.nesting = 3000
+        for depth in [45, 64, 3000] {
+            let markdown = String(repeating: ">", count: depth) + " deep text that should stay readable inside the view\n"
+            let document = try TextDocument(markdown: markdown, limits: limits)
+            let view = TextView(document: document, viewportSize: CGSize(width: 480, height: 300))
+            let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+            XCTAssertLessThanOrEqual(fragment.textLineFragments.count, 3, "depth \(depth): \(fragment.textLineFragments.count) lines")
+            for line in fragment.textLineFragments {
+                XCTAssertLessThanOrEqual(line.typographicBounds.maxX, 480 - 32 + 0.5, "depth \(depth)")
+            }
+        }
+        let list = (0..<40).map { String(repeating: "  ", count: $0) + "- level \($0)\n" }.joined()
+        let view = TextView(document: try TextDocument(markdown: list), viewportSize: CGSize(width: 480, height: 300))
+        let xs = (0..<40).map { view.textLayoutManager.ensureLayout(forParagraphAt: $0).textLineFragments[0].typographicBounds.minX }
+        XCTAssertEqual(xs, xs.sorted(), "deeper levels never move left")
+        XCTAssertEqual(Set(xs).count, 40, "every level is distinct")
+    }
+}

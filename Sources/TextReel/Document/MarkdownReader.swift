@@ -16,7 +16,7 @@ struct MarkdownReader {
     private var pendingMarker: String?
 
     let limits: ReadingLimits
-    /// How deep the walk is in quotes, lists and inline styles.
+    /// How deep the walk is in quotes, list items and inline styles: what the nesting limit counts.
     private var depth = 0
 
     init(fileName: String, baseURL: URL?, limits: ReadingLimits = .standard) {
@@ -25,8 +25,11 @@ struct MarkdownReader {
         self.limits = limits
     }
 
-    /// Refuses documents nested deeper than the limit (the walk is recursive).
-    private mutating func descend(_ node: OpaquePointer) throws {
+    /// Refuses documents nested deeper than the limit (the walk is recursive). Only nodes that
+    /// nest count (`counts`): a quote, a list item, an inline style; so 64 quotes are allowed
+    /// under a limit of 64, and the 65th is refused at its own column.
+    private mutating func descend(_ node: OpaquePointer, counts: Bool) throws {
+        guard counts else { return }
         depth += 1
         if depth > limits.nesting {
             let (line, column) = position(of: node)
@@ -86,8 +89,9 @@ struct MarkdownReader {
     // MARK: Blocks
 
     private mutating func readBlocks(of parent: OpaquePointer) throws {
-        try descend(parent)
-        defer { depth -= 1 }
+        let nests = ["block_quote", "item", "tasklist"].contains(typeName(parent))
+        try descend(parent, counts: nests)
+        defer { if nests { depth -= 1 } }
         var child = cmark_node_first_child(parent)
         while let node = child {
             try readBlock(node)
@@ -210,8 +214,9 @@ struct MarkdownReader {
     // MARK: Inlines
 
     private mutating func readInlines(of parent: OpaquePointer, into inline: inout InlineBuilder) throws {
-        try descend(parent)
-        defer { depth -= 1 }
+        let nests = ["emph", "strong", "strikethrough", "link", "image"].contains(typeName(parent))
+        try descend(parent, counts: nests)
+        defer { if nests { depth -= 1 } }
         var child = cmark_node_first_child(parent)
         while let node = child {
             try readInline(node, into: &inline)

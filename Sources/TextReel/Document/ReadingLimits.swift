@@ -16,4 +16,6 @@ public struct ReadingLimits: Sendable, Equatable {
 
     public init() {}
     public static let standard = ReadingLimits()
+    /// The most `nesting` may be raised to: the reader's stack is sized for it.
+    public static let maximumNesting = 10_000
 }

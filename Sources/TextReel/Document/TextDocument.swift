@@ -44,8 +44,11 @@ public struct TextDocument: Sendable {
     }
 
     init(markdownData: Data, baseURL: URL?, fileName: String, limits: ReadingLimits = .standard) throws {
-        var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits)
-        try reader.read(markdownData)
+        let reader = try DeepStack.run {
+            var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits)
+            try reader.read(markdownData)
+            return reader
+        }
         self.paragraphs = reader.paragraphs
         self.baseURL = baseURL
         self.warnings = reader.warnings

@@ -20,7 +20,7 @@ struct HeightEstimator {
     }
 
     func estimate(_ paragraph: TextParagraph) -> Double {
-        let style = ParagraphStyle(paragraph: paragraph, theme: theme)
+        let style = ParagraphStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
         let fixed = style.spacingBefore + style.spacingAfter + 2 * style.padding
         switch paragraph.kind {
         case .thematicBreak:
@@ -60,7 +60,7 @@ struct HeightEstimator {
         case .thematicBreak, .blockAttachment: return
         default: break
         }
-        let style = ParagraphStyle(paragraph: paragraph, theme: theme)
+        let style = ParagraphStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
         let fixed = style.spacingBefore + style.spacingAfter + 2 * style.padding
         measuredSum += max(measured - fixed, 0)
         estimatedSum += rawTextHeight(paragraph, style: style)

@@ -130,7 +130,7 @@ public final class TextLayoutManager {
         }
         let estimated = TextLayoutFragment(estimating: paragraph, height: heights.height(at: index),
                                            containerWidth: containerWidth,
-                                           style: ParagraphStyle(paragraph: paragraph, theme: theme))
+                                           style: ParagraphStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth))
         estimated.layoutFragmentFrame.origin.y = y(ofParagraphAt: index)
         return estimated
     }

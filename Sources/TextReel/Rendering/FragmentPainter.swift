@@ -12,8 +12,13 @@ struct FragmentPainter {
         let box = CGRect(x: style.leftIndent, y: style.spacingBefore,
                          width: fragment.containerWidth - style.leftIndent - style.rightIndent,
                          height: size.height - style.spacingBefore - style.spacingAfter)
+        // One bar per level, but never two closer than 5 points nor one nearer the text than 8
+        // (squeezed deep nesting).
+        var lastBar = -Double.infinity
         for depth in 0..<paragraph.quoteDepth {
-            let x = theme.insets.left + Double(depth) * theme.quoteIndent
+            let x = theme.insets.left + Double(depth) * style.quoteStep
+            guard x - lastBar >= 5, x + 3 <= style.leftIndent - 8 || style.quoteStep == theme.quoteIndent else { continue }
+            lastBar = x
             Paint.fill(cr, CGRect(x: x, y: 0, width: 3, height: size.height), theme.quoteBar)
         }
         switch paragraph.kind {

@@ -64,10 +64,24 @@ struct ParagraphStyle {
     /// Padding inside a shaded box (code blocks).
     var padding = 0.0
     var wrapsAtCharacters = false
+    /// How far each quote level moves the text (and its bar) right: the theme's, or less when
+    /// deep nesting would take more than half the text width.
+    var quoteStep: Double
 
-    init(paragraph: TextParagraph, theme: Theme) {
-        let quoteIndent = Double(paragraph.quoteDepth) * theme.quoteIndent
-        let listIndent = Double(max(paragraph.listDepth, 0)) * theme.listIndent
+    /// The most the nesting of quotes and lists may indent, as a share of the text width: deeper
+    /// levels indent by less, so deep text stays readable inside the view.
+    static let maximumNestingShare = 0.5
+
+    init(paragraph: TextParagraph, theme: Theme, containerWidth: Double) {
+        let rawQuote = Double(paragraph.quoteDepth) * theme.quoteIndent
+        let rawList = Double(max(paragraph.listDepth, 0)) * theme.listIndent
+        // Up to half the cap, levels indent as the theme says; beyond, each level indents less
+        // than the one before, approaching the cap without reaching it, so levels stay distinct.
+        let cap = max(containerWidth - theme.insets.left - theme.insets.right, 0) * Self.maximumNestingShare
+        let raw = rawQuote + rawList, knee = cap / 2
+        let squeeze = raw > knee && knee > 0 ? (knee + knee * (1 - exp(-(raw - knee) / knee))) / raw : 1
+        let quoteIndent = rawQuote * squeeze, listIndent = rawList * squeeze
+        quoteStep = theme.quoteIndent * squeeze
         families = theme.bodyFamilies
         size = theme.bodySize
         color = paragraph.quoteDepth > 0 ? theme.secondaryText : theme.text

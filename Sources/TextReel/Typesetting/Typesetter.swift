@@ -18,7 +18,7 @@ final class Typesetter {
     }
 
     func fragment(for paragraph: TextParagraph, containerWidth: Double) -> TextLayoutFragment {
-        let style = ParagraphStyle(paragraph: paragraph, theme: theme)
+        let style = ParagraphStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
         var prefix = ""
         if case .listItem(let marker?) = paragraph.kind { prefix = marker + "\t" }
         let shift = prefix.utf8.count
