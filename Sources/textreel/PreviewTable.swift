@@ -18,7 +18,7 @@ enum PreviewTable {
     static func lines(_ p: LayoutPreview, name: String, width: Int, style: TextStyle) -> [String] {
         func n(_ v: Double) -> String { String(Int(v.rounded())) }
         var out: [String] = []
-        out.append(style.bold("\(name) — frame \(p.frame) at \(String(format: "%.2f", p.time)) s"))
+        out.append(style.bold("\(safe(name)) — frame \(p.frame) at \(String(format: "%.2f", p.time)) s"))
         out.append("document  \(n(p.documentHeight)) pt: \(n(p.measuredHeight)) measured (\(p.measuredParagraphs) of \(p.paragraphs) paragraphs), \(n(p.documentHeight - p.measuredHeight)) estimated")
         out.append("visible   y \(n(p.visibleRect.y)) – \(n(p.visibleRect.y + p.visibleRect.height))  (\(n(p.visibleRect.width)) × \(n(p.visibleRect.height)) pt)")
         out.append("overdraw  y \(n(p.viewportBounds.y)) – \(n(p.viewportBounds.y + p.viewportBounds.height))")
@@ -40,7 +40,7 @@ enum PreviewTable {
             for a in f.attachments {
                 let event = a.lastEvent.map { " — \($0)" } ?? ""
                 let state = a.state.isEmpty ? "" : ": \(a.state)"
-                rows.append(style.magenta("      ▣ \(a.provider) \(a.id)\(state)\(event)"))
+                rows.append(style.magenta(safe("      ▣ \(a.provider) \(a.id)\(state)\(event)")))
             }
         }
         // The minimap: the whole document as a bar, the band shaded, the visible rect solid.
@@ -76,10 +76,27 @@ enum PreviewTable {
         return rows
     }
 
-    /// Clips or pads `text` to `width` terminal cells.
+    /// Document text made safe for a terminal: C0 and C1 controls become visible pictures (␛, ␇,
+    /// �) and bidirectional overrides and isolates are dropped, so no escape sequence, title
+    /// change or reordering reaches the terminal, whole or cut in half by a column.
+    static func safe(_ text: String) -> String {
+        var out = String.UnicodeScalarView()
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x00...0x1F: out.append(Unicode.Scalar(0x2400 + scalar.value)!)
+            case 0x7F: out.append("\u{2421}")
+            case 0x80...0x9F: out.append("\u{FFFD}")
+            case 0x200E, 0x200F, 0x061C, 0x202A...0x202E, 0x2066...0x2069: continue
+            default: out.append(scalar)
+            }
+        }
+        return String(out)
+    }
+
+    /// Clips or pads `text` to `width` terminal cells (made safe first).
     static func pad(_ text: String, _ width: Int) -> String {
         var clipped = "", used = 0
-        for character in text {
+        for character in safe(text) {
             let w = cells(character)
             if used + w > width - 1 {
                 clipped += "…"
@@ -104,7 +121,9 @@ enum PreviewTable {
         guard let first = character.unicodeScalars.first else { return 0 }
         let v = first.value
         if first.properties.generalCategory == .nonspacingMark || first.properties.generalCategory == .enclosingMark { return 0 }
-        if first.properties.isEmojiPresentation { return 2 }
+        // Emoji: shown by default as emoji, or made so by VS16, or a flag (two regional indicators).
+        if first.properties.isEmojiPresentation || character.unicodeScalars.contains(where: { $0.value == 0xFE0F })
+            || (0x1F1E6...0x1F1FF).contains(v) { return 2 }
         let wide: [ClosedRange<UInt32>] = [0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
                                            0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
                                            0xFFE0...0xFFE6, 0x20000...0x3FFFD]

@@ -1,4 +1,5 @@
 import XCTest
+@testable import textreel
 @testable import TextReel
 
 final class PreviewTests: XCTestCase {
@@ -106,5 +107,26 @@ final class PreviewTests: XCTestCase {
         let sheet = try RenderedFrame(contentsOfPNG: out.appendingPathComponent("contact-sheet.png"))
         XCTAssertGreaterThan(sheet.width, 200)
         XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("frame-00001.png").path), "y4m writes no PNGs")
+    }
+}
+
+final class PreviewSafetyTests: XCTestCase {
+    /// Control characters, escape sequences and bidi overrides of a document never reach the
+    /// terminal; wide and emoji characters keep the columns aligned.
+    func testPreviewPrintsNoControlsAndAlignsColumns() throws {
+        let folder = Paths.temporaryFolder()
+        let file = folder.appendingPathComponent("ctrl.md")
+        try Data("# Title \u{1B}]0;PWNED\u{07} here\n\nBidi \u{202E} reversed \u{202C} bell \u{07} C1 \u{9B}31m red\n\n日本語の段落 ❤️ 🇯🇵 wide\n".utf8).write(to: file)
+        let result = try CLI.run(["preview", file.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let forbidden: [UInt32] = Array(0x00...0x08) + [0x0B, 0x0C] + Array(0x0E...0x1F) + [0x7F] + Array(0x80...0x9F) + [0x202E, 0x202C, 0x2066, 0x2067, 0x2068, 0x2069]
+        for scalar in result.stdout.unicodeScalars {
+            XCTAssertFalse(forbidden.contains(scalar.value), "U+\(String(scalar.value, radix: 16)) reached the terminal")
+        }
+        XCTAssertTrue(result.stdout.contains("␛]0;PWNED␇"), result.stdout)
+        // Every table row ends at the same column (the minimap), whatever its characters.
+        let rows = result.stdout.split(separator: "\n").filter { $0.hasSuffix("█") || $0.hasSuffix("▒") || $0.hasSuffix("│") }
+        let widths = Set(rows.map { $0.reduce(0) { $0 + PreviewTable.cells($1) } })
+        XCTAssertEqual(widths.count, 1, "rows of different widths: \(widths)")
     }
 }
