@@ -36,6 +36,8 @@ public struct GoldenCase: Sendable {
     public var overlay: Bool
     /// Limits every frame must keep (`expect: {maxJump: 0, …}`); invariants are always checked.
     public var budget: Budget
+    /// What case.json5 says twice (a repeated key).
+    public var warnings: [String]
 
     /// Reads `folder/case.json5`; problems are `TextReelError`s naming the file.
     public init(folder: URL) throws {
@@ -43,10 +45,15 @@ public struct GoldenCase: Sendable {
         guard let data = try? Data(contentsOf: file) else {
             throw TextReelError(file: file.path, "no case.json5; a golden case is a folder with a case.json5")
         }
-        let spec = try CaseFile.decode(data, fileName: file.path)
+        let (spec, warnings) = try CaseFile.decode(data, fileName: file.path)
+        self.warnings = warnings
         name = folder.lastPathComponent
         self.folder = folder
         document = folder.appendingPathComponent(spec.document)
+        var isDirectory: ObjCBool = false
+        if !FileManager.default.fileExists(atPath: document.path, isDirectory: &isDirectory) || isDirectory.boolValue {
+            throw TextReelError(file: file.path, "its document '\(spec.document)' \(isDirectory.boolValue ? "is a folder" : "does not exist") (\(document.standardizedFileURL.path)); expected a Markdown file, relative to the case folder")
+        }
         script = spec.script.map { folder.appendingPathComponent($0) }
         viewport = spec.viewport.map { ScrollScript.Viewport(width: $0.width, height: $0.height, scale: $0.scale ?? 1) }
         frames = spec.frames ?? .all
@@ -57,7 +64,7 @@ public struct GoldenCase: Sendable {
 
     /// Checks `case.json5` bytes without a folder (for fuzzing the reader).
     public static func validate(caseData data: Data) throws {
-        _ = try CaseFile.decode(data, fileName: "case.json5")
+        _ = try CaseFile.decode(data, fileName: "case.json5").0
     }
 
     /// One rendered frame: its PNG bytes (as `textreel render` writes them, compared with the
@@ -158,17 +165,14 @@ struct CaseFile: Decodable {
         }
     }
 
-    /// Decodes JSON5 bytes. Invalid UTF-8 is refused first: Foundation's JSON5 scanner stops the
-    /// process on it (found by fuzzing; the input is in Fixtures/fuzz/regressions).
-    static func decode(_ data: Data, fileName: String) throws -> CaseFile {
-        guard String(data: data, encoding: .utf8) != nil else {
+    /// Decodes JSON5 bytes with the project's JSON5 reader (line:column errors, repeated keys
+    /// reported). Invalid UTF-8 is refused first.
+    static func decode(_ data: Data, fileName: String) throws -> (CaseFile, warnings: [String]) {
+        guard let text = String(data: data, encoding: .utf8) else {
             throw TextReelError(file: fileName, "invalid UTF-8; expected a JSON5 text file")
         }
-        let decoder = JSONDecoder()
-        decoder.allowsJSON5 = true
-        do { return try decoder.decode(CaseFile.self, from: data) } catch let error as DecodingError {
-            throw TextReelError(file: fileName, describe(error))
-        }
+        let document = try JSON5Document(text: text, fileName: fileName)
+        return (try document.decode(CaseFile.self), document.warnings)
     }
 
     static func strict(_ decoder: Decoder, _ allowed: [String]) throws -> KeyedDecodingContainer<Key> {
@@ -178,16 +182,5 @@ struct CaseFile: Decodable {
                 debugDescription: "unknown key '\(unknown)'; expected one of \(allowed.joined(separator: ", "))"))
         }
         return c
-    }
-
-    static func describe(_ error: DecodingError) -> String {
-        func path(_ keys: [CodingKey]) -> String { keys.map(\.stringValue).joined(separator: ".") }
-        switch error {
-        case .dataCorrupted(let c): return c.codingPath.isEmpty ? "not valid JSON5" : "\(c.debugDescription) (at \(path(c.codingPath)))"
-        case .keyNotFound(let key, _): return "missing '\(key.stringValue)'"
-        case .typeMismatch(_, let c): return "wrong type at \(path(c.codingPath))"
-        case .valueNotFound(_, let c): return "missing value at \(path(c.codingPath))"
-        @unknown default: return "\(error)"
-        }
     }
 }

@@ -108,6 +108,7 @@ enum PreviewCommand {
         let documentURL = URL(fileURLWithPath: args.positional[0])
         let document = try TextDocument(contentsOf: documentURL, limits: try LimitOptions.reading(args))
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) } ?? .still
+        for warning in script.warnings { Terminal.error(warning) }
         let viewport = try ViewportLimits.check(width: try args.double("width", default: script.viewport?.width ?? 800),
                                                 height: try args.double("height", default: script.viewport?.height ?? 600),
                                                 scale: 1)

@@ -69,6 +69,7 @@ enum RenderCommand {
         let video = try args.values["video"].map { try VideoEncoder(output: URL(fileURLWithPath: $0), fps: 30) }
         let documentURL = URL(fileURLWithPath: args.positional[0])
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) }
+        if !args.flags.contains("quiet") { for warning in script?.warnings ?? [] { Terminal.error(warning) } }
         let viewport = try ViewportLimits.check(
             width: try args.double("width", default: script?.viewport?.width ?? 800),
             height: try args.double("height", default: script?.viewport?.height ?? 600),

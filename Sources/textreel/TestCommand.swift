@@ -57,6 +57,7 @@ enum TestCommand {
         }
         let quiet = args.flags.contains("quiet")
         let cases = try GoldenSuite.cases(in: args.positional.map { URL(fileURLWithPath: $0) })
+        for warning in cases.flatMap(\.warnings) { Terminal.error(warning) }
         let progress = Progress(total: options.shard.map { GoldenSuite.shard(cases, index: $0.index, count: $0.count).count } ?? cases.count,
                                 enabled: true, unit: "cases")
         defer { progress.finish() }

@@ -100,7 +100,7 @@ final class GoldenSuiteTests: XCTestCase {
         try Data(#"{document: "doc.md", zoom: 2}"#.utf8).write(to: folder.appendingPathComponent("case.json5"))
         XCTAssertThrowsError(try GoldenSuite.cases(in: [suite])) { XCTAssertTrue("\($0)".contains("unknown key 'zoom'"), "\($0)") }
         try Data(#"{script: "x.json5"}"#.utf8).write(to: folder.appendingPathComponent("case.json5"))
-        XCTAssertThrowsError(try GoldenSuite.cases(in: [suite])) { XCTAssertTrue("\($0)".contains("missing 'document'"), "\($0)") }
+        XCTAssertThrowsError(try GoldenSuite.cases(in: [suite])) { XCTAssertTrue("\($0)".contains("missing key 'document'"), "\($0)") }
     }
 }
 

@@ -37,17 +37,23 @@ struct StrictContainer {
             return try required(Double.self, key)
         }
         guard value.isFinite, range.contains(value) else {
-            throw impossible(key, "\(value) is out of range; expected \(range.lowerBound) to \(range.upperBound)")
+            throw impossible(key, "\(Self.format(value)) is \(value < range.lowerBound ? "too small" : "too large"); expected \(Self.format(range.lowerBound)) to \(Self.format(range.upperBound))")
         }
         return value
     }
 
     func index(_ key: String) throws -> Int {
         let value = try required(Double.self, key)
-        guard value >= 0, value == value.rounded(), value < 1e9 else {
-            throw impossible(key, "\(value) is not a paragraph number; expected a whole number from 0")
+        let problem = value < 0 ? "is negative" : value != value.rounded() ? "is not a whole number" : value >= 1e9 ? "is too large" : nil
+        if let problem {
+            throw impossible(key, "\(Self.format(value)) \(problem); expected a paragraph number, a whole number from 0 to 999999999")
         }
         return Int(value)
+    }
+
+    /// A number as a person writes it: 12, 0.5, 1e+12.
+    static func format(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : "\(value)".replacingOccurrences(of: ".0e", with: "e")
     }
 
     func choice<T: RawRepresentable & CaseIterable>(_ type: T.Type, _ key: String, default fallback: T) throws -> T where T.RawValue == String {

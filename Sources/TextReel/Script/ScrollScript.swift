@@ -79,6 +79,8 @@ public struct ScrollScript: Sendable {
     /// Where each step is in the source (line, column), for runtime errors.
     public var stepPositions: [(line: Int, column: Int)]
     public var fileName: String
+    /// What the file says twice (a repeated key): the last one counts.
+    public var warnings: [String] = []
 
     /// No steps: one frame of the document as it is.
     public static let still = ScrollScript(viewport: nil, fps: 30, overdraw: 0.5, steps: [], stepPositions: [],
@@ -104,10 +106,9 @@ extension ScrollScript {
         guard let text = String(data: data, encoding: .utf8) else {
             throw TextReelError(file: fileName, "invalid UTF-8; expected a JSON5 text file")
         }
-        let decoder = JSONDecoder()
-        decoder.allowsJSON5 = true
+        let document = try JSON5Document(text: text, fileName: fileName)
         do {
-            let decoded = try decoder.decode(ScriptFile.self, from: data)
+            let decoded = try document.decode(ScriptFile.self)
             viewport = decoded.viewport
             fps = decoded.fps
             overdraw = decoded.overdraw
@@ -115,14 +116,9 @@ extension ScrollScript {
             registrations = decoded.register
             keptViewCount = decoded.keptViews?.count
             keptViewBytes = decoded.keptViews?.bytes
-            stepPositions = JSON5Locator.positions(ofItemsIn: ["steps"], in: text)
-            if stepPositions.count != steps.count {
-                // Unusual syntax the one-pass scan does not follow: locate step by step.
-                stepPositions = steps.indices.map { JSON5Locator.position(of: ["steps", "\($0)"], in: text) }
-            }
+            stepPositions = document.itemPositions(["steps"]).map { ($0.line, $0.column) }
+            warnings = document.warnings
             self.fileName = fileName
-        } catch let error as DecodingError {
-            throw ScriptError.describe(error, text: text, fileName: fileName)
         }
     }
 
@@ -130,44 +126,5 @@ extension ScrollScript {
     func error(step: Int, _ message: String) -> TextReelError {
         let position = step < stepPositions.count ? stepPositions[step] : (1, 1)
         return TextReelError(file: fileName, line: position.0, column: position.1, message)
-    }
-}
-
-/// Turns decoding errors into one clear line with the place in the file.
-enum ScriptError {
-    static func describe(_ error: DecodingError, text: String, fileName: String) -> TextReelError {
-        func at(_ path: [CodingKey], _ message: String) -> TextReelError {
-            let keys = path.map { $0.intValue.map(String.init) ?? $0.stringValue }
-            let (line, column) = JSON5Locator.position(of: keys, in: text)
-            let name = keys.isEmpty ? "" : " at \(keys.joined(separator: "."))"
-            return TextReelError(file: fileName, line: line, column: column, message + name)
-        }
-        switch error {
-        case .dataCorrupted(let context) where context.codingPath.isEmpty:
-            // Foundation's syntax errors mention "line N, column M" in their description.
-            let detail = (context.underlyingError as NSError?)?.userInfo["NSDebugDescription"] as? String ?? context.debugDescription
-            let numbers = detail.matches(of: /line (\d+), column (\d+)/).first
-            return TextReelError(file: fileName, line: numbers.flatMap { Int($0.1) }, column: numbers.flatMap { Int($0.2) },
-                                 "not valid JSON5 (\(detail)); expected a scroll script object")
-        case .dataCorrupted(let context):
-            return at(context.codingPath, context.debugDescription)
-        case .keyNotFound(let key, let context):
-            return at(context.codingPath, "missing key '\(key.stringValue)'")
-        case .typeMismatch(let type, let context):
-            return at(context.codingPath, "wrong type; expected \(ScriptError.name(of: type))")
-        case .valueNotFound(let type, let context):
-            return at(context.codingPath, "missing value; expected \(ScriptError.name(of: type))")
-        @unknown default:
-            return TextReelError(file: fileName, "\(error)")
-        }
-    }
-
-    static func name(of type: Any.Type) -> String {
-        switch type {
-        case is Double.Type, is Int.Type: "a number"
-        case is String.Type: "a string"
-        case is Bool.Type: "true or false"
-        default: "\(type)".lowercased()
-        }
     }
 }
