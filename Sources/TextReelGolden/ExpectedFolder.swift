@@ -29,7 +29,8 @@ struct ExpectedFolder {
             let fingerprint = try? decoder.decode(EnvironmentFingerprint.self, from: Data(contentsOf: url.appendingPathComponent("fingerprint.json")))
             return ExpectedFolder(url: url, index: index, layout: layout, fingerprint: fingerprint)
         } catch {
-            throw TextReelError(file: indexFile.path, "the golden index is damaged (\(error)); re-record with --update all")
+            let what = error is DecodingError ? "not the JSON index textreel writes" : (error as NSError).localizedFailureReason ?? "unreadable"
+            throw TextReelError(file: indexFile.path, "the golden index is damaged (\(what)); restore it from version control, or re-record the case with --update all")
         }
     }
 

@@ -35,6 +35,9 @@ struct Arguments {
                     value = raw[i]
                     i += 1
                 }
+                if let earlier = values[name], earlier != value {
+                    Terminal.error("textreel: warning: --\(name) is given twice ('\(earlier)', then '\(value!)'); the last one counts")
+                }
                 values[name] = value
             } else {
                 throw UsageError(message: "unknown option '--\(name)'")

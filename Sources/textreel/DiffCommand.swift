@@ -35,6 +35,12 @@ enum DiffCommand {
         options.alpha = try args.double("alpha", default: 0.1)
         guard (0...1).contains(options.threshold) else { throw Arguments.UsageError(message: "--threshold must be between 0 and 1") }
         guard (0...1).contains(options.alpha) else { throw Arguments.UsageError(message: "--alpha must be between 0 and 1") }
+        if let out = args.values["out"] {
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue {
+                throw Arguments.UsageError(message: "--out \(out) is a folder; expected the diff image's file name, like diff.png")
+            }
+        }
         options.includeAA = args.flags.contains("include-aa")
         options.diffMask = args.flags.contains("diff-mask")
         // Both images are decoded at once, one per core.

@@ -16,6 +16,10 @@ enum OutputFolder {
 
     @discardableResult
     static func prepare(_ url: URL, removingFramesOf fullRun: Bool) throws -> Lock {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw TextReelError(file: url.path, "this is a file, not a folder; --out names the folder the frames go into")
+        }
         do {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         } catch {

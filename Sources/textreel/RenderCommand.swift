@@ -73,7 +73,8 @@ enum RenderCommand {
         let viewport = try ViewportLimits.check(
             width: try args.double("width", default: script?.viewport?.width ?? 800),
             height: try args.double("height", default: script?.viewport?.height ?? 600),
-            scale: try args.double("scale", default: script?.viewport?.scale ?? 1))
+            scale: try args.double("scale", default: script?.viewport?.scale ?? 1),
+            from: script?.viewport == nil ? nil : script?.fileName)
         let at = try args.double("at", default: 0)
         let budget = try Budget(parsing: args.values["budget"] ?? "")
         let strict = args.flags.contains("strict")
@@ -85,7 +86,12 @@ enum RenderCommand {
 
         let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale)
         view.showsOverlay = args.flags.contains("overlay")
-        if at != 0 { view.contentOffset = CGPoint(x: 0, y: at) }
+        if at != 0 {
+            view.contentOffset = CGPoint(x: 0, y: at)
+            if !quiet && abs(view.contentOffset.y - at) > 0.5 {
+                Terminal.error("textreel: warning: --at \(args.values["at"] ?? "") is outside the document (0 to \(Int(view.maximumContentOffset))); showing y \(Int(view.contentOffset.y.rounded()))")
+            }
+        }
         let runner = try LimitOptions.runner(view, script ?? ScrollScript.still, args)
         let range = try args.values["frames"].map { try parseFrames($0, count: runner.frameCount) }
         let lock = try OutputFolder.prepare(outDir, removingFramesOf: range == nil)
@@ -174,7 +180,14 @@ enum RenderCommand {
 enum ViewportLimits {
     static let maximumPixels = 16384
 
-    static func check(width: Double, height: Double, scale: Double) throws -> (size: CGSize, scale: Double) {
+    /// `file` names the script the viewport came from, for the error.
+    static func check(width: Double, height: Double, scale: Double, from file: String? = nil) throws -> (size: CGSize, scale: Double) {
+        do { return try check(width: width, height: height, scale: scale) } catch let error as TextReelError where file != nil {
+            throw TextReelError(file: file, error.message + " (the script's viewport; --width, --height and --scale override it)")
+        }
+    }
+
+    private static func check(width: Double, height: Double, scale: Double) throws -> (size: CGSize, scale: Double) {
         guard width > 0, height > 0 else {
             throw TextReelError("viewport \(width)×\(height) is not positive; expected a width and height above 0 points")
         }

@@ -12,6 +12,7 @@ Commands:
   test      run golden-image suites
   preview   show where every fragment sits, in the terminal
   generate  write a generated Markdown document of N paragraphs
+  version   print the version and the libraries it renders with
   explore   run random scripts, check every frame, shrink a failing script into a golden case
 
 Exit status: 0 ok, 1 golden mismatch, 2 bad input or usage.
@@ -31,6 +32,8 @@ do {
     switch command {
     case "-h", "--help", "help":
         print(help)
+    case "--version", "version":
+        print(Version.description)
     case "render":
         exit(try RenderCommand.run(arguments))
     case "diff":

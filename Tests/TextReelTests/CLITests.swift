@@ -134,3 +134,42 @@ final class ExploreCLITests: XCTestCase {
         XCTAssertTrue(strict.stderr.contains("frame ") && strict.stderr.contains("correction"), strict.stderr)
     }
 }
+
+/// Every error names the file, the place, what was wrong and what to do; input that is silently
+/// changed gets a warning.
+final class MessageTests: XCTestCase {
+    func testMessagesNameTheFileThePlaceAndWhatToDo() throws {
+        let folder = Paths.temporaryFolder()
+        let file = folder.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        let big = folder.appendingPathComponent("big.json5")
+        try Data("{viewport: {width: 8000, height: 600, scale: 4}}".utf8).write(to: big)
+        let cases: [([String], [String])] = [
+            (["render", "Fixtures/documents/demo.md", "--out", file.path], ["a-file", "is a file, not a folder"]),
+            (["render", "Fixtures/documents/demo.md", "--script", "/dev/null", "--out", folder.appendingPathComponent("o").path], ["/dev/null:1:1", "empty"]),
+            (["render", "Fixtures/documents/demo.md", "--script", big.path, "--out", folder.appendingPathComponent("o").path], ["big.json5", "too large", "override"]),
+            (["diff", "Fixtures/golden/demo/expected/frame-00001.png", "Fixtures/golden/demo/expected/frame-00037.png", "--out", folder.path], ["is a folder", "diff.png"]),
+        ]
+        for (arguments, needles) in cases {
+            let result = try CLI.run(arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+            for needle in needles { XCTAssertTrue(result.stderr.contains(needle), "'\(needle)' not in \(result.stderr)") }
+        }
+        let version = try CLI.run(["--version"])
+        XCTAssertEqual(version.status, 0)
+        XCTAssertTrue(version.stdout.hasPrefix("textreel ") && version.stdout.contains("Pango"), version.stdout)
+    }
+
+    func testSilentlyChangedInputIsWarnedAbout() throws {
+        let folder = Paths.temporaryFolder()
+        let doc = folder.appendingPathComponent("q.md")
+        try Data("![](video:v?size=10x10&colour=red&size=20x20)\n\n![](video:v)\n".utf8).write(to: doc)
+        let result = try CLI.run(["render", doc.path, "--out", folder.appendingPathComponent("o").path, "--at", "99999", "--width", "300", "--width", "400"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for needle in ["unknown query key 'colour'", "query key 'size' is given twice", "attachment id 'v' is used again",
+                       "--width is given twice", "--at 99999 is outside the document"] {
+            XCTAssertTrue(result.stderr.contains(needle), "'\(needle)' not in \(result.stderr)")
+        }
+    }
+}

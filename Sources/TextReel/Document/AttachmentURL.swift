@@ -28,9 +28,24 @@ struct AttachmentURL {
         let (scheme, rest) = split(url)
         let (path, query) = splitQuery(rest)
         var items: [String: String] = [:]
+        var notes: [String] = []
         for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
             let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            items[decoded(parts[0])] = parts.count > 1 ? decoded(parts[1]) : ""
+            let key = decoded(parts[0]), value = parts.count > 1 ? decoded(parts[1]) : ""
+            if let earlier = items[key], earlier != value { notes.append("query key '\(key)' is given twice; '\(value)' counts") }
+            items[key] = value
+        }
+        // Keys no built-in provider reads are ignored: say so (a registered scheme's provider may read any).
+        let read: [String: Set<String>] = ["video": ["duration", "loop"], "control": ["kind"], "drawing": [], "image": []]
+        let kind = scheme.map { $0 == "file" ? "image" : $0 } ?? "image"
+        if let known = read[kind] {
+            for key in items.keys.sorted() where !known.union(["size", "id"]).contains(key) {
+                notes.append("unknown query key '\(key)' is ignored; \(kind) reads \((known.sorted() + ["size", "id"]).joined(separator: ", "))")
+            }
+        }
+        func withNotes(_ main: String?) -> String? {
+            let all = (main.map { [$0] } ?? []) + notes
+            return all.isEmpty ? nil : all.joined(separator: "; ")
         }
         let explicitSize = try items.removeValue(forKey: "size").map { try parseSize($0) }
         let explicitID = items.removeValue(forKey: "id")
@@ -56,13 +71,13 @@ struct AttachmentURL {
             let id = explicitID ?? "image-\(ordinal("image"))"
             return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: size ?? defaultSizes["image"]!,
                                                      url: url, parameters: items, file: file, altText: altText, problem: problem),
-                          warning: warning)
+                          warning: withNotes(warning))
         case "http"?, "https"?:
             let id = explicitID ?? "image-\(ordinal("image"))"
             return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: explicitSize ?? defaultSizes["image"]!,
                                                      url: url, parameters: items, file: nil, altText: altText,
                                                      problem: "remote image, not fetched"),
-                          warning: "remote image \(url) is not fetched; drawing a missing-image placeholder")
+                          warning: withNotes("remote image \(url) is not fetched; drawing a missing-image placeholder"))
         case let scheme? where ["video", "drawing", "control"].contains(scheme):
             var key = scheme
             if scheme == "control" {
@@ -85,7 +100,7 @@ struct AttachmentURL {
             let id = explicitID ?? (path.isEmpty ? "\(scheme)-\(ordinal(scheme))" : path)
             return Parsed(attachment: TextAttachment(scheme: scheme, id: id, size: explicitSize ?? defaultSizes[key]!,
                                                      url: url, parameters: items, altText: altText),
-                          warning: nil)
+                          warning: withNotes(nil))
         case let scheme? where AttachmentProviders.type(forScheme: scheme) != nil:
             let type = AttachmentProviders.type(forScheme: scheme)!
             guard let size = explicitSize ?? type.defaultSize else {
@@ -93,7 +108,7 @@ struct AttachmentURL {
             }
             let id = explicitID ?? (path.isEmpty ? "\(scheme)-\(ordinal(scheme))" : path)
             return Parsed(attachment: TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: items, altText: altText),
-                          warning: nil)
+                          warning: withNotes(nil))
         case let scheme?:
             let known = AttachmentProviders.schemes.filter { $0 != "image" }.map { "\($0):" }.joined(separator: ", ")
             throw Message("unknown attachment scheme '\(scheme):'; expected an image path or one of \(known)")

@@ -10,6 +10,8 @@ struct MarkdownReader {
     private(set) var paragraphs: [TextParagraph] = []
     private(set) var warnings: [String] = []
     private var ordinals: [String: Int] = [:]
+    /// Where each attachment id was first used, to warn about repeats.
+    private var attachmentIDs: [String: String] = [:]
     private var quoteDepth = 0
     private var listDepth = 0
     /// The marker for the next paragraph of the current list item; consumed by its first block.
@@ -267,6 +269,12 @@ struct MarkdownReader {
                 return ordinals[scheme]!
             }
             if let warning = parsed.warning { warnings.append("\(fileName):\(location(of: node)): warning: \(warning)") }
+            let id = parsed.attachment.id
+            if let first = attachmentIDs[id] {
+                warnings.append("\(fileName):\(location(of: node)): warning: attachment id '\(id)' is used again (first at \(first)); steps and scroll targets that name it find the first")
+            } else {
+                attachmentIDs[id] = location(of: node)
+            }
             inline.append(attachment: parsed.attachment)
         } catch let error as AttachmentURL.Message {
             let (line, column) = position(of: node)

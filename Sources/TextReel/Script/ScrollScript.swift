@@ -95,10 +95,17 @@ public struct ScrollScript: Sendable {
 extension ScrollScript {
     /// Reads a script file; every problem is a `TextReelError` with line and column.
     public init(contentsOf url: URL) throws {
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw TextReelError(file: url.path, "no such script (or unreadable); expected a JSON5 scroll script")
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+            throw TextReelError(file: url.path, "no such script; expected a JSON5 scroll script")
         }
+        if isDirectory.boolValue { throw TextReelError(file: url.path, "a folder, not a script; expected a JSON5 scroll script") }
+        // FileHandle reads devices and pipes too (/dev/null, <(…)), where Data(contentsOf:) fails.
+        guard let handle = FileHandle(forReadingAtPath: url.path) else {
+            throw TextReelError(file: url.path, "the script is not readable (\(String(cString: strerror(errno))))")
+        }
+        defer { try? handle.close() }
+        let data = (try? handle.readToEnd()) ?? Data()
         try self.init(data: data, fileName: url.path)
     }
 
