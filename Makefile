@@ -5,11 +5,12 @@ PACKAGES := pkg-config libpango1.0-dev libcairo2-dev libcmark-gfm-dev libcmark-g
             fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji pango1.0-tools
 SWIFT ?= swift
 
-FUZZ_TARGETS := FuzzMarkdown FuzzScript FuzzAttachmentURL FuzzGoldenCase FuzzPNG
+FUZZ_TARGETS := FuzzMarkdown FuzzScript FuzzScriptOnDocument FuzzAttachmentURL FuzzGoldenCase FuzzPNG
 FUZZ_SECONDS ?= 180
 FUZZ_SMOKE_RUNS ?= 2000
 
-.PHONY: setup demo test bench build fuzz fuzz-build fuzz-smoke
+.PHONY: setup demo test bench build fuzz fuzz-build fuzz-smoke explore
+EXPLORE_SECONDS ?= 300
 .DEFAULT_GOAL := demo
 
 ## setup: install the Debian packages the project needs (a no-op when all are present)
@@ -64,6 +65,17 @@ fuzz: fuzz-build
 	  echo "fuzz: $$t for $(FUZZ_SECONDS) s"; \
 	  SWIFT_BACKTRACE=enable=no Fuzz/.build/release/$$t -max_total_time=$(FUZZ_SECONDS) -max_len=8192 -timeout=20 -rss_limit_mb=2048 \
 	    -artifact_prefix=Output/fuzz/$$t-crash- Output/fuzz/$$t Fixtures/fuzz/$$t 2>&1 | tail -n 3 || exit 1; \
+	done
+
+## explore: random scripts on the demo, the attachments fixture and a generated 2,000-paragraph
+## document, EXPLORE_SECONDS (default 300) each; a failing script is shrunk into Output/explore/
+## (make test runs a short fixed-seed exploration as part of the test suite)
+explore: build
+	@bin=$$($(SWIFT) build -c release --show-bin-path); mkdir -p Output/explore; \
+	$$bin/textreel generate 2000 --out Output/explore/generated-2000.md || exit 1; \
+	for d in Fixtures/documents/demo.md Fixtures/documents/attachments.md Fixtures/documents/emoji.md Output/explore/generated-2000.md; do \
+	  echo "explore: $$d for $(EXPLORE_SECONDS) s"; \
+	  $$bin/textreel explore $$d --time $(EXPLORE_SECONDS) --runs 1000000 --steps 12 --out Output/explore/cases || exit 1; \
 	done
 
 ## bench: release-mode benchmark; prints a table and writes Output/bench/results.json

@@ -4,7 +4,7 @@
 // `-sanitize=fuzzer`.
 import PackageDescription
 
-let targets = ["FuzzMarkdown", "FuzzScript", "FuzzAttachmentURL", "FuzzGoldenCase", "FuzzPNG"]
+let targets = ["FuzzMarkdown", "FuzzScript", "FuzzScriptOnDocument", "FuzzAttachmentURL", "FuzzGoldenCase", "FuzzPNG"]
 
 let package = Package(
     name: "TextReelFuzz",

@@ -74,3 +74,28 @@ final class RepeatedFrameTests: XCTestCase {
         XCTAssertEqual(lastDrawn, try frames.last!.pngData(), "a frame drawn alone equals its repeat")
     }
 }
+
+final class FontCacheTests: XCTestCase {
+    /// The font set-up read from fontconfig's cache gives the same bytes as adding every file,
+    /// and a font file that changes is scanned again (fontconfig checks its time).
+    func testCachedFontsGiveTheSamePixels() throws {
+        let cache = Paths.temporaryFolder()
+        func render(_ setting: String) throws -> Data {
+            let out = Paths.temporaryFolder("render-\(setting.hashValue)")
+            let process = Process()
+            process.executableURL = CLI.executable
+            process.arguments = ["render", "Fixtures/documents/emoji.md", "--out", out.path, "--quiet", "--scale", "2"]
+            process.currentDirectoryURL = Paths.root
+            process.environment = ProcessInfo.processInfo.environment.merging(["TEXTREEL_FONT_CACHE": setting]) { _, new in new }
+            try process.run()
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0)
+            return try Data(contentsOf: out.appendingPathComponent("frame-00001.png"))
+        }
+        let uncached = try render("off")
+        XCTAssertEqual(try render(cache.path), uncached, "first run, writing the cache")
+        XCTAssertEqual(try render(cache.path), uncached, "later runs, reading it")
+        let caches = try FileManager.default.subpathsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".cache-8") || $0.contains(".cache-") }
+        XCTAssertFalse(caches.isEmpty, "fontconfig wrote its cache")
+    }
+}
