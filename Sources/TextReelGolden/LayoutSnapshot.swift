@@ -64,9 +64,8 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
                 say(number, frames[number] == nil ? "is no longer rendered" : "is new")
                 continue
             }
-            if now.viewportY != before.viewportY {
-                say(number, "the viewport is at y \(fmt(now.viewportY)) instead of \(fmt(before.viewportY))")
-            }
+            // Positions are compared on screen (relative to the visible top): document coordinates
+            // above the viewport may be estimates, and a far jump lands without measuring them.
             let old = Dictionary(before.fragments.map { ($0.paragraph, $0) }, uniquingKeysWith: { a, _ in a })
             let new = Dictionary(now.fragments.map { ($0.paragraph, $0) }, uniquingKeysWith: { a, _ in a })
             var moved = false
@@ -83,9 +82,9 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
                 }
                 if fragment.height != was.height {
                     say(number, "\(name) is now \(fmt(fragment.height)) pt tall instead of \(fmt(was.height))")
-                } else if fragment.y != was.y && !moved {
+                } else if fragment.y - now.viewportY != was.y - before.viewportY && !moved {
                     moved = true
-                    say(number, "\(name) moved from y \(fmt(was.y)) to \(fmt(fragment.y))")
+                    say(number, "\(name) moved on screen from y \(fmt(was.y - before.viewportY)) to \(fmt(fragment.y - now.viewportY))")
                 }
                 for attachment in fragment.attachments {
                     if let previous = was.attachments.first(where: { $0.id == attachment.id }), previous.frame != attachment.frame {

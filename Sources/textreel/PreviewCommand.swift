@@ -70,7 +70,7 @@ enum PreviewCommand {
         }
 
         func scroll(to y: Double) throws {
-            view.contentOffset = CGPoint(x: 0, y: y)
+            view.scroll(toY: y, exact: false)
             try view.layoutPass()
             for a in view.drainAttachmentEvents() { lastEvents[a.id] = a.event.rawValue }
         }

@@ -18,7 +18,10 @@ enum RenderCommand {
       --width PT       viewport width in points (default: the script's, else 800)
       --height PT      viewport height in points (default: the script's, else 600)
       --scale N        pixels per point (default: the script's, else 1)
-      --at Y           scroll offset in points before the first frame (default 0)
+      --at Y           scroll offset in points before the first frame (default 0), where the
+                       current estimates of the heights above put it: one viewport of work
+      --exact          with --at, measure every paragraph above Y first (on every core), so Y
+                       is exact; costs time in proportion to Y
       --overlay        draw fragment frames, rendering-surface bounds, the visible rect and
                        the overdraw band
       --contact-sheet  also write contact-sheet.png: a numbered grid of thumbnails of all frames
@@ -47,7 +50,7 @@ enum RenderCommand {
 
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "format", "compression", "budget"] + LimitOptions.names,
-                                 flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial", "strict"] + LimitOptions.flags)
+                                 flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial", "strict", "exact"] + LimitOptions.flags)
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1 else {
             throw Arguments.UsageError(message: args.positional.isEmpty ? "render needs a document" : "render takes one document, got \(args.positional.count)")
@@ -87,7 +90,7 @@ enum RenderCommand {
         let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale)
         view.showsOverlay = args.flags.contains("overlay")
         if at != 0 {
-            view.contentOffset = CGPoint(x: 0, y: at)
+            view.scroll(toY: at, exact: args.flags.contains("exact"))
             if !quiet && abs(view.contentOffset.y - at) > 0.5 {
                 Terminal.error("textreel: warning: --at \(args.values["at"] ?? "") is outside the document (0 to \(Int(view.maximumContentOffset))); showing y \(Int(view.contentOffset.y.rounded()))")
             }

@@ -223,3 +223,35 @@ final class ViewportTests: XCTestCase {
         XCTAssertEqual(manager.fragment(forParagraphAt: 11).state, .estimatedUsageBounds)
     }
 }
+
+final class FarJumpTests: XCTestCase {
+    /// A far jump anchors to its target: it shapes one viewport (plus overdraw), whatever the
+    /// distance, and the next frames scroll on from there with no jump.
+    func testFarJumpsLayOutOneViewport() throws {
+        let document = TextDocument.generated(paragraphs: 20_000)
+        let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))
+        let script = try ScrollScript(data: Data("{fps: 30, steps: [{scroll: {toParagraph: 15000}}, {scroll: {by: 900, duration: 1}}]}".utf8))
+        var events: [FrameEvent] = []
+        try ScriptRunner(view: view, script: script).run(drawing: 0...0) { _, _, event in events.append(event) }
+        XCTAssertLessThan(events[0].laidOut.count, 60, "the landing frame shapes what it shows, not 15,000 paragraphs")
+        XCTAssertEqual(events[0].fragments.first { $0.frame.y + $0.frame.height > events[0].viewport.y }?.index, 15000)
+        XCTAssertEqual(events[0].fragments.first { $0.index == 15000 }?.frame.y, events[0].viewport.y, "paragraph 15000 at the top")
+        for event in events {
+            XCTAssertEqual(event.checks.errors, [])
+            XCTAssertEqual(event.checks.jump, 0, "frame \(event.frame)")
+        }
+    }
+
+    /// Measuring on two cores gives the heights measuring on one does.
+    func testExactScrollsMeasureTheSameOnTwoCores() throws {
+        let document = TextDocument.generated(paragraphs: 5000)
+        let parallel = TextView(document: document, viewportSize: CGSize(width: 640, height: 480))
+        parallel.textLayoutManager.measure(paragraphsIn: 0...3999)
+        let serial = TextView(document: document, viewportSize: CGSize(width: 640, height: 480))
+        serial.textLayoutManager.ensureLayout(forParagraphsIn: 0...3999)
+        for index in stride(from: 0, through: 4000, by: 97) {
+            XCTAssertEqual(parallel.textLayoutManager.y(ofParagraphAt: index), serial.textLayoutManager.y(ofParagraphAt: index), "paragraph \(index)")
+        }
+        XCTAssertEqual(parallel.textLayoutManager.measuredParagraphCount, 4000)
+    }
+}

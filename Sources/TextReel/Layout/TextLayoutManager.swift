@@ -121,6 +121,54 @@ public final class TextLayoutManager {
         for index in range where index < paragraphCount { ensureLayout(forParagraphAt: index) }
     }
 
+    /// Measures the paragraphs in `range` that have only estimates, on two cores: each half is
+    /// shaped by its own typesetter (Pango font maps are not thread-safe), and only heights are
+    /// kept. The heights are the ones `ensureLayout` gives, whichever core measured them.
+    public func measure(paragraphsIn range: ClosedRange<Int>) {
+        let pending = range.clamped(to: 0...max(paragraphCount - 1, 0)).filter { !heights.isMeasured($0) }
+        guard pending.count >= 64 else {
+            for index in pending { ensureLayout(forParagraphAt: index) }
+            return
+        }
+        let work = MeasureWork(paragraphs: pending.map { document.paragraphs[$0] },
+                               typesetters: [typesetter, helperTypesetter], width: containerWidth)
+        DispatchQueue.concurrentPerform(iterations: 2) { work.run(part: $0) }
+        for (k, index) in pending.enumerated() {
+            let paragraph = document.paragraphs[index]
+            estimator.record(paragraph, measured: work.heights[k])
+            estimatedTotal += heights.height(at: index)
+            measuredTotal += work.heights[k]
+            heights.setHeight(work.heights[k], at: index, measured: true)
+            shapedLog.append(paragraph.id)
+        }
+    }
+
+    /// A second typesetter with fonts of its own, for the second core.
+    private lazy var helperTypesetter = Typesetter(fonts: FontSystem(fontSet: typesetter.fonts.fontSet),
+                                                   theme: typesetter.theme, attachmentSize: typesetter.attachmentSize)
+
+    /// Two halves of a measurement; each part touches only its own typesetter and its own slots.
+    private final class MeasureWork: @unchecked Sendable {
+        let paragraphs: [TextParagraph]
+        let typesetters: [Typesetter]
+        let width: Double
+        var heights: [Double]
+        init(paragraphs: [TextParagraph], typesetters: [Typesetter], width: Double) {
+            self.paragraphs = paragraphs
+            self.typesetters = typesetters
+            self.width = width
+            heights = Array(repeating: 0, count: paragraphs.count)
+        }
+        func run(part: Int) {
+            let half = paragraphs.count / 2
+            let range = part == 0 ? 0..<half : half..<paragraphs.count
+            var local: [Double] = []
+            for k in range { local.append(typesetters[part].fragment(for: paragraphs[k], containerWidth: width).layoutFragmentFrame.height) }
+            // Distinct slots of one buffer: write through its pointer, never resize it.
+            heights.withUnsafeMutableBufferPointer { out in for (j, k) in range.enumerated() { out[k] = local[j] } }
+        }
+    }
+
     /// The fragment for paragraph `index`: shaped when it is, else one with an estimated frame.
     public func fragment(forParagraphAt index: Int) -> TextLayoutFragment {
         let paragraph = document.paragraphs[index]

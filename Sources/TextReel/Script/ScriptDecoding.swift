@@ -139,7 +139,7 @@ extension ScrollScript.Step: Decodable {
         let nested = { try c.container.superDecoder(forKey: AnyKey(name)) }
         switch name {
         case "scroll":
-            self = try Self.scroll(StrictContainer(nested(), allowed: ["to", "by", "toParagraph", "toHeading", "toAttachment", "duration", "curve", "align"]))
+            self = try Self.scroll(StrictContainer(nested(), allowed: ["to", "by", "toParagraph", "toHeading", "toAttachment", "duration", "curve", "align", "exact"]))
         case "fling":
             let f = try StrictContainer(nested(), allowed: ["velocity", "deceleration"])
             self = .fling(velocity: try f.number("velocity", in: -100_000...100_000),
@@ -191,8 +191,11 @@ extension ScrollScript.Step: Decodable {
             throw s.impossible(targets.dropFirst().first ?? "to", "a scroll has exactly one of to, by, toParagraph, toHeading, toAttachment")
         }
         let align = try s.choice(ScrollScript.Align.self, "align", default: .top)
+        if s.has("exact") && targets.first != "to" {
+            throw s.impossible("exact", "exact goes with an absolute target (to: y); toParagraph, toHeading and toAttachment always land exactly")
+        }
         let target: ScrollScript.ScrollTarget = switch targets[0] {
-        case "to": .to(try s.number("to", in: 0...1e12))
+        case "to": .to(try s.number("to", in: 0...1e12), exact: try s.optional(Bool.self, "exact") ?? false)
         case "by": .by(try s.number("by", in: -1e12...1e12))
         case "toParagraph": .toParagraph(try s.index("toParagraph"), align)
         case "toHeading": .toHeading(try s.required(String.self, "toHeading"), align)

@@ -8,8 +8,8 @@ public final class ScriptRunner {
     let timeline: Timeline
     /// Resolved scroll steps: the distance to cover, fixed when the step starts.
     private var scrollDeltas: [Int: Double] = [:]
-    /// Absolute scroll steps: the target's current y, following corrections.
-    private var scrollTargets: [Int: () -> Double] = [:]
+    /// Absolute scroll steps: where each lands, followed through corrections.
+    private var landings: [Int: Landing] = [:]
     /// How many frames ahead the leading overdraw looks.
     static let lookahead = 6
 
@@ -100,65 +100,75 @@ public final class ScriptRunner {
     }
 
     private func scroll(step: Int, target: ScrollScript.ScrollTarget, from: Double, to: Double) throws {
-        if case .by = target {
+        if case .by(let delta) = target {
             // Moving by deltas keeps visible content moving exactly by them.
-            if from == 0 { scrollDeltas[step] = try resolve(target, step: step, from: view.contentOffset.y) - view.contentOffset.y }
+            if from == 0 { scrollDeltas[step] = min(max(view.contentOffset.y + delta, 0), view.maximumContentOffset) - view.contentOffset.y }
             view.scroll(by: scrollDeltas[step]! * (to - from))
             return
         }
         if from == 0 {
-            // Resolving measures the paragraphs above the target (which may correct the current
-            // offset); from then on the target is followed where it is now, so corrections met on
-            // the way never show up as a jump at the end.
-            let y = try resolve(target, step: step, from: view.contentOffset.y)
-            scrollTargets[step] = follow(target, resolvedY: y)
-            scrollDeltas[step] = y - view.contentOffset.y
+            // From here on the target is followed where it is now, so corrections met on the way
+            // never show up as a jump at the end.
+            let landing = try resolve(target, step: step)
+            landings[step] = landing
+            scrollDeltas[step] = y(of: landing) - view.contentOffset.y
         }
-        let targetY = scrollTargets[step]!()
+        let landing = landings[step]!
         if to >= 1 {
-            view.contentOffset = CGPoint(x: 0, y: targetY)
+            switch landing {
+            case .paragraph(let id, let offset): view.scrollPosition.scroll(toParagraph: id, offset: offset)
+            case .y(let y, let exact): view.scroll(toY: y, exact: exact)
+            }
         } else {
-            let remaining = targetY - view.contentOffset.y
+            let remaining = y(of: landing) - view.contentOffset.y
             view.scroll(by: remaining * (to - from) / (1 - from))
         }
     }
 
-    /// Where an absolute target is now: a fixed y, or a place in a paragraph that moves with it.
-    private func follow(_ target: ScrollScript.ScrollTarget, resolvedY: Double) -> () -> Double {
-        let manager = view.textLayoutManager
-        let view = self.view
-        if case .to(let y) = target { return { min(max(y, 0), view.maximumContentOffset) } }
-        let index = manager.paragraph(at: resolvedY).index
-        let id = manager.document.paragraphs[index].id
-        let offset = resolvedY - manager.y(ofParagraphAt: index)
-        return {
-            guard let now = manager.index(of: id) else { return resolvedY }
-            return min(max(manager.y(ofParagraphAt: now) + offset, 0), view.maximumContentOffset)
-        }
+    /// Where a scroll lands: an absolute y, or a place in a paragraph that moves with it.
+    enum Landing {
+        case y(Double, exact: Bool)
+        case paragraph(ParagraphID, offset: Double)
     }
 
-    /// The content offset a target asks for, with the paragraphs above it measured.
-    private func resolve(_ target: ScrollScript.ScrollTarget, step: Int, from start: Double) throws -> Double {
+    /// Where `landing` is now, clamped to the document.
+    private func y(of landing: Landing) -> Double {
         let manager = view.textLayoutManager
-        func aligned(_ top: Double, _ height: Double, _ align: ScrollScript.Align) -> Double {
-            switch align {
-            case .top: top
-            case .center: top + height / 2 - view.viewportSize.height / 2
-            case .bottom: top + height - view.viewportSize.height
+        let y: Double
+        switch landing {
+        case .y(let target, _): y = target
+        case .paragraph(let id, let offset): y = manager.index(of: id).map { manager.y(ofParagraphAt: $0) + offset } ?? view.contentOffset.y
+        }
+        return min(max(y, 0), view.maximumContentOffset)
+    }
+
+    /// The landing a target asks for. Paragraph targets anchor to their paragraph, so a far jump
+    /// lays out one viewport whatever the distance; only the target itself is shaped here (its
+    /// height places center and bottom alignments and attachment boxes).
+    private func resolve(_ target: ScrollScript.ScrollTarget, step: Int) throws -> Landing {
+        let manager = view.textLayoutManager
+        let height = view.viewportSize.height
+        func landing(_ index: Int, box: CGRect?, _ align: ScrollScript.Align) -> Landing {
+            let fragment = manager.ensureLayout(forParagraphAt: index)
+            let region = box ?? CGRect(x: 0, y: 0, width: 0, height: fragment.layoutFragmentFrame.height)
+            let offset = switch align {
+            case .top: region.minY
+            case .center: region.midY - height / 2
+            case .bottom: region.maxY - height
             }
+            return .paragraph(manager.document.paragraphs[index].id, offset: offset)
         }
         switch target {
-        case .by(let delta):
-            return start + delta
-        case .to(let y):
-            view.measureParagraphs(above: y)
-            return min(max(y, 0), view.maximumContentOffset)
+        case .by:
+            preconditionFailure("relative scrolls are not resolved")
+        case .to(let y, let exact):
+            if exact { view.measureParagraphs(above: y) }
+            return .y(y, exact: exact)
         case .toParagraph(let index, let align):
             guard index < manager.paragraphCount else {
                 throw script.error(step: step, "paragraph \(index) does not exist; the document has paragraphs 0 to \(manager.paragraphCount - 1)")
             }
-            let fragment = view.measureParagraphs(through: index)
-            return aligned(fragment.layoutFragmentFrame.minY, fragment.layoutFragmentFrame.height, align)
+            return landing(index, box: nil, align)
         case .toHeading(let title, let align):
             let wanted = title.trimmingCharacters(in: .whitespaces).lowercased()
             guard let index = manager.document.paragraphs.firstIndex(where: {
@@ -168,15 +178,13 @@ public final class ScriptRunner {
             }) else {
                 throw script.error(step: step, "no heading '\(title)' in the document")
             }
-            let fragment = view.measureParagraphs(through: index)
-            return aligned(fragment.layoutFragmentFrame.minY, fragment.layoutFragmentFrame.height, align)
+            return landing(index, box: nil, align)
         case .toAttachment(let id, let align):
             guard let index = manager.document.paragraphs.firstIndex(where: { $0.attachments.contains { $0.id == id } }) else {
                 throw script.error(step: step, "no attachment '\(id)' in the document")
             }
-            let fragment = view.measureParagraphs(through: index)
-            let box = fragment.frameForTextAttachment(id: id) ?? .zero
-            return aligned(fragment.layoutFragmentFrame.minY + box.minY, box.height, align)
+            let box = manager.ensureLayout(forParagraphAt: index).frameForTextAttachment(id: id) ?? .zero
+            return landing(index, box: box, align)
         }
     }
 

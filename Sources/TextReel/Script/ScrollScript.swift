@@ -28,7 +28,9 @@ public struct ScrollScript: Sendable {
     public enum Align: String, Sendable, CaseIterable { case top, center, bottom }
 
     public enum ScrollTarget: Sendable, Equatable {
-        case to(Double)
+        /// An absolute y: where the (partly estimated) coordinates put it, or with `exact: true`
+        /// after measuring the paragraphs above it.
+        case to(Double, exact: Bool = false)
         case by(Double)
         case toParagraph(Int, Align)
         case toHeading(String, Align)

@@ -102,8 +102,8 @@ open class TextView: TextViewportLayoutControllerDelegate {
         let before = scrollPosition.beginPass()
         startPass(keepingLog: false)
         textViewportLayoutController.layoutViewport()
-        // Measuring near the end can shorten the document: clamp and lay out again.
-        if scrollPosition.clampToEnd() {
+        // Measuring can leave the offset outside the document: clamp and lay out again.
+        if scrollPosition.clampToDocument() {
             startPass(keepingLog: true)
             textViewportLayoutController.layoutViewport()
         }

@@ -43,33 +43,54 @@ public final class ScrollPosition {
     /// Scrolls by `delta` points of visible content.
     func scroll(by delta: Double) { setAnchor(y: y + delta, byScroll: true) }
 
-    /// Scrolls to document `y`, measuring the paragraphs above it first so it lands exactly.
-    func scroll(to target: Double) {
-        measureParagraphs(above: target)
+    /// Scrolls to document `y`: where the current (partly estimated) coordinates put it, or
+    /// with `exact`, after measuring the paragraphs above it (on every core).
+    func scroll(to target: Double, exact: Bool) {
+        if exact { measureParagraphs(above: target) }
         setAnchor(y: target, byScroll: true)
     }
 
-    /// Scrolls so paragraph `index` is at the top, measured.
+    /// Scrolls so paragraph `index` is at the top: by anchoring to it, whatever the distance,
+    /// with nothing above it measured (the anchor absorbs their corrections later).
     func scroll(toParagraphAt index: Int) {
-        setAnchor(y: measureParagraphs(through: index).layoutFragmentFrame.minY, byScroll: true)
+        scroll(toParagraph: manager.document.paragraphs[index].id, offset: 0)
+    }
+
+    /// Anchors the top of the view `offset` points below the top of paragraph `id` (negative:
+    /// above it, for a paragraph centred or at the bottom), clamped to the document. The cost is
+    /// one paragraph, not the distance: what lies above is measured by the pass that shows it,
+    /// and the anchor keeps the paragraph where it was put.
+    func scroll(toParagraph id: ParagraphID, offset: Double) {
+        guard let index = manager.index(of: id) else { return }
+        let target = manager.y(ofParagraphAt: index) + offset
+        guard target >= 0, target <= maximumY, offset <= manager.height(ofParagraphAt: index) else {
+            // Outside the paragraph or the document: the anchor goes where the clamped y is.
+            return setAnchor(y: target, byScroll: true)
+        }
+        if let expectedY, anchor != nil { pendingCorrection += y - expectedY }
+        settleJump()
+        anchor = ScrollAnchor(paragraph: id, offset: offset)
+        expectedY = y
+        reference = (id, screenY(of: id) ?? 0)
     }
 
     /// Measures paragraph `index` and those above it (up to `exactScrollLayoutLimit`), so its
     /// position is exact; returns its fragment.
     @discardableResult
     func measureParagraphs(through index: Int) -> TextLayoutFragment {
-        manager.ensureLayout(forParagraphsIn: max(0, index - exactScrollLayoutLimit)...index)
-        return manager.fragment(forParagraphAt: index)
+        manager.measure(paragraphsIn: max(0, index - exactScrollLayoutLimit)...index)
+        return manager.ensureLayout(forParagraphAt: index)
     }
 
-    /// Measures the paragraphs above document `y` until the paragraph at `y` stops changing.
+    /// Measures the paragraphs above document `y` (on two cores) until the paragraph at `y`
+    /// stops changing.
     func measureParagraphs(above target: Double) {
         guard manager.paragraphCount > 0 else { return }
         for _ in 0..<4 {
             let index = manager.paragraph(at: min(max(target, 0), maximumY)).index
             let first = max(0, index - exactScrollLayoutLimit)
             if !(first...index).contains(where: { !manager.isMeasured(paragraphAt: $0) }) { return }
-            manager.ensureLayout(forParagraphsIn: first...index)
+            manager.measure(paragraphsIn: first...index)
         }
     }
 
@@ -110,12 +131,13 @@ public final class ScrollPosition {
         return (expectedY ?? y) - pendingCorrection
     }
 
-    /// Measuring near the end can shorten the document: returns true when the offset had to move
-    /// back to the new end (the pass is then run again).
-    func clampToEnd() -> Bool {
-        guard y > maximumY + 0.25 else { return false }
-        setAnchor(y: maximumY, byScroll: false)
-        return true
+    /// Measuring near the end can shorten the document, and measuring above an anchor placed
+    /// above its paragraph (a centred target) can leave the top above y = 0: returns true when the
+    /// offset had to move back inside the document (the pass is then run again).
+    func clampToDocument() -> Bool {
+        if y > maximumY + 0.25 { setAnchor(y: maximumY, byScroll: false); return true }
+        if y < -0.25 { setAnchor(y: 0, byScroll: false); return true }
+        return false
     }
 
     /// After a pass: the correction absorbed since `before` and the jump since the last pass.
