@@ -16,8 +16,7 @@ struct ExpectedFolder {
     var fingerprint: EnvironmentFingerprint?
 
     /// nil when the case has no goldens yet.
-    static func read(caseFolder: URL) throws -> ExpectedFolder? {
-        let url = caseFolder.appendingPathComponent("expected")
+    static func read(at url: URL) throws -> ExpectedFolder? {
         let indexFile = url.appendingPathComponent("index.json")
         guard FileManager.default.fileExists(atPath: indexFile.path) else { return nil }
         let decoder = JSONDecoder()
@@ -38,12 +37,14 @@ struct ExpectedFolder {
         index.frames[String(frame)].map { url.appendingPathComponent($0) }
     }
 
-    /// Writes `rendered` as the new goldens of `caseFolder`, atomically.
-    static func write(_ rendered: GoldenCase.Rendered, caseFolder: URL) throws {
+    /// Writes `rendered` as the new goldens in `final` (a case's `expected/`, or a variant's
+    /// folder in it), atomically.
+    static func write(_ rendered: GoldenCase.Rendered, to final: URL) throws {
         let fm = FileManager.default
-        let final = caseFolder.appendingPathComponent("expected")
-        let staging = caseFolder.appendingPathComponent(".expected.new.\(getpid())")
-        let old = caseFolder.appendingPathComponent(".expected.old.\(getpid())")
+        let parent = final.deletingLastPathComponent(), name = final.lastPathComponent
+        try fm.createDirectory(at: parent, withIntermediateDirectories: true)
+        let staging = parent.appendingPathComponent(".\(name).new.\(getpid())")
+        let old = parent.appendingPathComponent(".\(name).old.\(getpid())")
         try? fm.removeItem(at: staging)
         try fm.createDirectory(at: staging, withIntermediateDirectories: true)
         do {

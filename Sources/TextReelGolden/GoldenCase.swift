@@ -26,7 +26,7 @@ public struct GoldenCase: Sendable {
 
     public enum Frames: String, Codable, Sendable { case all, snapshots }
 
-    public let name: String
+    public var name: String
     public let folder: URL
     public var document: URL
     public var script: URL?
@@ -38,6 +38,37 @@ public struct GoldenCase: Sendable {
     public var budget: Budget
     /// What case.json5 says twice (a repeated key).
     public var warnings: [String]
+    /// `theme:`, `textSize:` and `direction:` of the case (a variant sets its own).
+    public var appearance: Appearance
+    /// The variant this case is, when case.json5 lists `variants`.
+    public var variant: Variant?
+    /// The variants case.json5 asks for, each a case of its own (empty: none).
+    var variantSpecs: [Variant] = []
+
+    /// One combination of a variant matrix: its look, its width, its name and its goldens' folder.
+    public struct Variant: Sendable, Equatable {
+        public var appearance: Appearance
+        public var width: Double?
+        /// "dark · XXXL · 375"
+        public var label: String {
+            ([appearance.label] + [width.map { ViewportWidth.format($0) }].compactMap { $0 }).filter { !$0.isEmpty }.joined(separator: " · ")
+        }
+        /// "dark-XXXL-375", the folder under expected/.
+        public var folderName: String { label.replacingOccurrences(of: " · ", with: "-") }
+    }
+
+    /// The case as run: itself, or one case per variant.
+    public var variants: [GoldenCase] {
+        guard !variantSpecs.isEmpty else { return [self] }
+        return variantSpecs.map { spec in
+            var copy = self
+            copy.variant = spec
+            copy.variantSpecs = []
+            copy.name = "\(name) [\(spec.label)]"
+            copy.appearance = spec.appearance.over(appearance)
+            return copy
+        }
+    }
 
     /// Reads `folder/case.json5`; problems are `TextReelError`s naming the file.
     public init(folder: URL) throws {
@@ -60,6 +91,8 @@ public struct GoldenCase: Sendable {
         tolerance = spec.tolerance ?? Tolerance()
         overlay = spec.overlay ?? false
         budget = spec.expect ?? Budget()
+        appearance = spec.appearance
+        variantSpecs = spec.variants
     }
 
     /// Checks `case.json5` bytes without a folder (for fuzzing the reader).
@@ -90,8 +123,10 @@ public struct GoldenCase: Sendable {
         let document = try TextDocument(contentsOf: document)
         let script = try self.script.map { try ScrollScript(contentsOf: $0) } ?? .still
         let viewport = self.viewport ?? script.viewport ?? .init(width: 800, height: 600, scale: 1)
-        let view = TextView(document: document, viewportSize: CGSize(width: viewport.width, height: viewport.height),
-                            scale: viewport.scale, fontSet: fontSet)
+        // The case's look over the script's; a theme file is relative to the case folder.
+        let theme = try appearance.over(script.appearance).resolve(relativeTo: folder)
+        let view = TextView(document: document, viewportSize: CGSize(width: variant?.width ?? viewport.width, height: viewport.height),
+                            scale: viewport.scale, theme: theme, fontSet: fontSet)
         view.showsOverlay = overlay
         return try Self.render(view, script: script, frames: frames, fontSet: fontSet, budget: budget)
     }
@@ -137,9 +172,21 @@ struct CaseFile: Decodable {
     var tolerance: GoldenCase.Tolerance?
     var overlay: Bool?
     var expect: Budget?
+    var appearance = Appearance()
+    var variants: [GoldenCase.Variant] = []
 
     init(from decoder: Decoder) throws {
-        let c = try Self.strict(decoder, ["document", "script", "viewport", "frames", "tolerance", "overlay", "expect"])
+        let c = try Self.strict(decoder, ["document", "script", "viewport", "frames", "tolerance", "overlay", "expect",
+                                          "theme", "textSize", "direction", "variants"])
+        do {
+            appearance = try Appearance.parse(theme: try c.decodeIfPresent(String.self, forKey: Key("theme")),
+                                              textSize: try c.decodeIfPresent(String.self, forKey: Key("textSize")),
+                                              direction: try c.decodeIfPresent(String.self, forKey: Key("direction")))
+        } catch let error as TextReelError {
+            let key = error.message.contains("text size") ? "textSize" : "direction"
+            throw DecodingError.dataCorrupted(.init(codingPath: [Key(key)], debugDescription: error.message))
+        }
+        if c.contains(Key("variants")) { variants = try c.decode(VariantMatrix.self, forKey: Key("variants")).variants }
         document = try c.decode(String.self, forKey: Key("document"))
         script = try c.decodeIfPresent(String.self, forKey: Key("script"))
         viewport = try c.decodeIfPresent(Viewport.self, forKey: Key("viewport"))
@@ -184,3 +231,57 @@ struct CaseFile: Decodable {
         return c
     }
 }
+
+/// `variants: {theme: ["light", "dark"], textSize: ["M", "XXXL"], width: [375, 800],
+/// direction: ["ltr", "rtl"], only: ["dark-XXXL-375-ltr"]}`: the product of the lists given (in
+/// that order), or the listed subset of it.
+struct VariantMatrix: Decodable {
+    var variants: [GoldenCase.Variant]
+
+    init(from decoder: Decoder) throws {
+        let c = try CaseFile.strict(decoder, ["theme", "textSize", "width", "direction", "only"])
+        typealias Key = CaseFile.Key
+        func list<T: Decodable>(_ key: String, _ type: T.Type) throws -> [T?] {
+            guard c.contains(Key(key)) else { return [nil] }
+            let values = try c.decode([T].self, forKey: Key(key))
+            guard !values.isEmpty else {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [Key(key)], debugDescription: "an empty list; give at least one value or leave the key out"))
+            }
+            return values
+        }
+        var variants: [GoldenCase.Variant] = []
+        for theme in try list("theme", String.self) {
+            for size in try list("textSize", String.self) {
+                for width in try list("width", Double.self) {
+                    if let width, !(width >= 1 && width <= 16384) {
+                        throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [Key("width")], debugDescription: "width \(width) is out of range; expected 1 to 16384"))
+                    }
+                    for direction in try list("direction", String.self) {
+                        do {
+                            let appearance = try Appearance.parse(theme: theme, textSize: size, direction: direction)
+                            variants.append(GoldenCase.Variant(appearance: appearance, width: width))
+                        } catch let error as TextReelError {
+                            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: error.message))
+                        }
+                    }
+                }
+            }
+        }
+        if c.contains(Key("only")) {
+            let only = try c.decode([String].self, forKey: Key("only"))
+            let names = variants.map(\.folderName)
+            if let unknown = only.first(where: { !names.contains($0) }) {
+                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [Key("only")],
+                    debugDescription: "'\(unknown)' is not one of the variants (\(names.joined(separator: ", ")))"))
+            }
+            variants = variants.filter { only.contains($0.folderName) }
+        }
+        self.variants = variants
+    }
+}
+
+/// Widths as case names write them: 375, not 375.0.
+enum ViewportWidth {
+    static func format(_ width: Double) -> String { width == width.rounded() ? String(Int(width)) : String(width) }
+}
+

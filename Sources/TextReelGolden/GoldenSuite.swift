@@ -34,16 +34,16 @@ public enum GoldenSuite {
                 throw TextReelError(file: folder.path, "no such suite folder")
             }
             if FileManager.default.fileExists(atPath: folder.appendingPathComponent("case.json5").path) {
-                cases.append(try GoldenCase(folder: folder))
+                cases += try GoldenCase(folder: folder).variants
                 continue
             }
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
             let found = names.map { folder.appendingPathComponent($0) }
                 .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("case.json5").path) }
             guard !found.isEmpty else { throw TextReelError(file: folder.path, "no golden cases here (folders with a case.json5)") }
-            cases += try found.map { try GoldenCase(folder: $0) }
+            cases += try found.flatMap { try GoldenCase(folder: $0).variants }
         }
-        return cases.sorted { $0.folder.path < $1.folder.path }
+        return cases.sorted { ($0.folder.path, $0.name) < ($1.folder.path, $1.name) }
     }
 
     /// The share of `cases` for shard `index` of `count`: no overlap and no gap across shards.
@@ -124,20 +124,26 @@ public enum GoldenSuite {
     }
 
     private static func compare(_ testCase: GoldenCase, options: Options) throws -> CaseResult {
-        try compare(testCase.render(fontSet: options.fontSet), name: testCase.name, folder: testCase.folder,
-                    tolerance: testCase.tolerance, update: options.update)
+        var result = try compare(testCase.render(fontSet: options.fontSet), name: testCase.name, folder: testCase.folder,
+                                 variant: testCase.variant?.folderName, tolerance: testCase.tolerance, update: options.update)
+        // Structural messages name the variant ("dark · XXXL · 375: paragraph 12 …").
+        if let label = testCase.variant?.label { result.structure = result.structure.map { "\(label): \($0)" } }
+        return result
     }
 
     /// Compares a render with the goldens in `folder/expected`, writing `actual/` and `diff/`
     /// images for frames that differ, and goldens as `update` says.
-    static func compare(_ rendered: GoldenCase.Rendered, name: String, folder: URL, tolerance: GoldenCase.Tolerance,
-                        update: UpdateMode) throws -> CaseResult {
+    static func compare(_ rendered: GoldenCase.Rendered, name: String, folder: URL, variant: String? = nil,
+                        tolerance: GoldenCase.Tolerance, update: UpdateMode) throws -> CaseResult {
         let fm = FileManager.default
-        let actualFolder = folder.appendingPathComponent("actual")
-        let diffFolder = folder.appendingPathComponent("diff")
+        func place(_ kind: String) -> URL { variant.map { folder.appendingPathComponent(kind).appendingPathComponent($0) } ?? folder.appendingPathComponent(kind) }
+        let expectedFolder = place("expected")
+        let actualFolder = place("actual")
+        let diffFolder = place("diff")
         try? fm.removeItem(at: actualFolder)
         try? fm.removeItem(at: diffFolder)
         var result = CaseResult(name: name, folder: folder.path, status: .passed, frames: rendered.frames.count)
+        result.expected = expectedFolder.path
         // Budgets first: a frame that breaks one fails the case before any pixel is compared.
         if !rendered.violations.isEmpty {
             result.status = .failed
@@ -146,12 +152,12 @@ public enum GoldenSuite {
             return result
         }
 
-        guard let expected = try ExpectedFolder.read(caseFolder: folder) else {
+        guard let expected = try ExpectedFolder.read(at: expectedFolder) else {
             if update == .none {
                 result.status = .failed
-                result.structure = ["no goldens yet in \(folder.path)/expected; record them with update mode missing"]
+                result.structure = ["no goldens yet in \(expectedFolder.path); record them with update mode missing"]
             } else {
-                try ExpectedFolder.write(rendered, caseFolder: folder)
+                try ExpectedFolder.write(rendered, to: expectedFolder)
                 result.status = .recorded
             }
             return result
@@ -207,7 +213,7 @@ public enum GoldenSuite {
             result.status = result.drift.isEmpty ? .failed : .drift
         }
         if (failed && update == .changed) || update == .all {
-            try ExpectedFolder.write(rendered, caseFolder: folder)
+            try ExpectedFolder.write(rendered, to: expectedFolder)
             if failed { result.status = .updated }
         }
         return result
@@ -255,6 +261,8 @@ public struct CaseResult: Codable, Sendable {
 
     public var name: String
     public var folder: String
+    /// The goldens' folder: `folder/expected`, or a variant's folder in it.
+    public var expected: String?
     public var status: Status
     public var frames: Int
     public var structure: [String] = []

@@ -87,7 +87,7 @@ public enum Reports {
                     """
                 }
             }
-            let expected = URL(fileURLWithPath: result.folder).appendingPathComponent("expected")
+            let expected = URL(fileURLWithPath: result.expected ?? result.folder + "/expected")
             if let index = try? JSONDecoder().decode(ExpectedFolder.Index.self, from: Data(contentsOf: expected.appendingPathComponent("index.json"))) {
                 let bad = Set(result.diffs.map(\.frame))
                 html += "<div class=\"film\">"

@@ -24,6 +24,8 @@ enum PreviewCommand {
                         paragraph; n/p step through the script's frames; o toggles the overlay; q quits
       -h, --help        show this help
 
+    \(AppearanceOptions.help)
+
     \(LimitOptions.help)
 
     Colours when stdout is a terminal, unless NO_COLOR is set.
@@ -46,20 +48,23 @@ enum PreviewCommand {
 
         let limits: (frames: Int, steps: Int)
         let frameCount: Int
+        let theme: Theme
 
-        init(document: TextDocument, script: ScrollScript, size: CGSize, name: String, limits: (frames: Int, steps: Int)) throws {
+        init(document: TextDocument, script: ScrollScript, size: CGSize, name: String, limits: (frames: Int, steps: Int),
+             theme: Theme) throws {
+            self.theme = theme
             self.document = document
             self.script = script
             self.size = size
             self.name = name
             self.limits = limits
-            view = TextView(document: document, viewportSize: size)
+            view = TextView(document: document, viewportSize: size, theme: theme)
             frameCount = try ScriptRunner(view: view, script: script, maximumFrames: limits.frames, maximumSteps: limits.steps).frameCount
         }
 
         /// Replays the script up to frame `number` (laying out, not drawing).
         func go(toFrame number: Int) throws {
-            view = TextView(document: document, viewportSize: size)
+            view = TextView(document: document, viewportSize: size, theme: theme)
             view.showsOverlay = overlay
             let runner = try ScriptRunner(view: view, script: script, maximumFrames: limits.frames, maximumSteps: limits.steps)
             frame = min(max(number, 1), runner.frameCount)
@@ -99,7 +104,7 @@ enum PreviewCommand {
            let bad = CommandLine.arguments.first(where: { $0.hasPrefix("--image=") }) {
             throw Arguments.UsageError(message: "\(bad) is not a mode; expected symbols, sixels or kitty")
         }
-        let args = try Arguments(raw, options: ["script", "frame", "at", "width", "height"] + LimitOptions.names,
+        let args = try Arguments(raw, options: ["script", "frame", "at", "width", "height"] + LimitOptions.names + AppearanceOptions.names,
                                  flags: ["json", "interactive"] + LimitOptions.flags)
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1 else {
@@ -113,7 +118,8 @@ enum PreviewCommand {
                                                 height: try args.double("height", default: script.viewport?.height ?? 600),
                                                 scale: 1)
         let session = try Session(document: document, script: script, size: viewport.size, name: documentURL.lastPathComponent,
-                                  limits: (try LimitOptions.maximumFrames(args), try LimitOptions.maximumSteps(args)))
+                                  limits: (try LimitOptions.maximumFrames(args), try LimitOptions.maximumSteps(args)),
+                                  theme: try AppearanceOptions.theme(args, script: args.values["script"] == nil ? nil : script))
         let frameText = args.values["frame"] ?? "1"
         guard let frameNumber = Int(frameText), frameNumber >= 1 else {
             throw Arguments.UsageError(message: "--frame expects a whole number of at least 1, got '\(frameText)'")

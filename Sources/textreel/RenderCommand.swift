@@ -41,15 +41,18 @@ enum RenderCommand {
 
     The viewport may be at most \(ViewportLimits.maximumPixels) pixels a side after scaling.
 
+    \(AppearanceOptions.help)
+
     \(LimitOptions.help)
 
     Examples:
       textreel render Fixtures/documents/demo.md --at 400
+      textreel render Fixtures/documents/demo.md --theme dark --text-size XXL --direction rtl
       textreel render Fixtures/documents/demo.md --script Fixtures/scripts/demo.json5 --out Output/demo
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "format", "compression", "budget"] + LimitOptions.names,
+        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "format", "compression", "budget"] + LimitOptions.names + AppearanceOptions.names,
                                  flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial", "strict", "exact"] + LimitOptions.flags)
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1 else {
@@ -87,7 +90,8 @@ enum RenderCommand {
         let name = documentURL.deletingPathExtension().lastPathComponent
         let outDir = URL(fileURLWithPath: args.values["out"] ?? "Output/\(name)")
 
-        let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale)
+        let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale,
+                            theme: try AppearanceOptions.theme(args, script: script))
         view.showsOverlay = args.flags.contains("overlay")
         if at != 0 {
             view.scroll(toY: at, exact: args.flags.contains("exact"))

@@ -81,17 +81,17 @@ open class AttachmentView {
 
     /// Draws while loading: a dimmed placeholder with a progress hint.
     open func drawLoading(in canvas: AttachmentCanvas) {
-        canvas.fillRoundedRect(canvas.bounds.insetBy(dx: 0.5, dy: 0.5), radius: 5, Color(hex: 0xE8EBEF))
-        canvas.strokeRoundedRect(canvas.bounds.insetBy(dx: 0.5, dy: 0.5), radius: 5, Color(hex: 0xAFB8C1))
+        canvas.fillRoundedRect(canvas.bounds.insetBy(dx: 0.5, dy: 0.5), radius: 5, canvas.theme.attachments.loadingFill)
+        canvas.strokeRoundedRect(canvas.bounds.insetBy(dx: 0.5, dy: 0.5), radius: 5, canvas.theme.attachments.loadingBorder)
         let dots = 3
         let center = CGPoint(x: canvas.size.width / 2, y: canvas.size.height / 2)
         for i in 0..<dots {
             let on = i <= framesSinceCreation % dots
             canvas.fillCircle(center: CGPoint(x: center.x + Double(i - 1) * 12, y: center.y), radius: 3.5,
-                              Color(hex: 0x57606A), alpha: on ? 0.9 : 0.25)
+                              canvas.theme.attachments.loadingInk, alpha: on ? 0.9 : 0.25)
         }
         if canvas.size.height >= 48 {
-            canvas.text("loading \(attachment.id)…", at: CGPoint(x: 8, y: center.y + 10), size: 11, Color(hex: 0x57606A),
+            canvas.text("loading \(attachment.id)…", at: CGPoint(x: 8, y: center.y + 10), size: 11, canvas.theme.attachments.loadingInk,
                         maxWidth: canvas.size.width - 16)
         }
     }

@@ -58,14 +58,15 @@ open class ControlAttachmentView: AttachmentView {
 
     open override func draw(in canvas: AttachmentCanvas) {
         let box = canvas.bounds.insetBy(dx: 2, dy: 2)
-        let accent = Color(hex: 0x0969DA)
+        let colors = canvas.theme.attachments
+        let accent = colors.accent
         switch kind {
         case .textfield:
-            canvas.fillRoundedRect(box, radius: 4, Color(hex: 0xFFFFFF))
-            canvas.strokeRoundedRect(box, radius: 4, isFocused ? accent : Color(hex: 0x8C959F), lineWidth: isFocused ? 2 : 1)
+            canvas.fillRoundedRect(box, radius: 4, colors.fieldBackground)
+            canvas.strokeRoundedRect(box, radius: 4, isFocused ? accent : colors.fieldBorder, lineWidth: isFocused ? 2 : 1)
             let size = min(box.height * 0.5, 14)
             let shown = text.isEmpty && !isFocused ? attachment.altText.isEmpty ? attachment.id : attachment.altText : text
-            let color = text.isEmpty && !isFocused ? Color(hex: 0x8C959F) : Color(hex: 0x1F2328)
+            let color = text.isEmpty && !isFocused ? colors.fieldPlaceholder : colors.fieldText
             let measured = canvas.text(shown, at: CGPoint(x: box.minX + 8, y: box.midY - size * 0.7), size: size, color,
                                        maxWidth: box.width - 16)
             if isFocused {
@@ -74,19 +75,19 @@ open class ControlAttachmentView: AttachmentView {
             }
         case .toggle:
             let pill = CGRect(x: box.minX, y: box.midY - min(box.height, 24) / 2, width: min(box.width, 44), height: min(box.height, 24))
-            canvas.fillRoundedRect(pill, radius: pill.height / 2, isOn ? Color(hex: 0x2DA44E) : Color(hex: 0xD0D7DE))
+            canvas.fillRoundedRect(pill, radius: pill.height / 2, isOn ? colors.toggleOn : colors.toggleOff)
             let knob = pill.height / 2 - 2
             canvas.fillCircle(center: CGPoint(x: isOn ? pill.maxX - knob - 2 : pill.minX + knob + 2, y: pill.midY),
-                              radius: knob, Color(hex: 0xFFFFFF))
+                              radius: knob, colors.knob)
             if isFocused { canvas.strokeRoundedRect(pill.insetBy(dx: -2, dy: -2), radius: pill.height / 2 + 2, accent, lineWidth: 2) }
         case .slider:
             let track = CGRect(x: box.minX + 8, y: box.midY - 2, width: box.width - 16, height: 4)
-            canvas.fillRoundedRect(track, radius: 2, Color(hex: 0xD0D7DE))
+            canvas.fillRoundedRect(track, radius: 2, colors.track)
             canvas.fillRoundedRect(CGRect(x: track.minX, y: track.minY, width: track.width * value, height: 4), radius: 2, accent)
             canvas.fillCircle(center: CGPoint(x: track.minX + track.width * value, y: track.midY), radius: min(box.height / 2 - 2, 9),
-                              isFocused ? accent : Color(hex: 0xFFFFFF))
+                              isFocused ? accent : colors.knob)
             canvas.strokeCircle(center: CGPoint(x: track.minX + track.width * value, y: track.midY), radius: min(box.height / 2 - 2, 9),
-                                Color(hex: 0x8C959F))
+                                colors.fieldBorder)
         }
     }
 }

@@ -40,7 +40,7 @@ open class DrawingAttachmentView: AttachmentView {
 
     open override func draw(in canvas: AttachmentCanvas) {
         let box = canvas.bounds
-        canvas.fillRoundedRect(box.insetBy(dx: 0.5, dy: 0.5), radius: 5, Color(hex: 0xFFFDF5))
+        canvas.fillRoundedRect(box.insetBy(dx: 0.5, dy: 0.5), radius: 5, canvas.theme.attachments.drawingPaper)
         var random = SplitMix(seed: StableHash.of(attachment.id))
         func unit() -> Double { Double(random.next() % 10_000) / 10_000 }
         canvas.clipped(to: box) {
@@ -54,12 +54,12 @@ open class DrawingAttachmentView: AttachmentView {
                 canvas.stroke(points, Color(hue: 0.05 + unit() * 0.12, saturation: 0.6, brightness: 0.75),
                               lineWidth: 0.6 + unit() * 1.6, alpha: 0.35)
             }
-            for stroke in addedStrokes { canvas.stroke(stroke, Color(hex: 0x1F2328), lineWidth: 3) }
+            for stroke in addedStrokes { canvas.stroke(stroke, canvas.theme.attachments.drawingInk, lineWidth: 3) }
         }
-        canvas.strokeRoundedRect(box.insetBy(dx: 0.5, dy: 0.5), radius: 5, Color(hex: 0x8A5A00), alpha: 0.6)
+        canvas.strokeRoundedRect(box.insetBy(dx: 0.5, dy: 0.5), radius: 5, canvas.theme.attachments.drawingFrame, alpha: 0.6)
         if box.height >= 60 {
             canvas.text("drawing · \(attachment.id) · \(addedStrokes.count) added", at: CGPoint(x: 8, y: 6), size: 11,
-                        Color(hex: 0x8A5A00), maxWidth: box.width - 16)
+                        canvas.theme.attachments.drawingFrame, maxWidth: box.width - 16)
         }
     }
 }

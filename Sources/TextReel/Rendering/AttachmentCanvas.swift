@@ -9,6 +9,8 @@ public final class AttachmentCanvas {
     /// The box being drawn.
     public let size: CGSize
     public var bounds: CGRect { CGRect(origin: .zero, size: size) }
+    /// The look the view is drawn in (light, dark, a theme file): views take their colours here.
+    public var theme: Theme { painter.theme }
 
     /// Sets up `cr` (a fresh context on a surface of size × scale pixels) to draw in points.
     init(cr: OpaquePointer, painter: AttachmentPainter, size: CGSize, scale: Double) {

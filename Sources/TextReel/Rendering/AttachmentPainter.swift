@@ -5,7 +5,7 @@ import Foundation
 /// that shows at a glance the provider type (an icon), the id and the size.
 final class AttachmentPainter {
     private let fonts: FontSystem
-    private let theme: Theme
+    let theme: Theme
     /// Decoded images by file path; nil records a file that could not be read.
     private var images: [String: CairoSurface?] = [:]
 
@@ -39,12 +39,13 @@ final class AttachmentPainter {
     private struct Look { var fill: Color; var ink: Color }
 
     private func look(for attachment: TextAttachment) -> Look {
-        switch attachment.scheme {
-        case "video": Look(fill: Color(hex: 0x2D333B), ink: Color(hex: 0xF0F3F6))
-        case "drawing": Look(fill: Color(hex: 0xFFF8E6), ink: Color(hex: 0x8A5A00))
-        case "control": Look(fill: Color(hex: 0xF6F8FA), ink: Color(hex: 0x24292F))
-        case "image": Look(fill: Color(hex: 0xFDECEC), ink: Color(hex: 0x9A1B1B))
-        default: Look(fill: Color(hex: 0xEEF1F4), ink: Color(hex: 0x24292F))
+        let c = theme.attachments
+        return switch attachment.scheme {
+        case "video": Look(fill: c.videoPlaceholder, ink: c.videoPlaceholderInk)
+        case "drawing": Look(fill: c.drawingPlaceholder, ink: c.drawingPlaceholderInk)
+        case "control": Look(fill: c.controlPlaceholder, ink: c.controlPlaceholderInk)
+        case "image": Look(fill: c.imagePlaceholder, ink: c.imagePlaceholderInk)
+        default: Look(fill: c.otherPlaceholder, ink: c.otherPlaceholderInk)
         }
     }
 

@@ -12,6 +12,25 @@ struct FragmentPainter {
         let box = CGRect(x: style.leftIndent, y: style.spacingBefore,
                          width: fragment.containerWidth - style.leftIndent - style.rightIndent,
                          height: size.height - style.spacingBefore - style.spacingAfter)
+        // Decorations are drawn left to right, and mirrored for a right-to-left view (they are
+        // rectangles, so mirroring is exact); the text was laid out right to left already.
+        cairo_save(cr)
+        if theme.direction == .rightToLeft {
+            cairo_translate(cr, fragment.containerWidth, 0)
+            cairo_scale(cr, -1, 1)
+        }
+        drawDecorations(fragment, box: box, in: cr)
+        cairo_restore(cr)
+        guard let layout = fragment.layout, !paragraph.kind.isThematicBreak else { return }
+        Paint.setColor(cr, style.color)
+        cairo_move_to(cr, fragment.layoutOrigin.x, fragment.layoutOrigin.y)
+        layout.show(in: cr)
+    }
+
+    private func drawDecorations(_ fragment: TextLayoutFragment, box: CGRect, in cr: OpaquePointer) {
+        let style = fragment.style
+        let paragraph = fragment.paragraph
+        let size = fragment.layoutFragmentFrame.size
         // One bar per level, but never two closer than 5 points nor one nearer the text than 8
         // (squeezed deep nesting).
         var lastBar = -Double.infinity
@@ -28,7 +47,6 @@ struct FragmentPainter {
             cairo_fill(cr)
         case .thematicBreak:
             Paint.fill(cr, CGRect(x: box.minX, y: (size.height / 2).rounded() - 1, width: box.width, height: 2), theme.rule)
-            return
         case .table:
             if let header = fragment.textLineFragments.first, fragment.textLineFragments.count > 1 {
                 let y = (header.typographicBounds.maxY + theme.lineSpacing * style.size / 2).rounded()
@@ -39,9 +57,9 @@ struct FragmentPainter {
         default:
             break
         }
-        guard let layout = fragment.layout else { return }
-        Paint.setColor(cr, style.color)
-        cairo_move_to(cr, fragment.layoutOrigin.x, fragment.layoutOrigin.y)
-        layout.show(in: cr)
     }
+}
+
+private extension ParagraphKind {
+    var isThematicBreak: Bool { if case .thematicBreak = self { true } else { false } }
 }

@@ -102,7 +102,7 @@ final class FrameRenderer {
             if let overlay {
                 cairo_save(cr)
                 cairo_scale(cr, scale, scale)
-                OverlayPainter.draw(overlay, in: cr)
+                OverlayPainter.draw(overlay, colors: theme.overlay, in: cr)
                 cairo_restore(cr)
             }
         }

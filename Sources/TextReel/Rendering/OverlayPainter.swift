@@ -26,12 +26,9 @@ struct Overlay {
 }
 
 enum OverlayPainter {
-    static let frameColor = Color(hex: 0x1F6FEB)
-    static let surfaceColor = Color(hex: 0xE36209)
-    static let bandColor = Color(hex: 0x8250DF)
-
     /// `cr` is in points with the visible rect's origin at (0, 0).
-    static func draw(_ overlay: Overlay, in cr: OpaquePointer) {
+    static func draw(_ overlay: Overlay, colors: Theme.OverlayColors, in cr: OpaquePointer) {
+        let frameColor = colors.frame, surfaceColor = colors.surface, bandColor = colors.band
         let top = overlay.visibleRect.minY
         cairo_set_line_width(cr, 1)
         for fragment in overlay.fragments {
@@ -54,7 +51,7 @@ enum OverlayPainter {
         func bar(_ y0: Double, _ y1: Double) -> CGRect {
             CGRect(x: strip.minX, y: strip.minY + y0 * k, width: strip.width, height: max((y1 - y0) * k, 1))
         }
-        Paint.fill(cr, strip, Color(hex: 0xEAEEF2), alpha: 0.9)
+        Paint.fill(cr, strip, colors.minimap, alpha: 0.9)
         Paint.fill(cr, bar(max(overlay.viewportBounds.minY, 0), min(overlay.viewportBounds.maxY, overlay.documentHeight)), bandColor, alpha: 0.35)
         Paint.fill(cr, bar(overlay.visibleRect.minY, overlay.visibleRect.maxY), frameColor, alpha: 0.8)
         Paint.setColor(cr, bandColor, alpha: 0.9)

@@ -77,6 +77,7 @@ struct ScriptFile: Decodable {
     var steps: [ScrollScript.Step]
     var register: [ScrollScript.Registration]
     var keptViews: KeptViews?
+    var appearance = Appearance()
 
     struct KeptViews: Decodable {
         var count: Int?
@@ -89,7 +90,8 @@ struct ScriptFile: Decodable {
     }
 
     init(from decoder: Decoder) throws {
-        let c = try StrictContainer(decoder, allowed: ["viewport", "fps", "overdraw", "steps", "register", "keptViews"])
+        let c = try StrictContainer(decoder, allowed: ["viewport", "fps", "overdraw", "steps", "register", "keptViews", "theme", "textSize", "direction"])
+        appearance = try Appearance.decode(c)
         register = try c.optional([ScrollScript.Registration].self, "register") ?? []
         keptViews = try c.optional(KeptViews.self, "keptViews")
         viewport = try c.optional(ScrollScript.Viewport.self, "viewport")
@@ -221,5 +223,20 @@ extension ScrollScript.Step: Decodable {
             return .delete(paragraph: paragraph, from: try d.index("from"), length: try d.index("length"))
         }
         throw e.impossible("paragraph", "an edit needs insert, delete, insertParagraph or deleteParagraph")
+    }
+}
+
+extension Appearance {
+    /// `theme:`, `textSize:` and `direction:` of a script or a golden case.
+    static func decode(_ c: StrictContainer) throws -> Appearance {
+        var appearance = Appearance(theme: try c.optional(String.self, "theme"))
+        if let size = try c.optional(String.self, "textSize") {
+            guard let parsed = TextSize(name: size) else {
+                throw c.impossible("textSize", "unknown text size '\(size)'; expected one of \(TextSize.names)")
+            }
+            appearance.textSize = parsed
+        }
+        if c.has("direction") { appearance.direction = try c.choice(Theme.LayoutDirection.self, "direction", default: .leftToRight) }
+        return appearance
     }
 }

@@ -83,6 +83,8 @@ public struct ScrollScript: Sendable {
     public var fileName: String
     /// What the file says twice (a repeated key): the last one counts.
     public var warnings: [String] = []
+    /// `theme:`, `textSize:`, `direction:` (the command line's flags override them).
+    public var appearance = Appearance()
 
     /// No steps: one frame of the document as it is.
     public static let still = ScrollScript(viewport: nil, fps: 30, overdraw: 0.5, steps: [], stepPositions: [],
@@ -125,6 +127,7 @@ extension ScrollScript {
             registrations = decoded.register
             keptViewCount = decoded.keptViews?.count
             keptViewBytes = decoded.keptViews?.bytes
+            appearance = decoded.appearance
             stepPositions = document.itemPositions(["steps"]).map { ($0.line, $0.column) }
             warnings = document.warnings
             self.fileName = fileName

@@ -6,6 +6,8 @@ import Foundation
 final class FontSystem {
     let fontMap: UnsafeMutablePointer<PangoFontMap>
     let context: OpaquePointer
+    /// The same, with a right-to-left base direction, for mirrored views.
+    let rightToLeftContext: OpaquePointer
     let fontSet: FontSet
 
     /// The font system for `fontSet` on the calling thread, made once per thread: building one
@@ -61,19 +63,24 @@ final class FontSystem {
         pango_fc_font_map_set_config(OpaquePointer(fontMap), config)
         pango_cairo_font_map_set_resolution(OpaquePointer(fontMap), Self.resolution)
         context = pango_font_map_create_context(fontMap)
+        rightToLeftContext = pango_font_map_create_context(fontMap)
         let options = cairo_font_options_create()
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
         cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
         cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
-        pango_cairo_context_set_font_options(context, options)
+        for context in [context, rightToLeftContext] {
+            pango_cairo_context_set_font_options(context, options)
+            pango_cairo_context_set_resolution(context, Self.resolution)
+            pango_context_set_language(context, pango_language_from_string("en"))
+        }
         cairo_font_options_destroy(options)
-        pango_cairo_context_set_resolution(context, Self.resolution)
-        pango_context_set_language(context, pango_language_from_string("en"))
+        pango_context_set_base_dir(rightToLeftContext, PANGO_DIRECTION_RTL)
     }
 
     deinit {
         g_object_unref(UnsafeMutableRawPointer(context))
+        g_object_unref(UnsafeMutableRawPointer(rightToLeftContext))
         g_object_unref(UnsafeMutableRawPointer(fontMap))
     }
 }

@@ -35,8 +35,106 @@ public struct Theme: Hashable, Sendable {
     public var codeBackground = Color(hex: 0xF3F4F6)
     public var rule = Color(hex: 0xD0D7DE)
     public var quoteBar = Color(hex: 0xC8CFD6)
+    /// What attachment views, placeholders and the overlay draw with.
+    public var attachments = AttachmentColors()
+    public var overlay = OverlayColors()
+    /// Left to right, or mirrored: insets, indents, list markers and quote bars swap sides.
+    public var direction = LayoutDirection.leftToRight
 
     public init() {}
+
+    public enum LayoutDirection: String, Hashable, Sendable, CaseIterable {
+        case leftToRight = "ltr", rightToLeft = "rtl"
+    }
+
+    /// Colours of attachment views and placeholders (a video's poster is content, not theme).
+    public struct AttachmentColors: Hashable, Sendable {
+        public var fieldBackground = Color(hex: 0xFFFFFF)
+        public var fieldBorder = Color(hex: 0x8C959F)
+        public var fieldText = Color(hex: 0x1F2328)
+        public var fieldPlaceholder = Color(hex: 0x8C959F)
+        public var accent = Color(hex: 0x0969DA)
+        public var toggleOn = Color(hex: 0x2DA44E)
+        public var toggleOff = Color(hex: 0xD0D7DE)
+        public var knob = Color(hex: 0xFFFFFF)
+        public var track = Color(hex: 0xD0D7DE)
+        public var drawingPaper = Color(hex: 0xFFFDF5)
+        public var drawingInk = Color(hex: 0x1F2328)
+        public var drawingFrame = Color(hex: 0x8A5A00)
+        public var loadingFill = Color(hex: 0xE8EBEF)
+        public var loadingBorder = Color(hex: 0xAFB8C1)
+        public var loadingInk = Color(hex: 0x57606A)
+        public var videoPlaceholder = Color(hex: 0x2D333B), videoPlaceholderInk = Color(hex: 0xF0F3F6)
+        public var drawingPlaceholder = Color(hex: 0xFFF8E6), drawingPlaceholderInk = Color(hex: 0x8A5A00)
+        public var controlPlaceholder = Color(hex: 0xF6F8FA), controlPlaceholderInk = Color(hex: 0x24292F)
+        public var imagePlaceholder = Color(hex: 0xFDECEC), imagePlaceholderInk = Color(hex: 0x9A1B1B)
+        public var otherPlaceholder = Color(hex: 0xEEF1F4), otherPlaceholderInk = Color(hex: 0x24292F)
+        public init() {}
+    }
+
+    /// Colours of the overlay (`--overlay`): fragment frames, surface bounds, the minimap.
+    public struct OverlayColors: Hashable, Sendable {
+        public var frame = Color(hex: 0x1F6FEB)
+        public var surface = Color(hex: 0xE36209)
+        public var band = Color(hex: 0x8250DF)
+        public var minimap = Color(hex: 0xEAEEF2)
+        public init() {}
+    }
+
+    /// The default look: dark text on white.
+    public static let light = Theme()
+
+    /// A designed dark look (GitHub's dark palette as a reference), not an inversion: text
+    /// and backgrounds keep their contrast, links and accents stay readable on the dark ground,
+    /// placeholders and controls have dark versions of their own.
+    public static let dark: Theme = {
+        var t = Theme()
+        t.background = Color(hex: 0x0D1117)
+        t.text = Color(hex: 0xE6EDF3)
+        t.secondaryText = Color(hex: 0x9198A1)
+        t.link = Color(hex: 0x4493F8)
+        t.codeBackground = Color(hex: 0x1F2630)
+        t.rule = Color(hex: 0x30363D)
+        t.quoteBar = Color(hex: 0x3D444D)
+        var a = AttachmentColors()
+        a.fieldBackground = Color(hex: 0x0D1117); a.fieldBorder = Color(hex: 0x3D444D)
+        a.fieldText = Color(hex: 0xE6EDF3); a.fieldPlaceholder = Color(hex: 0x6E7681)
+        a.accent = Color(hex: 0x4493F8); a.toggleOn = Color(hex: 0x2EA043); a.toggleOff = Color(hex: 0x3D444D)
+        a.knob = Color(hex: 0xE6EDF3); a.track = Color(hex: 0x3D444D)
+        a.drawingPaper = Color(hex: 0x1C2128); a.drawingInk = Color(hex: 0xE6EDF3); a.drawingFrame = Color(hex: 0xD29922)
+        a.loadingFill = Color(hex: 0x21262D); a.loadingBorder = Color(hex: 0x3D444D); a.loadingInk = Color(hex: 0x9198A1)
+        a.videoPlaceholder = Color(hex: 0x161B22); a.videoPlaceholderInk = Color(hex: 0xE6EDF3)
+        a.drawingPlaceholder = Color(hex: 0x2B2111); a.drawingPlaceholderInk = Color(hex: 0xE3B341)
+        a.controlPlaceholder = Color(hex: 0x161B22); a.controlPlaceholderInk = Color(hex: 0xC9D1D9)
+        a.imagePlaceholder = Color(hex: 0x2D1517); a.imagePlaceholderInk = Color(hex: 0xFF7B72)
+        a.otherPlaceholder = Color(hex: 0x161B22); a.otherPlaceholderInk = Color(hex: 0xC9D1D9)
+        t.attachments = a
+        t.overlay.frame = Color(hex: 0x4493F8); t.overlay.surface = Color(hex: 0xF0883E)
+        t.overlay.band = Color(hex: 0xAB7DF8); t.overlay.minimap = Color(hex: 0x21262D)
+        return t
+    }()
+
+    /// The built-in themes by name.
+    public static let builtIn: [String: Theme] = ["light": .light, "dark": .dark]
+
+    /// The same look at another text size: every size and the spacing that goes with text (list
+    /// and quote indents, paragraph spacing, code padding) scaled by the size's factor.
+    public func at(_ size: TextSize) -> Theme {
+        guard size != .M else { return self }
+        var t = self
+        let f = size.factor
+        t.bodySize *= f; t.codeSize *= f
+        t.headingSizes = headingSizes.map { $0 * f }
+        t.paragraphSpacing *= f; t.listIndent *= f; t.quoteIndent *= f; t.codePadding *= f
+        return t
+    }
+
+    /// The same look mirrored or not.
+    public func with(_ direction: LayoutDirection) -> Theme {
+        var t = self
+        t.direction = direction
+        return t
+    }
 
     /// Space around the text, in points.
     public struct Insets: Hashable, Sendable {
@@ -113,4 +211,34 @@ struct ParagraphStyle {
             break
         }
     }
+}
+
+/// UIKit's content-size ladder, with TextReel's default `M`: each step scales every text size by
+/// the ratio of UIKit's body sizes (14, 15, 16, 17, 19, 21, 23; accessibility 28, 33, 40, 47, 53
+/// points) to the medium one.
+public enum TextSize: String, Hashable, Sendable, CaseIterable {
+    case XS, S, M, L, XL, XXL, XXXL, A1, A2, A3, A4, A5
+
+    public var factor: Double {
+        let body: [TextSize: Double] = [.XS: 14, .S: 15, .M: 16, .L: 17, .XL: 19, .XXL: 21, .XXXL: 23,
+                                        .A1: 28, .A2: 33, .A3: 40, .A4: 47, .A5: 53]
+        return body[self]! / 16
+    }
+
+    /// UIKit's names (`extraLarge`, `accessibilityMedium`, `UIContentSizeCategoryExtraLarge` …)
+    /// and the short ones.
+    public init?(name: String) {
+        if let short = TextSize(rawValue: name.uppercased()) { self = short; return }
+        let long: [String: TextSize] = [
+            "extrasmall": .XS, "small": .S, "medium": .M, "large": .L, "extralarge": .XL, "extraextralarge": .XXL,
+            "extraextraextralarge": .XXXL, "accessibilitymedium": .A1, "accessibilitylarge": .A2,
+            "accessibilityextralarge": .A3, "accessibilityextraextralarge": .A4, "accessibilityextraextraextralarge": .A5,
+            "ax1": .A1, "ax2": .A2, "ax3": .A3, "ax4": .A4, "ax5": .A5]
+        var key = name.lowercased()
+        for prefix in ["uicontentsizecategory", "."] where key.hasPrefix(prefix) { key.removeFirst(prefix.count) }
+        guard let size = long[key] else { return nil }
+        self = size
+    }
+
+    public static let names = allCases.map(\.rawValue).joined(separator: ", ")
 }

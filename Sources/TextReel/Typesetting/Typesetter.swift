@@ -22,8 +22,14 @@ final class Typesetter {
         var prefix = ""
         if case .listItem(let marker?) = paragraph.kind { prefix = marker + "\t" }
         let shift = prefix.utf8.count
-        let layout = PangoLayoutBox(pango_layout_new(fonts.context))
+        // A mirrored view lays every paragraph out right to left, its indents on the right.
+        let mirrored = theme.direction == .rightToLeft
+        let layout = PangoLayoutBox(pango_layout_new(mirrored ? fonts.rightToLeftContext : fonts.context))
         let pl = layout.layout
+        if mirrored {
+            pango_layout_set_auto_dir(pl, 0)
+            pango_layout_set_alignment(pl, PANGO_ALIGN_RIGHT)
+        }
         let text = prefix + paragraph.text
         pango_layout_set_text(pl, text, Int32(text.utf8.count))
 
@@ -32,7 +38,7 @@ final class Typesetter {
         pango_layout_set_font_description(pl, description)
         pango_font_description_free(description)
 
-        let layoutX = style.leftIndent - style.hangingIndent + style.padding
+        let layoutX = mirrored ? style.rightIndent + style.padding : style.leftIndent - style.hangingIndent + style.padding
         let available = max(containerWidth - style.leftIndent - style.rightIndent - 2 * style.padding, 1)
         pango_layout_set_width(pl, PangoUnits.units(available + style.hangingIndent))
         pango_layout_set_wrap(pl, style.wrapsAtCharacters ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)

@@ -1,0 +1,56 @@
+import Foundation
+
+/// The look a view is rendered in, as the command line (`--theme`, `--text-size`,
+/// `--direction`), scripts and golden cases name it: a theme (built-in name or file), a text
+/// size and a layout direction. Resolved into the `Theme` a text view is made with.
+public struct Appearance: Hashable, Sendable {
+    public var theme: String?
+    public var textSize: TextSize?
+    public var direction: Theme.LayoutDirection?
+
+    public init(theme: String? = nil, textSize: TextSize? = nil, direction: Theme.LayoutDirection? = nil) {
+        self.theme = theme; self.textSize = textSize; self.direction = direction
+    }
+
+    /// These settings, with `other`'s filling what these leave out.
+    public func over(_ other: Appearance) -> Appearance {
+        Appearance(theme: theme ?? other.theme, textSize: textSize ?? other.textSize, direction: direction ?? other.direction)
+    }
+
+    /// The theme: a theme file's path is relative to `folder` (the script's or case's).
+    public func resolve(relativeTo folder: URL? = nil) throws -> Theme {
+        var base = Theme.light
+        if let theme {
+            if Theme.builtIn[theme] == nil, let folder, !theme.hasPrefix("/") {
+                base = try Theme(named: folder.appendingPathComponent(theme).path)
+            } else {
+                base = try Theme(named: theme)
+            }
+        }
+        return base.at(textSize ?? .M).with(direction ?? .leftToRight)
+    }
+
+    /// "dark · XXXL · rtl": the settings given, for names and messages.
+    public var label: String {
+        [theme.map { URL(fileURLWithPath: $0).deletingPathExtension().lastPathComponent }, textSize?.rawValue, direction?.rawValue]
+            .compactMap { $0 }.joined(separator: " · ")
+    }
+
+    /// Parses the command line's values; nil where a flag was not given.
+    public static func parse(theme: String?, textSize: String?, direction: String?) throws -> Appearance {
+        var appearance = Appearance(theme: theme)
+        if let textSize {
+            guard let size = TextSize(name: textSize) else {
+                throw TextReelError("unknown text size '\(textSize)'; expected one of \(TextSize.names) (or UIKit's names, like extraLarge)")
+            }
+            appearance.textSize = size
+        }
+        if let direction {
+            guard let value = Theme.LayoutDirection(rawValue: direction.lowercased()) else {
+                throw TextReelError("unknown direction '\(direction)'; expected ltr or rtl")
+            }
+            appearance.direction = value
+        }
+        return appearance
+    }
+}

@@ -1,0 +1,23 @@
+import Foundation
+import TextReel
+
+/// `--theme`, `--text-size` and `--direction`, on every command that renders; they override a
+/// script's `theme:`, `textSize:` and `direction:`.
+enum AppearanceOptions {
+    static let names = ["theme", "text-size", "direction"]
+
+    static let help = """
+    Look:
+      --theme NAME|FILE     light (default), dark, or a JSON5 theme file
+      --text-size SIZE      XS, S, M (default), L, XL, XXL, XXXL, A1 … A5 (UIKit's names too)
+      --direction ltr|rtl   rtl mirrors the view: insets, indents, list markers, quote bars
+    """
+
+    /// The theme from the flags, over the script's settings (whose theme file is relative to it).
+    static func theme(_ args: Arguments, script: ScrollScript?) throws -> Theme {
+        let flags = try Appearance.parse(theme: args.values["theme"], textSize: args.values["text-size"], direction: args.values["direction"])
+        if flags.theme != nil { return try flags.over(script?.appearance ?? Appearance()).resolve() }
+        let folder = script.map { URL(fileURLWithPath: $0.fileName).deletingLastPathComponent() }
+        return try flags.over(script?.appearance ?? Appearance()).resolve(relativeTo: folder)
+    }
+}
