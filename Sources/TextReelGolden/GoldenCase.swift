@@ -57,6 +57,17 @@ public struct GoldenCase: Sendable {
         public var folderName: String { label.replacingOccurrences(of: " · ", with: "-") }
     }
 
+    /// The case in the look given on the command line (`textreel test --theme dark`): a variant
+    /// of its own, with goldens in expected/<look>/. A case with a variant matrix stays as it is.
+    public func restyled(_ look: Appearance) -> GoldenCase {
+        guard variant == nil, look != Appearance() else { return self }
+        var copy = self
+        copy.variant = Variant(appearance: look, width: nil)
+        copy.name = "\(name) [\(look.label)]"
+        copy.appearance = look.over(appearance)
+        return copy
+    }
+
     /// The case as run: itself, or one case per variant.
     public var variants: [GoldenCase] {
         guard !variantSpecs.isEmpty else { return [self] }

@@ -22,6 +22,9 @@ enum TestCommand {
       --report DIR      write a self-contained HTML report to DIR/index.html
       --junit FILE      write JUnit XML (image paths as attachments)
       --json FILE       write a JSON summary
+      --theme, --text-size, --direction
+                        run the cases without a variant matrix in that look, with goldens of
+                        their own in expected/<look>/ (see `textreel render --help`)
       --quiet           print only failures
       -h, --help        show this help
 
@@ -32,7 +35,7 @@ enum TestCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["update", "shard", "report", "junit", "json", "workers"], flags: ["quiet"])
+        let args = try Arguments(raw, options: ["update", "shard", "report", "junit", "json", "workers"] + AppearanceOptions.names, flags: ["quiet"])
         if args.flags.contains("help") { print(help); return 0 }
         guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "test needs at least one suite folder") }
         var options = GoldenSuite.Options()
@@ -56,7 +59,8 @@ enum TestCommand {
             options.workers = workers
         }
         let quiet = args.flags.contains("quiet")
-        let cases = try GoldenSuite.cases(in: args.positional.map { URL(fileURLWithPath: $0) })
+        let look = try Appearance.parse(theme: args.values["theme"], textSize: args.values["text-size"], direction: args.values["direction"])
+        let cases = try GoldenSuite.cases(in: args.positional.map { URL(fileURLWithPath: $0) }).map { $0.restyled(look) }
         for warning in cases.flatMap(\.warnings) { Terminal.error(warning) }
         let progress = Progress(total: options.shard.map { GoldenSuite.shard(cases, index: $0.index, count: $0.count).count } ?? cases.count,
                                 enabled: true, unit: "cases")
