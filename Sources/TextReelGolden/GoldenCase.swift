@@ -44,6 +44,8 @@ public struct GoldenCase: Sendable {
     public var variant: Variant?
     /// The variants case.json5 asks for, each a case of its own (empty: none).
     var variantSpecs: [Variant] = []
+    /// How many variants the case's matrix has (0: none; a `--theme` run is not a matrix).
+    var variantSpecsCount = 0
 
     /// One combination of a variant matrix: its look, its width, its name and its goldens' folder.
     public struct Variant: Sendable, Equatable {
@@ -104,6 +106,7 @@ public struct GoldenCase: Sendable {
         budget = spec.expect ?? Budget()
         appearance = spec.appearance
         variantSpecs = spec.variants
+        variantSpecsCount = spec.variants.count
     }
 
     /// Checks `case.json5` bytes without a folder (for fuzzing the reader).

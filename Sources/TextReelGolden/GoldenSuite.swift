@@ -17,6 +17,9 @@ public enum GoldenSuite {
         /// Cases rendered at once, each on its own thread with its own font system; results,
         /// reports and progress come in case order whatever the number.
         public var workers = ProcessInfo.processInfo.activeProcessorCount
+        /// Remove golden frames no case produces any more (a passing case's goldens are rewritten
+        /// without them, atomically).
+        public var prune = false
 
         public init(update: UpdateMode = ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .none,
                     shard: (index: Int, count: Int)? = nil) {
@@ -44,6 +47,51 @@ public enum GoldenSuite {
             cases += try found.flatMap { try GoldenCase(folder: $0).variants }
         }
         return cases.sorted { ($0.folder.path, $0.name) < ($1.folder.path, $1.name) }
+    }
+
+    /// Goldens no case produces any more, with the reason: an `expected/` folder in a suite
+    /// whose case.json5 is gone, a variant's folder the matrix no longer lists, frames left at the
+    /// top of `expected/` by a case that now has variants. (Frames past a script's end are found
+    /// by running the case: `CaseResult.obsolete`.)
+    public static func orphans(in folders: [URL], cases: [GoldenCase]) -> [(path: String, reason: String)] {
+        let fm = FileManager.default
+        var found: [(String, String)] = []
+        let caseFolders = Set(cases.map { $0.folder.standardizedFileURL.path })
+        for folder in folders where !fm.fileExists(atPath: folder.appendingPathComponent("case.json5").path) {
+            for name in ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() {
+                let sub = folder.appendingPathComponent(name)
+                let expected = sub.appendingPathComponent("expected")
+                if fm.fileExists(atPath: expected.path), !caseFolders.contains(sub.standardizedFileURL.path) {
+                    found.append((expected.path, "no case.json5 in \(sub.lastPathComponent) produces it any more"))
+                }
+            }
+        }
+        for (folder, group) in Dictionary(grouping: cases.filter { $0.variantSpecsCount > 0 }, by: { $0.folder }) {
+            let expected = folder.appendingPathComponent("expected")
+            let wanted = Set(group.compactMap { $0.variant?.folderName })
+            for name in ((try? fm.contentsOfDirectory(atPath: expected.path)) ?? []).sorted() where !name.hasPrefix(".") {
+                let path = expected.appendingPathComponent(name)
+                var isDirectory: ObjCBool = false
+                fm.fileExists(atPath: path.path, isDirectory: &isDirectory)
+                if isDirectory.boolValue, !wanted.contains(name) {
+                    found.append((path.path, "the variant \(name) is not in the case's matrix any more"))
+                } else if !isDirectory.boolValue {
+                    found.append((path.path, "left from before the case had variants"))
+                }
+            }
+        }
+        return found.sorted { $0.0 < $1.0 }
+    }
+
+    /// Removes `paths` (each renamed aside first, so nothing is left half-removed under its name).
+    public static func prune(_ paths: [String]) throws {
+        let fm = FileManager.default
+        for path in paths {
+            let url = URL(fileURLWithPath: path)
+            let aside = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).pruned.\(getpid())")
+            try fm.moveItem(at: url, to: aside)
+            try fm.removeItem(at: aside)
+        }
     }
 
     /// The share of `cases` for shard `index` of `count`: no overlap and no gap across shards.
@@ -118,14 +166,23 @@ public enum GoldenSuite {
 
     static func run(_ testCase: GoldenCase, options: Options) throws -> CaseResult {
         let start = DispatchTime.now().uptimeNanoseconds
-        var result = try compare(testCase, options: options)
+        var result: CaseResult
+        do {
+            result = try compare(testCase, options: options)
+        } catch let error as TextReelError where error.exitStatus == 2 {
+            // A case that cannot run (a missing script, a step that fails) fails alone; the
+            // other cases still run.
+            result = CaseResult(name: testCase.name, folder: testCase.folder.path, status: .failed, frames: 0)
+            result.structure = ["the case cannot run: \(error)"]
+        }
         result.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         return result
     }
 
     private static func compare(_ testCase: GoldenCase, options: Options) throws -> CaseResult {
         var result = try compare(testCase.render(fontSet: options.fontSet), name: testCase.name, folder: testCase.folder,
-                                 variant: testCase.variant?.folderName, tolerance: testCase.tolerance, update: options.update)
+                                 variant: testCase.variant?.folderName, tolerance: testCase.tolerance, update: options.update,
+                                 prune: options.prune)
         // Structural messages name the variant ("dark · XXXL · 375: paragraph 12 …").
         if let label = testCase.variant?.label { result.structure = result.structure.map { "\(label): \($0)" } }
         return result
@@ -134,7 +191,7 @@ public enum GoldenSuite {
     /// Compares a render with the goldens in `folder/expected`, writing `actual/` and `diff/`
     /// images for frames that differ, and goldens as `update` says.
     static func compare(_ rendered: GoldenCase.Rendered, name: String, folder: URL, variant: String? = nil,
-                        tolerance: GoldenCase.Tolerance, update: UpdateMode) throws -> CaseResult {
+                        tolerance: GoldenCase.Tolerance, update: UpdateMode, prune: Bool = false) throws -> CaseResult {
         let fm = FileManager.default
         func place(_ kind: String) -> URL { variant.map { folder.appendingPathComponent(kind).appendingPathComponent($0) } ?? folder.appendingPathComponent(kind) }
         let expectedFolder = place("expected")
@@ -173,7 +230,9 @@ public enum GoldenSuite {
             let name = String(format: "frame-%05d.png", number)
             let actualPath = actualFolder.appendingPathComponent(name)
             guard let output = rendered.frames[number] else {
-                result.diffs.append(FrameDiff(frame: number, reason: "the golden has this frame; the render does not"))
+                // Not a failure: a golden nothing produces any more (listed; removed by --prune).
+                let why = number > rendered.frameCount ? "past the end of the script (\(rendered.frameCount) frames)" : "no longer among the frames the case keeps"
+                result.obsolete.append("\(expectedFolder.path): frame \(number) (\(expected.index.frames[String(number)] ?? name)) is \(why)")
                 continue
             }
             // The same bytes are the same pixels: nothing to decode.
@@ -212,9 +271,15 @@ public enum GoldenSuite {
         if failed {
             result.status = result.drift.isEmpty ? .failed : .drift
         }
-        if (failed && update == .changed) || update == .all {
+        // Frames whose golden was deleted are recorded by `missing`, like a new case's.
+        let onlyMissing = failed && result.structure.isEmpty && result.diffs.allSatisfy { $0.reason == "no golden for this frame" }
+        if (failed && update == .changed) || update == .all || (onlyMissing && update == .missing) {
             try ExpectedFolder.write(rendered, to: expectedFolder)
-            if failed { result.status = .updated }
+            if failed { result.status = onlyMissing && update == .missing ? .recorded : .updated }
+            result.written = true
+        } else if prune && !failed && !result.obsolete.isEmpty {
+            try ExpectedFolder.write(rendered, to: expectedFolder)
+            result.pruned = result.obsolete
         }
         return result
     }
@@ -263,6 +328,11 @@ public struct CaseResult: Codable, Sendable {
     public var folder: String
     /// The goldens' folder: `folder/expected`, or a variant's folder in it.
     public var expected: String?
+    /// Golden frames no render produces any more, and those `--prune` removed.
+    public var obsolete: [String] = []
+    public var pruned: [String] = []
+    /// True when this run wrote the case's goldens.
+    public var written = false
     public var status: Status
     public var frames: Int
     public var structure: [String] = []

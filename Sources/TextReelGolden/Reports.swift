@@ -1,8 +1,39 @@
 import Foundation
 import TextReel
 
-/// Reports of a golden run: a self-contained HTML page, JUnit XML and a JSON summary.
+/// Reports of a golden run: a self-contained HTML page, JUnit XML and a JSON summary; and the
+/// blob a shard writes so that `merge-reports` makes the reports one run would have made.
 public enum Reports {
+    /// What one shard ran: its results in case order (images referenced by path).
+    public struct Blob: Codable {
+        public var format = "textreel-blob-1"
+        public var shard: String?
+        public var results: [CaseResult]
+        public init(shard: String?, results: [CaseResult]) { self.shard = shard; self.results = results }
+    }
+
+    public static func writeBlob(_ blob: Blob, to url: URL) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        try atomically(encoder.encode(blob), to: url)
+    }
+
+    /// The results of several blobs, in the order one run over all their cases gives.
+    public static func merge(blobs urls: [URL]) throws -> [CaseResult] {
+        var results: [CaseResult] = []
+        for url in urls {
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw TextReelError(file: url.path, "no such blob; expected a file written by textreel test --blob")
+            }
+            guard let blob = try? JSONDecoder().decode(Blob.self, from: data), blob.format == "textreel-blob-1" else {
+                throw TextReelError(file: url.path, "not a blob textreel test --blob wrote (or from another version)")
+            }
+            results += blob.results
+        }
+        // The same order as one run: cases by folder, then by name (variants).
+        return results.sorted { ($0.folder, $0.name) < ($1.folder, $1.name) }
+    }
+
     public static func writeJSON(_ results: [CaseResult], to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

@@ -25,6 +25,12 @@ enum TestCommand {
       --theme, --text-size, --direction
                         run the cases without a variant matrix in that look, with goldens of
                         their own in expected/<look>/ (see `textreel render --help`)
+      --prune           remove goldens no case produces any more (frames past a script's end,
+                        expected/ folders without a case, variants no longer in a matrix);
+                        without it they are listed
+      --fail-on-update  with --update: write the new goldens, list them, and still exit 1 (for CI
+                        jobs that collect them as artifacts)
+      --blob FILE       also write everything a report needs (for merge-reports), e.g. per shard
       --quiet           print only failures
       -h, --help        show this help
 
@@ -35,7 +41,8 @@ enum TestCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["update", "shard", "report", "junit", "json", "workers"] + AppearanceOptions.names, flags: ["quiet"])
+        let args = try Arguments(raw, options: ["update", "shard", "report", "junit", "json", "workers", "blob"] + AppearanceOptions.names,
+                                 flags: ["quiet", "prune", "fail-on-update"])
         if args.flags.contains("help") { print(help); return 0 }
         guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "test needs at least one suite folder") }
         var options = GoldenSuite.Options()
@@ -59,6 +66,7 @@ enum TestCommand {
             options.workers = workers
         }
         let quiet = args.flags.contains("quiet")
+        options.prune = args.flags.contains("prune")
         let look = try Appearance.parse(theme: args.values["theme"], textSize: args.values["text-size"], direction: args.values["direction"])
         let cases = try GoldenSuite.cases(in: args.positional.map { URL(fileURLWithPath: $0) }).map { $0.restyled(look) }
         for warning in cases.flatMap(\.warnings) { Terminal.error(warning) }
@@ -84,11 +92,34 @@ enum TestCommand {
             }
             try Interruption.check("after case \(result.name)")
         }
+        let suites = args.positional.map { URL(fileURLWithPath: $0) }
+        let orphans = GoldenSuite.orphans(in: suites, cases: cases)
+        let obsolete = results.flatMap(\.obsolete).filter { line in !results.contains { $0.pruned.contains(line) } }
+        for result in results { for line in result.pruned { print("removed obsolete golden \(line)") } }
+        if options.prune {
+            try GoldenSuite.prune(orphans.map(\.path))
+            for orphan in orphans { print("removed obsolete golden \(orphan.path): \(orphan.reason)") }
+        } else {
+            for line in obsolete { print("obsolete golden \(line)") }
+            for orphan in orphans { print("obsolete golden \(orphan.path): \(orphan.reason)") }
+            if !obsolete.isEmpty || !orphans.isEmpty { print("(run with --prune to remove them)") }
+        }
+        let written = results.filter(\.written)
+        if args.flags.contains("fail-on-update") {
+            for result in written { print("wrote goldens: \(result.expected ?? result.folder)") }
+        }
+        if let file = args.values["blob"] {
+            try Reports.writeBlob(.init(shard: args.values["shard"], results: results), to: URL(fileURLWithPath: file))
+        }
         if let folder = args.values["report"] { try Reports.writeHTML(results, to: URL(fileURLWithPath: folder)) }
         if let file = args.values["junit"] { try Reports.writeJUnit(results, to: URL(fileURLWithPath: file)) }
         if let file = args.values["json"] { try Reports.writeJSON(results, to: URL(fileURLWithPath: file)) }
         let failed = results.filter(\.isFailure).count
         print("\(results.count - failed) passed, \(failed) failed" + (options.shard.map { " (shard \($0.index)/\($0.count))" } ?? ""))
+        if args.flags.contains("fail-on-update") && !written.isEmpty {
+            print("\(written.count) case\(written.count == 1 ? "" : "s") had goldens written; failing as --fail-on-update asks")
+            return 1
+        }
         return failed == 0 ? 0 : 1
     }
 }

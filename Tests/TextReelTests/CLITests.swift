@@ -173,3 +173,82 @@ final class MessageTests: XCTestCase {
         }
     }
 }
+
+/// The loop around goldens: shards that merge, obsolete goldens, update-and-fail.
+final class GoldenWorkflowTests: XCTestCase {
+    /// A copy of two project cases with the documents they name.
+    private func suite() throws -> URL {
+        let root = Paths.temporaryFolder(#function + "\(UUID())")
+        let fm = FileManager.default
+        try fm.createDirectory(at: root.appendingPathComponent("golden"), withIntermediateDirectories: true)
+        for name in ["eviction", "video-policy", "emoji"] {
+            try fm.copyItem(at: Paths.fixtures.appendingPathComponent("golden/\(name)"), to: root.appendingPathComponent("golden/\(name)"))
+        }
+        try fm.copyItem(at: Paths.fixtures.appendingPathComponent("documents"), to: root.appendingPathComponent("documents"))
+        return root
+    }
+
+    private func stripped(_ url: URL) throws -> NSObject {
+        func strip(_ o: Any) -> Any {
+            if let d = o as? [String: Any] { return d.filter { $0.key != "seconds" }.mapValues(strip) }
+            if let a = o as? [Any] { return a.map(strip) }
+            return o
+        }
+        return strip(try JSONSerialization.jsonObject(with: Data(contentsOf: url))) as! NSObject
+    }
+
+    func testShardBlobsMergeIntoTheReportsOfOneRun() throws {
+        let root = try suite()
+        let golden = root.appendingPathComponent("golden").path
+        for i in 1...2 {
+            let r = try CLI.run(["test", golden, "--shard", "\(i)/2", "--blob", root.appendingPathComponent("b\(i).json").path])
+            XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        }
+        let merged = try CLI.run(["merge-reports", root.appendingPathComponent("b1.json").path, root.appendingPathComponent("b2.json").path,
+                                  "--json", root.appendingPathComponent("merged.json").path, "--junit", root.appendingPathComponent("merged.xml").path])
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        XCTAssertEqual(try CLI.run(["test", golden, "--json", root.appendingPathComponent("single.json").path]).status, 0)
+        XCTAssertEqual(try stripped(root.appendingPathComponent("merged.json")), try stripped(root.appendingPathComponent("single.json")))
+        XCTAssertNotEqual(try CLI.run(["merge-reports", root.appendingPathComponent("nope.json").path]).status, 0)
+    }
+
+    func testObsoleteGoldensAreListedAndPruned() throws {
+        let root = try suite()
+        let golden = root.appendingPathComponent("golden")
+        try FileManager.default.removeItem(at: golden.appendingPathComponent("eviction/case.json5"))
+        let index = golden.appendingPathComponent("video-policy/expected/index.json")
+        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: index)) as! [String: Any]
+        var frames = json["frames"] as! [String: String]
+        frames["999"] = frames.values.first!
+        json["frames"] = frames
+        try JSONSerialization.data(withJSONObject: json).write(to: index)
+        let listed = try CLI.run(["test", golden.path])
+        XCTAssertEqual(listed.status, 0, "obsolete goldens are not failures: \(listed.stdout)")
+        XCTAssertTrue(listed.stdout.contains("frame 999") && listed.stdout.contains("past the end"), listed.stdout)
+        XCTAssertTrue(listed.stdout.contains("eviction/expected: no case.json5"), listed.stdout)
+        let pruned = try CLI.run(["test", golden.path, "--prune"])
+        XCTAssertEqual(pruned.status, 0)
+        XCTAssertTrue(pruned.stdout.contains("removed obsolete golden"), pruned.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: golden.appendingPathComponent("eviction/expected").path))
+        XCTAssertFalse(try String(contentsOf: index, encoding: .utf8).contains("999"))
+        XCTAssertFalse(try CLI.run(["test", golden.path]).stdout.contains("obsolete"))
+    }
+
+    func testDeletedGoldenFramesAreRecordedAndUpdatesCanStillFail() throws {
+        let root = try suite()
+        let golden = root.appendingPathComponent("golden")
+        let frame = try FileManager.default.contentsOfDirectory(atPath: golden.appendingPathComponent("emoji/expected").path).first { $0.hasSuffix(".png") }!
+        try FileManager.default.removeItem(at: golden.appendingPathComponent("emoji/expected/\(frame)"))
+        let missing = try CLI.run(["test", golden.path, "--update", "missing"])
+        XCTAssertEqual(missing.status, 0, missing.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: golden.appendingPathComponent("emoji/expected/\(frame)").path), "re-recorded")
+        let update = try CLI.run(["test", golden.path, "--update", "all", "--fail-on-update"])
+        XCTAssertEqual(update.status, 1, update.stdout)
+        XCTAssertTrue(update.stdout.contains("wrote goldens: "), update.stdout)
+        // A case that cannot run fails alone; the others still run.
+        try Data("{document: \"../../documents/demo.md\", script: \"gone.json5\"}".utf8).write(to: golden.appendingPathComponent("emoji/case.json5"))
+        let broken = try CLI.run(["test", golden.path])
+        XCTAssertEqual(broken.status, 1)
+        XCTAssertTrue(broken.stdout.contains("cannot run") && broken.stdout.contains("2 passed, 1 failed"), broken.stdout)
+    }
+}
