@@ -85,6 +85,8 @@ public enum Reports {
     /// between expected and actual, a filmstrip of each case's golden frames, and the reasons.
     public static func writeHTML(_ results: [CaseResult], to folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // The results beside the page, for `textreel review` and `report --serve`.
+        try writeBlob(Blob(shard: nil, results: results), to: folder.appendingPathComponent("results.json"))
         var html = """
         <!doctype html><html><head><meta charset="utf-8"><title>TextReel golden report</title><style>
         body{font:14px system-ui,sans-serif;margin:24px;color:#1f2328}h2{margin-top:32px}

@@ -130,3 +130,56 @@ final class PreviewSafetyTests: XCTestCase {
         XCTAssertEqual(widths.count, 1, "rows of different widths: \(widths)")
     }
 }
+
+final class ReviewTests: XCTestCase {
+    /// The terminal review in a tmux pane: it shows the failing frame, `a` accepts it (the golden
+    /// on disk becomes the actual image), `q` quits, and the suite then passes.
+    func testReviewAcceptsAFrameInTmux() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else { throw XCTSkip("tmux is not installed") }
+        let root = Paths.temporaryFolder()
+        let fm = FileManager.default
+        try fm.createDirectory(at: root.appendingPathComponent("golden"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: root.appendingPathComponent("documents"), withIntermediateDirectories: true)
+        try fm.copyItem(at: Paths.fixtures.appendingPathComponent("golden/emoji"), to: root.appendingPathComponent("golden/emoji"))
+        let text = try String(contentsOf: Paths.fixtures.appendingPathComponent("documents/emoji.md"), encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "Emoji and scripts", with: "Emoji and SCRIPTS").utf8).write(to: root.appendingPathComponent("documents/emoji.md"))
+        XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path]).status, 1, "the changed document fails")
+        let golden = root.appendingPathComponent("golden/emoji/expected/frame-00001.png")
+        let before = try Data(contentsOf: golden)
+
+        let session = "textreel-review-\(getpid())"
+        @discardableResult
+        func tmux(_ args: [String], output: String = "tmux-out") -> Int32 {
+            let quoted = args.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            return system("cd '\(root.path)' && TERM=xterm-256color tmux -f /dev/null \(quoted) > '\(root.path)/\(output)' 2>&1")
+        }
+        func screen() throws -> String {
+            tmux(["capture-pane", "-p", "-t", session], output: "screen")
+            return try String(contentsOf: root.appendingPathComponent("screen"), encoding: .utf8)
+        }
+        let command = "\(CLI.executable.path) review golden; echo $? > status; sleep 30"
+        XCTAssertEqual(tmux(["new-session", "-d", "-s", session, "-x", "160", "-y", "40", "sh", "-c", command]), 0)
+        defer { tmux(["kill-session", "-t", session]) }
+        // Synchronised on what the screen shows, not on a fixed sleep.
+        func waitFor(_ needle: String) throws -> Bool {
+            for _ in 0..<100 {
+                if try screen().split(separator: "\n").contains(where: { $0.hasPrefix(needle) || $0.contains(needle) }) { return true }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return false
+        }
+        let shown = try waitFor("a accept frame")
+        let first = try screen()
+        XCTAssertTrue(shown, first)
+        XCTAssertTrue(first.contains("frame 1: "), first)
+        tmux(["send-keys", "-t", session, "a"])
+        let accepted = try waitFor("accepted frame 1")
+        let after = try screen()
+        XCTAssertTrue(accepted, after)
+        tmux(["send-keys", "-t", session, "q"])
+        for _ in 0..<50 where !fm.fileExists(atPath: root.appendingPathComponent("status").path) { Thread.sleep(forTimeInterval: 0.1) }
+        XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("status"), encoding: .utf8), "0\n")
+        XCTAssertNotEqual(try Data(contentsOf: golden), before, "the golden on disk changed")
+        XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path]).status, 0, "and the suite passes")
+    }
+}

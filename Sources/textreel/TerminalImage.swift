@@ -1,15 +1,17 @@
 import CChafa
 import Foundation
+import TextReel
 
 /// Draws a frame in the terminal with libchafa: Unicode symbols in true colour by default, or
-/// sixel or kitty graphics.
-public enum TerminalImage {
-    public enum Mode: String, Sendable, CaseIterable {
+/// sixel or kitty graphics. The command line's, not the library's: the library does not link
+/// libchafa.
+enum TerminalImage {
+    enum Mode: String, Sendable, CaseIterable {
         case symbols, sixels, kitty
     }
 
     /// The best mode the terminal (from the environment) supports.
-    public static func detectMode() -> Mode {
+    static func detectMode() -> Mode {
         let info = termInfo()
         defer { chafa_term_info_unref(info) }
         if chafa_term_info_have_seq(info, CHAFA_TERM_SEQ_BEGIN_KITTY_IMMEDIATE_IMAGE_V1) != 0 { return .kitty }
@@ -27,9 +29,12 @@ public enum TerminalImage {
     }
 
     /// The frame as terminal output, `columns` × `rows` character cells at most (aspect kept).
-    public static func render(_ frame: RenderedFrame, columns: Int, rows: Int, mode: Mode) -> String {
-        let width = frame.width, height = frame.height
-        let rgba = frame.rgbaPixels()
+    static func render(_ frame: RenderedFrame, columns: Int, rows: Int, mode: Mode) -> String {
+        render(rgba: frame.rgbaPixels(), width: frame.width, height: frame.height, columns: columns, rows: rows, mode: mode)
+    }
+
+    /// Straight RGBA pixels as terminal output, `columns` × `rows` cells at most (aspect kept).
+    static func render(rgba: [UInt8], width: Int, height: Int, columns: Int, rows: Int, mode: Mode) -> String {
         // Character cells are about twice as tall as wide.
         var cols = Int32(max(columns, 1)), lines = Int32(max(rows, 1))
         let aspect = Double(height) / Double(width)

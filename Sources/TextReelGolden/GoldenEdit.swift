@@ -1,0 +1,39 @@
+import Foundation
+import TextReel
+
+/// Accepting changes after a run (the terminal review and the served report): one frame's
+/// golden replaced by its actual image, or a whole case re-rendered and recorded. Every write is
+/// atomic, as `--update` writes.
+public enum GoldenEdit {
+    /// Makes `image` (an actual PNG) the golden of frame `number` in the `expected` folder.
+    public static func accept(frame number: Int, image: URL, expected: URL) throws {
+        let indexURL = expected.appendingPathComponent("index.json")
+        guard let data = FileManager.default.contents(atPath: indexURL.path),
+              var index = try? JSONDecoder().decode(ExpectedFolder.Index.self, from: data) else {
+            throw TextReelError(file: indexURL.path, "no golden index to accept into")
+        }
+        guard let bytes = FileManager.default.contents(atPath: image.path) else {
+            throw TextReelError(file: image.path, "the actual image is gone; run the suite again")
+        }
+        // The old file may stand for several identical frames: this frame gets a file of its own.
+        let shared = index.frames.filter { $0.value == index.frames[String(number)] }.count > 1
+        let name = String(format: shared ? "frame-%05d.accepted.png" : "frame-%05d.png", number)
+        try AtomicFile.write(bytes, to: expected.appendingPathComponent(name))
+        index.frames[String(number)] = name
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(encoder.encode(index), to: indexURL)
+    }
+
+    /// Re-renders the case `result` reported and records all its goldens.
+    public static func accept(case result: CaseResult) throws {
+        let folder = URL(fileURLWithPath: result.folder)
+        guard let golden = try GoldenCase(folder: folder).variants.first(where: { $0.name == result.name }) else {
+            throw TextReelError(file: folder.path, "case \(result.name) is not in its case.json5 any more")
+        }
+        var options = GoldenSuite.Options()
+        options.update = .all
+        options.workers = 1
+        _ = try GoldenSuite.run([golden], options: options)
+    }
+}
