@@ -87,6 +87,13 @@ public enum Reports {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         // The results beside the page, for `textreel review` and `report --serve`.
         try writeBlob(Blob(shard: nil, results: results), to: folder.appendingPathComponent("results.json"))
+        try atomically(Data(page(results, acceptToken: nil).utf8), to: folder.appendingPathComponent("index.html"))
+    }
+
+    /// The report page. With `acceptToken` (served by `textreel report --serve`), each failing
+    /// frame and case has an accept button, a filter narrows the cases shown, and "accept all
+    /// shown" accepts every case left; each accept is a POST carrying the token.
+    public static func page(_ results: [CaseResult], acceptToken: String?) -> String {
         var html = """
         <!doctype html><html><head><meta charset="utf-8"><title>TextReel golden report</title><style>
         body{font:14px system-ui,sans-serif;margin:24px;color:#1f2328}h2{margin-top:32px}
@@ -95,18 +102,53 @@ public enum Reports {
         figcaption{font-size:12px;color:#57606a}.slider{position:relative;display:inline-block;border:1px solid #d0d7de}
         .slider img{display:block;max-width:60vw}.slider .top{position:absolute;top:0;left:0;overflow:hidden;height:100%;border-right:2px solid #cf222e}
         .film{display:flex;gap:6px;overflow-x:auto;padding:6px 0}.film figure{margin:0}.film img{height:90px;border:1px solid #d0d7de}
-        .film .bad img{border:2px solid #cf222e}ul{margin:6px 0}
+        .film .bad img{border:2px solid #cf222e}ul{margin:6px 0}button{margin:4px 8px 4px 0}.done{color:#1a7f37}
         </style></head><body><h1>TextReel golden report</h1>
         """
         let failed = results.filter(\.isFailure).count
         html += "<p>\(results.count) case\(results.count == 1 ? "" : "s"): \(results.count - failed) passed, \(failed) failed.</p>"
+        if let token = acceptToken {
+            html += """
+            <p><input id="filter" placeholder="filter cases" oninput="filterCases(this.value)">
+            <button id="accept-all" onclick="acceptAllShown()">Accept all shown</button> <span id="status"></span></p>
+            <script>
+            const token = "\(token)";
+            async function accept(caseName, frame, button) {
+              const query = "token=" + encodeURIComponent(token) + "&case=" + encodeURIComponent(caseName) + (frame === null ? "" : "&frame=" + frame);
+              const response = await fetch("/accept?" + query, {method: "POST"});
+              const text = await response.text();
+              document.getElementById("status").textContent = text;
+              if (response.ok && button) { button.disabled = true; button.textContent = "accepted"; button.classList.add("done"); }
+              return response.ok;
+            }
+            function filterCases(text) {
+              for (const section of document.querySelectorAll("section.case")) {
+                section.style.display = section.dataset.case.toLowerCase().includes(text.toLowerCase()) ? "" : "none";
+              }
+            }
+            async function acceptAllShown() {
+              for (const button of document.querySelectorAll("section.case button.accept-case")) {
+                if (button.closest("section").style.display !== "none" && !button.disabled) await accept(button.dataset.case, null, button);
+              }
+            }
+            </script>
+            """
+        }
         for (k, result) in results.enumerated() {
+            html += "<section class=\"case\" data-case=\"\(escape(result.name))\">"
             html += "<h2>\(escape(result.name)) <span class=\"\(result.status.rawValue)\">\(result.status.rawValue)</span></h2>"
+            if acceptToken != nil && result.isFailure {
+                html += "<button class=\"accept-case\" data-case=\"\(escape(result.name))\" onclick=\"accept(this.dataset.case, null, this)\">Accept case</button>"
+            }
             if let first = result.firstDivergingFrame { html += "<p>First diverging frame: \(first)</p>" }
             let reasons = reasons(result)
             if !reasons.isEmpty { html += "<ul>" + reasons.map { "<li>\(escape($0))</li>" }.joined() + "</ul>" }
             for (d, diff) in result.diffs.enumerated() {
-                html += "<h3>Frame \(diff.frame)</h3><div class=\"row\">"
+                html += "<h3>Frame \(diff.frame)</h3>"
+                if acceptToken != nil && diff.actual != nil {
+                    html += "<button class=\"accept-frame\" data-case=\"\(escape(result.name))\" data-frame=\"\(diff.frame)\" onclick=\"accept(this.dataset.case, Number(this.dataset.frame), this)\">Accept frame \(diff.frame)</button>"
+                }
+                html += "<div class=\"row\">"
                 for (label, path) in [("expected", diff.expected), ("actual", diff.actual), ("diff", diff.diff)] {
                     if let path { html += "<figure><img src=\"\(dataURI(path))\"><figcaption>\(label)</figcaption></figure>" }
                 }
@@ -130,9 +172,10 @@ public enum Reports {
                 }
                 html += "</div>"
             }
+            html += "</section>"
         }
         html += "</body></html>\n"
-        try atomically(Data(html.utf8), to: folder.appendingPathComponent("index.html"))
+        return html
     }
 
     private static func dataURI(_ path: String) -> String {

@@ -10,6 +10,7 @@ Commands:
   render    render frames of a document (see `textreel render --help`)
   diff      compare two PNGs pixel by pixel
   test      run golden-image suites
+  report    serve a report with accept buttons (report --serve DIR)
   review    walk the failing frames in the terminal and accept changes
   merge-reports  merge the blobs of sharded test runs into one set of reports
   preview   show where every fragment sits, in the terminal
@@ -42,6 +43,8 @@ do {
         exit(try DiffCommand.run(arguments))
     case "test":
         exit(try TestCommand.run(arguments))
+    case "report":
+        exit(try ReportCommand.run(arguments))
     case "review":
         exit(try ReviewCommand.run(arguments))
     case "merge-reports":

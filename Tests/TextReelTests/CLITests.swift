@@ -252,3 +252,70 @@ final class GoldenWorkflowTests: XCTestCase {
         XCTAssertTrue(broken.stdout.contains("cannot run") && broken.stdout.contains("2 passed, 1 failed"), broken.stdout)
     }
 }
+
+final class ServedReportTests: XCTestCase {
+    /// `report --serve` in a real browser: headless Chromium opens the page, a mouse click on
+    /// "Accept frame" POSTs with the token, and the golden on disk changes; without the token the
+    /// server refuses.
+    func testHeadlessChromiumAcceptsAFrame() throws {
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let node = ["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let chromium, let node else { throw XCTSkip("chromium (make setup installs it) or node is missing") }
+        let root = Paths.temporaryFolder()
+        let fm = FileManager.default
+        try fm.createDirectory(at: root.appendingPathComponent("golden"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: root.appendingPathComponent("documents"), withIntermediateDirectories: true)
+        try fm.copyItem(at: Paths.fixtures.appendingPathComponent("golden/emoji"), to: root.appendingPathComponent("golden/emoji"))
+        let text = try String(contentsOf: Paths.fixtures.appendingPathComponent("documents/emoji.md"), encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "Emoji and scripts", with: "Emoji and SCRIPTS").utf8).write(to: root.appendingPathComponent("documents/emoji.md"))
+        let report = root.appendingPathComponent("report")
+        XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path, "--report", report.path]).status, 1)
+        let golden = root.appendingPathComponent("golden/emoji/expected/frame-00001.png")
+        let before = try Data(contentsOf: golden)
+
+        let server = Process()
+        server.executableURL = CLI.executable
+        server.arguments = ["report", "--serve", report.path]
+        let out = Pipe()
+        server.standardOutput = out
+        try server.run()
+        defer { if server.isRunning { server.terminate() } }
+        var line = ""
+        while !line.hasSuffix("\n") {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            guard !byte.isEmpty else { break }
+            line += String(decoding: byte, as: UTF8.self)
+        }
+        let url = try XCTUnwrap(line.split(separator: " ").last.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) })
+        XCTAssertTrue(url.hasPrefix("http://127.0.0.1:") && url.contains("token="), line)
+
+        // Without the token, writing is refused.
+        let base = String(url.prefix { $0 != "?" })
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: node)
+        probe.arguments = ["-e", "fetch(process.argv[1] + 'accept?case=emoji&frame=1', {method: 'POST'}).then(r => console.log(r.status))", base]
+        let probeOut = Pipe()
+        probe.standardOutput = probeOut
+        try probe.run()
+        probe.waitUntilExit()
+        XCTAssertEqual(String(decoding: probeOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "403\n", "no token, no write")
+        XCTAssertEqual(try Data(contentsOf: golden), before)
+
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: node)
+        browser.arguments = ["--experimental-websocket", Paths.root.appendingPathComponent("Tests/Browser/click.mjs").path, chromium, url, "button.accept-frame"]
+        let said = Pipe()
+        browser.standardOutput = said
+        browser.standardError = FileHandle.nullDevice
+        try browser.run()
+        browser.waitUntilExit()
+        let output = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(browser.terminationStatus, 0, output)
+        XCTAssertTrue(output.hasPrefix("accepted"), output)
+        XCTAssertNotEqual(try Data(contentsOf: golden), before, "the golden on disk changed")
+        server.interrupt()
+        server.waitUntilExit()
+        XCTAssertEqual(server.terminationStatus, 0)
+        XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path]).status, 0)
+    }
+}

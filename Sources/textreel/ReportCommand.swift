@@ -1,0 +1,122 @@
+import CHTTP
+import Foundation
+import TextReel
+import TextReelGolden
+
+/// `textreel report --serve`: the HTML report of a run, served on 127.0.0.1 with accept buttons.
+/// The HTTP side is libmicrohttpd's; every request that writes must carry the random token in
+/// the URL this prints.
+enum ReportCommand {
+    static let help = """
+    Usage: textreel report --serve <report folder> [--port N]
+
+    Serves the report `textreel test --report DIR` wrote (it reads DIR/results.json) on
+    127.0.0.1 only, with an accept button per failing frame and per case, a filter, and "accept
+    all shown". Accepting writes goldens the atomic way --update does. The URL it prints holds a
+    random token; requests that write without it are refused. Ctrl-C stops it.
+
+    Options:
+      --port N   the port (default: one the system chooses)
+
+    Example:
+      textreel test Fixtures/golden --report Output/report; textreel report --serve Output/report
+    """
+
+    static func run(_ raw: [String]) throws -> Int32 {
+        let args = try Arguments(raw, options: ["port"], flags: ["serve"])
+        if args.flags.contains("help") { print(help); return 0 }
+        guard args.flags.contains("serve") else { throw Arguments.UsageError(message: "report needs --serve (reports themselves are written by textreel test --report)") }
+        guard args.positional.count == 1 else { throw Arguments.UsageError(message: "report --serve takes one report folder") }
+        let folder = URL(fileURLWithPath: args.positional[0])
+        let resultsFile = folder.appendingPathComponent("results.json")
+        guard FileManager.default.fileExists(atPath: resultsFile.path) else {
+            throw TextReelError(file: resultsFile.path, "no results here; write a report with textreel test --report \(folder.path) first")
+        }
+        let port = try args.values["port"].map { text -> UInt16 in
+            guard let port = UInt16(text) else { throw Arguments.UsageError(message: "--port expects a number from 0 to 65535, got '\(text)'") }
+            return port
+        } ?? 0
+        let server = ReportServer(results: try Reports.merge(blobs: [resultsFile]))
+        let bound = try server.start(port: port)
+        print("serving the report on http://127.0.0.1:\(bound)/?token=\(server.token)")
+        print("(loopback only; Ctrl-C stops it)")
+        fflush(nil)
+        Interruption.install()
+        while (try? Interruption.check("")) != nil { usleep(100_000) }
+        server.stop()
+        return 0
+    }
+}
+
+/// The server: `/` is the page, `POST /accept?token=…&case=…[&frame=…]` accepts.
+final class ReportServer: @unchecked Sendable {
+    private(set) var results: [CaseResult]
+    /// Random, from the system's generator: it only guards writes, it never reaches a frame.
+    let token: String = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
+    private var daemon: OpaquePointer?
+    private let lock = NSLock()
+
+    init(results: [CaseResult]) { self.results = results }
+
+    func start(port: UInt16) throws -> UInt16 {
+        var bound: UInt16 = 0
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        daemon = textreel_http_start(port, { context, connection, url, method, _, _, uploadSize, state -> MHD_Result in
+            let server = Unmanaged<ReportServer>.fromOpaque(context!).takeUnretainedValue()
+            // A POST calls twice: first to set up (answered later), then with the (empty) body done.
+            if String(cString: method!) == "POST", state!.pointee == nil {
+                state!.pointee = UnsafeMutableRawPointer(bitPattern: 1)
+                return textreel_http_continue()
+            }
+            uploadSize?.pointee = 0
+            func value(_ key: String) -> String? { textreel_http_query(connection, key).map { String(cString: $0) } }
+            let (status, type, body) = server.respond(method: String(cString: method!), path: String(cString: url!), value: value)
+            let bytes = Array(body.utf8)
+            return bytes.withUnsafeBufferPointer { buffer in
+                buffer.withMemoryRebound(to: CChar.self) { textreel_http_reply(connection, UInt32(status), type, $0.baseAddress, $0.count) }
+            }
+        }, context, &bound)
+        guard daemon != nil else { throw TextReelError("cannot listen on 127.0.0.1:\(port); the port may be in use, try another --port") }
+        return bound
+    }
+
+    func stop() {
+        if let daemon { MHD_stop_daemon(daemon) }
+        daemon = nil
+    }
+
+    private func respond(method: String, path: String, value: (String) -> String?) -> (Int, String, String) {
+        lock.lock()
+        defer { lock.unlock() }
+        switch (method, path) {
+        case ("GET", "/"):
+            // The page's accept buttons carry the token only when the page was asked for with it.
+            let token = value("token") == self.token ? self.token : nil
+            return (200, "text/html; charset=utf-8", Reports.page(results, acceptToken: token))
+        case ("POST", "/accept"):
+            guard value("token") == token else { return (403, "text/plain", "refused: the token is missing or wrong") }
+            guard let name = value("case"), let index = results.firstIndex(where: { $0.name == name }) else {
+                return (404, "text/plain", "no such case")
+            }
+            let result = results[index]
+            do {
+                if let frameText = value("frame") {
+                    guard let frame = Int(frameText), let diff = result.diffs.first(where: { $0.frame == frame }),
+                          let actual = diff.actual, let expected = result.expected else {
+                        return (404, "text/plain", "no such failing frame in \(name)")
+                    }
+                    try GoldenEdit.accept(frame: frame, image: URL(fileURLWithPath: actual), expected: URL(fileURLWithPath: expected))
+                    return (200, "text/plain", "accepted frame \(frame) of \(name)")
+                }
+                try GoldenEdit.accept(case: result)
+                return (200, "text/plain", "accepted case \(name)")
+            } catch {
+                return (500, "text/plain", "could not accept: \(error)")
+            }
+        case ("GET", _), ("POST", _):
+            return (404, "text/plain", "not found")
+        default:
+            return (405, "text/plain", "method not allowed")
+        }
+    }
+}
