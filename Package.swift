@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .library(name: "TextReel", targets: ["TextReel"]),
         .library(name: "TextReelGolden", targets: ["TextReelGolden"]),
+        /// For test targets only: `assertGoldenFrames` (XCTest and Swift Testing).
+        .library(name: "TextReelTesting", targets: ["TextReelTesting"]),
         .executable(name: "textreel", targets: ["textreel"]),
     ],
     targets: [
@@ -21,9 +23,11 @@ let package = Package(
                        providers: [.apt(["libisal-dev", "libdeflate-dev", "zlib1g-dev"])]),
         .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark", "CCompress"]),
         .target(name: "TextReelGolden", dependencies: ["TextReel", "CImage"]),
+        .target(name: "TextReelTesting", dependencies: ["TextReel", "TextReelGolden"]),
         .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelGolden", "CChafa", "CHTTP"]),
         .executableTarget(name: "textreel-bench", dependencies: ["TextReel", "TextReelGolden"]),
         .testTarget(name: "TextReelTests", dependencies: ["TextReel", "CPango", "textreel"]),
-        .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel"]),
+        .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel", "TextReelTesting"],
+                    exclude: ["__Goldens__"]),
     ]
 )

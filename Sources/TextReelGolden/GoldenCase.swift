@@ -11,6 +11,13 @@ public struct GoldenCase: Sendable {
         public var includeAA = false
         public init() {}
 
+        public init(threshold: Double = 0.1, maxDiffPixels: Int = 0, maxDiffPixelRatio: Double = 0, includeAA: Bool = false) {
+            self.threshold = threshold
+            self.maxDiffPixels = maxDiffPixels
+            self.maxDiffPixelRatio = maxDiffPixelRatio
+            self.includeAA = includeAA
+        }
+
         public init(from decoder: Decoder) throws {
             let c = try CaseFile.strict(decoder, ["threshold", "maxDiffPixels", "maxDiffPixelRatio", "includeAA"])
             threshold = try c.decodeIfPresent(Double.self, forKey: .init("threshold")) ?? 0.1

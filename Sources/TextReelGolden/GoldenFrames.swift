@@ -36,6 +36,16 @@ public enum GoldenFrames {
         return ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .none
     }
 
+    /// Renders `view` along `script` and compares its frames with the goldens in `folder`,
+    /// writing them as `mode` says; the result says what happened (the assertion of
+    /// `TextReelTesting` turns it into a failure at the caller).
+    public static func compare(_ view: TextView, script: ScrollScript, frames: GoldenCase.Frames, name: String, folder: URL,
+                               tolerance: GoldenCase.Tolerance, mode: GoldenSuite.UpdateMode) throws -> CaseResult {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let rendered = try GoldenCase.render(view, script: script, frames: frames, fontSet: .standard)
+        return try GoldenSuite.compare(rendered, name: name, folder: folder, tolerance: tolerance, update: mode)
+    }
+
     /// Renders `view` along `script` (one frame when there is none) and compares the frames.
     public static func verify(_ view: TextView, script: ScrollScript = .still, frames: GoldenCase.Frames = .all,
                               named name: String, tolerance: GoldenCase.Tolerance = .init(),

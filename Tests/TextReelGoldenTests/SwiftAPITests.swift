@@ -1,0 +1,62 @@
+import Foundation
+import Testing
+import TextReel
+import TextReelGolden
+import TextReelTesting
+import XCTest
+
+/// `assertGoldenFrames` under Swift Testing: goldens in `__Goldens__/SwiftAPITests/<test name>`.
+@Suite struct SwiftAPITests {
+    @Test func quoteAndList() throws {
+        let document = try TextDocument(markdown: "> A quote\n\n- one\n- two\n")
+        let view = TextView(document: document, viewportSize: CGSize(width: 320, height: 200))
+        assertGoldenFrames(view)
+        let dark = TextView(document: document, viewportSize: CGSize(width: 320, height: 200), theme: .dark)
+        assertGoldenFrames(dark, script: "{steps: [{scroll: {by: 20}}]}")   // the second call: quoteAndList-2
+    }
+
+    /// Fails on purpose, only when the test below runs it in a child process.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TEXTREEL_FAIL_ON_PURPOSE"] != nil))
+    func failsOnPurpose() throws {
+        let view = TextView(document: try TextDocument(markdown: "> Not the quote the golden shows\n"),
+                            viewportSize: CGSize(width: 320, height: 200))
+        assertGoldenFrames(view, named: "quoteAndList", record: GoldenSuite.UpdateMode.none)
+    }
+}
+
+/// The same assertion under XCTest, and the failure of the Swift Testing one checked from outside.
+final class SwiftAPIXCTests: XCTestCase {
+    func testAssertionUnderXCTest() throws {
+        let view = TextView(document: try TextDocument(markdown: "# XCTest\n\nThe same assertion."),
+                            viewportSize: CGSize(width: 320, height: 160))
+        assertGoldenFrames(view, named: "xctest-heading")
+    }
+
+    /// The failing Swift Testing test runs in a child process: its issue points at the call's
+    /// line and column, and expected, actual and diff PNGs are attached.
+    func testFailuresAreRecordedAtTheCallerWithAttachments() throws {
+        let attachments = FileManager.default.temporaryDirectory.appendingPathComponent("textreel-attachments-\(getpid())")
+        try? FileManager.default.removeItem(at: attachments)
+        try FileManager.default.createDirectory(at: attachments, withIntermediateDirectories: true)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        process.arguments = ["--testing-library", "swift-testing", "--filter", "failsOnPurpose", "--attachments-path", attachments.path]
+        process.environment = ProcessInfo.processInfo.environment.merging(["TEXTREEL_FAIL_ON_PURPOSE": "1"]) { _, new in new }
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        try process.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertNotEqual(process.terminationStatus, 0, text)
+        // The issue is at the line of the call in failsOnPurpose.
+        let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
+        let callLine = try XCTUnwrap(source.firstIndex { $0.contains("named: \"quoteAndList\", record:") }) + 1
+        XCTAssertTrue(text.contains("recorded an issue at SwiftAPITests.swift:\(callLine):"), "the issue is at the call (line \(callLine)): \(text)")
+        XCTAssertTrue(text.contains("golden frames of 'quoteAndList' differ"), text)
+        let files = Set((try? FileManager.default.contentsOfDirectory(atPath: attachments.path)) ?? [])
+        for name in ["frame-00001-expected.png", "frame-00001-actual.png", "frame-00001-diff.png"] {
+            XCTAssertTrue(files.contains(name), "\(name) attached: \(files)")
+        }
+    }
+}
