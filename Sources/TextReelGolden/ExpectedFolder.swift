@@ -20,17 +20,17 @@ struct ExpectedFolder {
         let indexFile = url.appendingPathComponent("index.json")
         guard FileManager.default.fileExists(atPath: indexFile.path) else { return nil }
         let decoder = JSONDecoder()
-        do {
-            let index = try decoder.decode(Index.self, from: Data(contentsOf: indexFile))
-            let layoutFile = url.appendingPathComponent("layout.json")
-            let layout = FileManager.default.fileExists(atPath: layoutFile.path)
-                ? try decoder.decode(LayoutSnapshot.self, from: Data(contentsOf: layoutFile)) : LayoutSnapshot()
-            let fingerprint = try? decoder.decode(EnvironmentFingerprint.self, from: Data(contentsOf: url.appendingPathComponent("fingerprint.json")))
-            return ExpectedFolder(url: url, index: index, layout: layout, fingerprint: fingerprint)
-        } catch {
-            let what = error is DecodingError ? "not the JSON index textreel writes" : (error as NSError).localizedFailureReason ?? "unreadable"
-            throw TextReelError(file: indexFile.path, "the golden index is damaged (\(what)); restore it from version control, or re-record the case with --update all")
+        func read<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
+            let file = url.appendingPathComponent(name)
+            do { return try decoder.decode(type, from: Data(contentsOf: file)) } catch {
+                let what = error is DecodingError ? "not the JSON textreel writes" : (error as NSError).localizedFailureReason ?? "unreadable"
+                throw TextReelError(file: file.path, "the golden \(name) is damaged (\(what)); restore it from version control, or re-record the case with --update all")
+            }
         }
+        let index = try read(Index.self, "index.json")
+        let layout = FileManager.default.fileExists(atPath: url.appendingPathComponent("layout.json").path) ? try read(LayoutSnapshot.self, "layout.json") : LayoutSnapshot()
+        let fingerprint = try? decoder.decode(EnvironmentFingerprint.self, from: Data(contentsOf: url.appendingPathComponent("fingerprint.json")))
+        return ExpectedFolder(url: url, index: index, layout: layout, fingerprint: fingerprint)
     }
 
     func imageURL(frame: Int) -> URL? {

@@ -100,6 +100,9 @@ public struct GoldenCase: Sendable {
         self.warnings = warnings
         name = folder.lastPathComponent
         self.folder = folder
+        if spec.document.hasPrefix("/") {
+            throw TextReelError(file: file.path, "its document '\(spec.document)' is an absolute path; expected a path relative to the case folder, so the suite works wherever it is checked out")
+        }
         document = folder.appendingPathComponent(spec.document)
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: document.path, isDirectory: &isDirectory) || isDirectory.boolValue {
@@ -214,7 +217,12 @@ struct CaseFile: Decodable {
         if let v = viewport, !(v.width > 0 && v.height > 0 && (v.scale ?? 1) > 0) {
             throw DecodingError.dataCorrupted(.init(codingPath: [Key("viewport")], debugDescription: "viewport sizes must be positive"))
         }
-        frames = try c.decodeIfPresent(GoldenCase.Frames.self, forKey: Key("frames"))
+        if let raw = try c.decodeIfPresent(String.self, forKey: Key("frames")) {
+            guard let value = GoldenCase.Frames(rawValue: raw) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [Key("frames")], debugDescription: "'\(raw)' is not allowed; expected all or snapshots"))
+            }
+            frames = value
+        }
         tolerance = try c.decodeIfPresent(GoldenCase.Tolerance.self, forKey: Key("tolerance"))
         overlay = try c.decodeIfPresent(Bool.self, forKey: Key("overlay"))
         if c.contains(Key("expect")) {

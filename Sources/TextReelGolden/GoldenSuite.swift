@@ -239,9 +239,15 @@ public enum GoldenSuite {
             if let file = expected.imageURL(frame: number), let bytes = FileManager.default.contents(atPath: file.path),
                bytes == output.png { continue }
             let actual = output.image
-            guard let file = expected.imageURL(frame: number), let golden = try? RGBAImage(contentsOf: file) else {
+            guard let file = expected.imageURL(frame: number), FileManager.default.fileExists(atPath: file.path) else {
                 try write(actual, to: actualPath)
                 result.diffs.append(FrameDiff(frame: number, reason: "no golden for this frame", actual: actualPath.path))
+                continue
+            }
+            let golden: RGBAImage
+            do { golden = try RGBAImage(contentsOf: file) } catch let error as TextReelError {
+                try write(actual, to: actualPath)
+                result.diffs.append(FrameDiff(frame: number, reason: "the golden is damaged (\(error.message)); re-record it", expected: file.path, actual: actualPath.path))
                 continue
             }
             guard golden.width == actual.width, golden.height == actual.height else {

@@ -27,8 +27,10 @@ public struct RGBAImage: Equatable, Sendable {
     public static let maximumPixels = 16384 * 16384
 
     public init(contentsOf url: URL) throws {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
+        if isDirectory.boolValue { throw TextReelError(file: url.path, "a folder, not a PNG file") }
         guard let data = FileManager.default.contents(atPath: url.path) else {
-            let exists = FileManager.default.fileExists(atPath: url.path)
             throw TextReelError(file: url.path, exists ? "not a readable PNG file" : "no such PNG file")
         }
         do { try self.init(pngData: data) } catch let error as TextReelError {

@@ -84,7 +84,13 @@ public enum Reports {
     /// A self-contained page (images inlined): expected | actual | diff side by side, a slider
     /// between expected and actual, a filmstrip of each case's golden frames, and the reasons.
     public static func writeHTML(_ results: [CaseResult], to folder: URL) throws {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), !isDirectory.boolValue {
+            throw TextReelError(file: folder.path, "this is a file; --report names a folder for index.html")
+        }
+        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
+            throw TextReelError(file: folder.path, "cannot create the report folder (\((error as NSError).localizedFailureReason ?? "not writable")); expected a writable path")
+        }
         // The results beside the page, for `textreel review` and `report --serve`.
         try writeBlob(Blob(shard: nil, results: results), to: folder.appendingPathComponent("results.json"))
         try atomically(Data(page(results, acceptToken: nil).utf8), to: folder.appendingPathComponent("index.html"))

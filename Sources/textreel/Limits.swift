@@ -25,7 +25,12 @@ enum LimitOptions {
             return value
         }
         if let mb = try positive("max-document-mb") { limits.documentBytes = mb << 20 }
-        if let kb = try positive("max-paragraph-kb") { limits.paragraphBytes = kb << 10 }
+        if let kb = try positive("max-paragraph-kb") {
+            guard kb << 10 <= ReadingLimits.maximumParagraphBytes else {
+                throw Arguments.UsageError(message: "--max-paragraph-kb \(kb) is over \(ReadingLimits.maximumParagraphBytes >> 10), the most Pango lays out as one paragraph")
+            }
+            limits.paragraphBytes = kb << 10
+        }
         if let depth = try positive("max-nesting") {
             guard depth <= ReadingLimits.maximumNesting else {
                 throw Arguments.UsageError(message: "--max-nesting \(depth) is over the most it can be raised to, \(ReadingLimits.maximumNesting)")

@@ -125,7 +125,9 @@ enum PreviewCommand {
             throw Arguments.UsageError(message: "--frame expects a whole number of at least 1, got '\(frameText)'")
         }
         if frameNumber > session.frameCount {
-            throw Arguments.UsageError(message: "--frame \(frameNumber) is past the last frame; the script makes \(session.frameCount)")
+            throw Arguments.UsageError(message: args.values["script"] == nil
+                ? "--frame \(frameNumber) needs a script; without --script there is only frame 1"
+                : "--frame \(frameNumber) is past the last frame; the script makes \(session.frameCount)")
         }
         try session.go(toFrame: frameNumber)
         if let at = args.values["at"] {

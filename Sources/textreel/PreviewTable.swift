@@ -19,7 +19,7 @@ enum PreviewTable {
         func n(_ v: Double) -> String { String(Int(v.rounded())) }
         var out: [String] = []
         out.append(style.bold("\(safe(name)) — frame \(p.frame) at \(String(format: "%.2f", p.time)) s"))
-        out.append("document  \(n(p.documentHeight)) pt: \(n(p.measuredHeight)) measured (\(p.measuredParagraphs) of \(p.paragraphs) paragraphs), \(n(p.documentHeight - p.measuredHeight)) estimated")
+        out.append("document  \(n(p.documentHeight)) pt: \(n(p.measuredHeight)) measured (\(p.measuredParagraphs) of \(p.paragraphs) paragraphs), \(n(p.estimatedHeight)) estimated, \(n(p.documentHeight - p.measuredHeight - p.estimatedHeight)) insets")
         out.append("visible   y \(n(p.visibleRect.y)) – \(n(p.visibleRect.y + p.visibleRect.height))  (\(n(p.visibleRect.width)) × \(n(p.visibleRect.height)) pt)")
         out.append("overdraw  y \(n(p.viewportBounds.y)) – \(n(p.viewportBounds.y + p.viewportBounds.height))")
         out.append("")

@@ -9,6 +9,7 @@ struct Y4MWriter {
     let fps: Double
     private var wroteHeader = false
     private(set) var framesWritten = 0
+    private var size: (Int, Int)?
 
     init(fd: Int32, fps: Double) {
         self.fd = fd
@@ -16,6 +17,10 @@ struct Y4MWriter {
     }
 
     mutating func write(_ frame: RenderedFrame) throws {
+        if let size, size != (frame.width, frame.height) {
+            throw TextReelError("frame \(framesWritten + 1) is \(frame.width)×\(frame.height) px but the stream is \(size.0)×\(size.1): a Y4M stream has one frame size, and the script resizes the view; write PNGs instead", exitStatus: 2)
+        }
+        size = (frame.width, frame.height)
         if !wroteHeader {
             let rate = Int((fps * 1000).rounded())
             try put(Data("YUV4MPEG2 W\(frame.width) H\(frame.height) F\(rate):1000 Ip A1:1 C444\n".utf8))

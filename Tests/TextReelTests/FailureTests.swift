@@ -159,3 +159,50 @@ final class NestingTests: XCTestCase {
         XCTAssertEqual(Set(xs).count, 40, "every level is distinct")
     }
 }
+
+/// Found by trying the command line as a new user would.
+final class NewUserFindingsTests: XCTestCase {
+    /// A word of tens of thousands of characters took minutes (Pango's word wrap is quadratic in
+    /// it), and a paragraph taller than Cairo's 32,767-pixel surfaces was drawn blank.
+    func testLongWordsAndTallParagraphsDrawQuickly() throws {
+        let document = try TextDocument(markdown: "Some words first. " + String(repeating: "x", count: 200_000) + " and after\n")
+        let view = TextView(document: document, viewportSize: CGSize(width: 400, height: 300))
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        XCTAssertGreaterThan(fragment.textLineFragments.count, 1000, "the word wraps")
+        XCTAssertGreaterThan(fragment.layoutFragmentFrame.height, 32_767, "taller than a surface may be")
+        let frame = try view.renderFrame()
+        let inked = (0..<300).contains { y in (0..<400).contains { x in frame.pixel(x: x, y: y).red < 128 } }
+        XCTAssertTrue(inked, "the text is drawn")
+        view.scroll(by: 40_000)
+        let far = try view.renderFrame()
+        XCTAssertTrue((0..<300).contains { y in (0..<400).contains { x in far.pixel(x: x, y: y).red < 128 } }, "deep inside it too")
+        // Past what Pango lays out as one paragraph: refused, not silently empty.
+        XCTAssertThrowsError(try TextDocument(markdown: String(repeating: "x", count: 300_000))) {
+            XCTAssertTrue("\($0)".contains("255 KB limit"), "\($0)")
+        }
+    }
+
+    /// No jump is counted on the first frame or where a scroll lands (a clamp at an end the pass
+    /// measured), only for content that moved between frames by itself.
+    func testJumpsAreMovementsBetweenFrames() throws {
+        let document = try TextDocument(markdown: "# Short\n\nA document shorter than its viewport.\n\n- one\n- two\n")
+        let view = TextView(document: document, viewportSize: CGSize(width: 1024, height: 400))
+        var events: [FrameEvent] = []
+        try ScriptRunner(view: view, script: ScrollScript(data: Data("{steps: [{scroll: {toParagraph: 1}}, {wait: 0.1}, {scroll: {by: 300}}]}".utf8)))
+            .run(drawing: 0...0) { _, _, event in events.append(event) }
+        XCTAssertEqual(events.map(\.checks.jump), Array(repeating: 0, count: events.count))
+    }
+
+    func testTableHeaderRuleFollowsAWrappedHeader() throws {
+        let header = "|" + (0..<30).map { "h\($0)" }.joined(separator: "|") + "|\n|" + String(repeating: "-|", count: 30) + "\n|" + (0..<30).map { "c\($0)" }.joined(separator: "|") + "|\n"
+        let view = TextView(document: try TextDocument(markdown: header), viewportSize: CGSize(width: 400, height: 600))
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        let headerEnd = fragment.paragraph.text.utf8.firstRange(of: "\u{2028}".utf8).map { fragment.paragraph.text.utf8.distance(from: fragment.paragraph.text.utf8.startIndex, to: $0.lowerBound) }!
+        let headerLines = fragment.textLineFragments.filter { $0.characterRange.lowerBound < headerEnd }
+        XCTAssertGreaterThan(headerLines.count, 1, "the header wraps")
+        let frame = try view.renderFrame()
+        let ruleY = Int((fragment.layoutFragmentFrame.minY + headerLines.last!.typographicBounds.maxY).rounded()) + 1
+        let below = (ruleY - 2...ruleY + 6).contains { y in frame.pixel(x: 200, y: y) != (255, 255, 255) && frame.pixel(x: 36, y: y).red > 150 }
+        XCTAssertTrue(below, "a rule under the last header line")
+    }
+}

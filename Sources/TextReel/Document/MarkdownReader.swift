@@ -84,7 +84,8 @@ struct MarkdownReader {
             let line = prefix.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
             let lineStart = prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
             throw TextReelError(file: fileName, line: line, column: offset - lineStart + 1,
-                                "invalid UTF-8 (byte 0x\(String(raw[offset], radix: 16))); expected a UTF-8 text file")
+                                raw[offset] == 0 ? "a NUL byte; expected text (a binary file?)"
+                                    : "invalid UTF-8 (byte 0x\(String(raw[offset], radix: 16))); expected a UTF-8 text file")
         }
     }
 

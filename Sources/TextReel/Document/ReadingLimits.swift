@@ -6,7 +6,7 @@ public struct ReadingLimits: Sendable, Equatable {
     /// Largest Markdown file, in bytes.
     public var documentBytes = 512 << 20
     /// Largest single paragraph, in bytes of text (Pango lays a paragraph out in one piece).
-    public var paragraphBytes = 1 << 20
+    public var paragraphBytes = ReadingLimits.maximumParagraphBytes
     /// Deepest nesting of quotes, lists and inline styles.
     public var nesting = 64
     /// Largest image, in pixels, checked from its header before decoding.
@@ -16,6 +16,9 @@ public struct ReadingLimits: Sendable, Equatable {
 
     public init() {}
     public static let standard = ReadingLimits()
+    /// The most a paragraph may hold, and the default: Pango lays out at most 256 KB of text in
+    /// one layout (a longer one comes out as one empty line), and a paragraph is one layout.
+    public static let maximumParagraphBytes = 255 << 10
     /// The most `nesting` may be raised to: the reader's stack is sized for it.
     public static let maximumNesting = 10_000
 }

@@ -48,7 +48,9 @@ struct FragmentPainter {
         case .thematicBreak:
             Paint.fill(cr, CGRect(x: box.minX, y: (size.height / 2).rounded() - 1, width: box.width, height: 2), theme.rule)
         case .table:
-            if let header = fragment.textLineFragments.first, fragment.textLineFragments.count > 1 {
+            // The header row ends at the first row separator; it may wrap onto several lines.
+            let headerEnd = paragraph.text.utf8.firstRange(of: "\u{2028}".utf8).map { paragraph.text.utf8.distance(from: paragraph.text.utf8.startIndex, to: $0.lowerBound) } ?? Int.max
+            if let header = fragment.textLineFragments.last(where: { $0.characterRange.lowerBound < headerEnd }), fragment.textLineFragments.count > 1 {
                 let y = (header.typographicBounds.maxY + theme.lineSpacing * style.size / 2).rounded()
                 Paint.fill(cr, CGRect(x: box.minX, y: y, width: box.width, height: 1), theme.rule)
             }

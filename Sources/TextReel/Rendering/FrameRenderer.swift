@@ -24,6 +24,9 @@ final class FrameRenderer {
         case placeholder(TextAttachment, box: CGRect, x: Double, y: Double)
         /// Drawn by a closure: never equal to anything, so a frame with one is always drawn.
         case decorations(ParagraphID, [FragmentDecoration], x: Double, y: Double)
+        /// A fragment too tall for a surface of its own (Cairo's 32,767-pixel limit), drawn
+        /// straight into the frame each time.
+        case direct(TextLayoutFragment, x: Double, y: Double)
 
         static func == (a: Piece, b: Piece) -> Bool {
             switch (a, b) {
@@ -57,8 +60,12 @@ final class FrameRenderer {
             let frameRect = fragment.layoutFragmentFrame
             let surfaceRect = fragment.renderingSurfaceBounds.offsetBy(dx: frameRect.minX, dy: frameRect.minY)
             guard surfaceRect.intersects(visibleRect), fragment.layout != nil else { continue }
-            let surface = cache.surface(for: fragment, scale: scale) { painter.draw($0, in: $1) }
-            pieces.append(.surface(surface, x: device(surfaceRect.minX, scale), y: device(surfaceRect.minY, scale) - top))
+            if max(surfaceRect.width, surfaceRect.height) * scale > Double(CairoSurface.maximumSide) {
+                pieces.append(.direct(fragment, x: device(frameRect.minX, scale), y: device(frameRect.minY, scale) - top))
+            } else {
+                let surface = cache.surface(for: fragment, scale: scale) { painter.draw($0, in: $1) }
+                pieces.append(.surface(surface, x: device(surfaceRect.minX, scale), y: device(surfaceRect.minY, scale) - top))
+            }
             if let extra = decorations[fragment.paragraph.id] {
                 pieces.append(.decorations(fragment.paragraph.id, extra, x: device(frameRect.minX, scale), y: device(frameRect.minY, scale) - top))
             }
@@ -90,6 +97,12 @@ final class FrameRenderer {
                     cairo_translate(cr, x, y)
                     cairo_scale(cr, scale, scale)
                     attachments.drawPlaceholder(attachment, box: box, in: cr)
+                    cairo_restore(cr)
+                case let .direct(fragment, x, y):
+                    cairo_save(cr)
+                    cairo_translate(cr, x, y)
+                    cairo_scale(cr, scale, scale)
+                    painter.draw(fragment, in: cr)
                     cairo_restore(cr)
                 case let .decorations(_, extra, x, y):
                     cairo_save(cr)

@@ -42,11 +42,12 @@ struct StrictContainer {
         return value
     }
 
-    func index(_ key: String) throws -> Int {
+    /// A paragraph number, or with `what` another count ("a character offset").
+    func index(_ key: String, what: String = "a paragraph number") throws -> Int {
         let value = try required(Double.self, key)
         let problem = value < 0 ? "is negative" : value != value.rounded() ? "is not a whole number" : value >= 1e9 ? "is too large" : nil
         if let problem {
-            throw impossible(key, "\(Self.format(value)) \(problem); expected a paragraph number, a whole number from 0 to 999999999")
+            throw impossible(key, "\(Self.format(value)) \(problem); expected \(what), a whole number from 0 to 999999999")
         }
         return Int(value)
     }
@@ -216,11 +217,12 @@ extension ScrollScript.Step: Decodable {
         let paragraph = try e.index("paragraph")
         if e.has("insert") {
             return .insert(paragraph: paragraph, text: try e.required(String.self, "insert"),
-                           at: e.has("at") ? try e.index("at") : 0)
+                           at: e.has("at") ? try e.index("at", what: "a character offset") : 0)
         }
         if e.has("delete") {
             let d = try StrictContainer(e.container.superDecoder(forKey: AnyKey("delete")), allowed: ["from", "length"])
-            return .delete(paragraph: paragraph, from: try d.index("from"), length: try d.index("length"))
+            return .delete(paragraph: paragraph, from: try d.index("from", what: "a character offset"),
+                           length: try d.index("length", what: "a number of characters"))
         }
         throw e.impossible("paragraph", "an edit needs insert, delete, insertParagraph or deleteParagraph")
     }

@@ -53,6 +53,8 @@ public struct LayoutPass: Sendable {
     /// Estimated until every paragraph is measured.
     public var documentHeight: Double
     public var measuredHeight: Double
+    /// The height of the paragraphs not measured yet (estimates).
+    public var estimatedHeight: Double
     public var paragraphCount: Int
     public var measuredParagraphCount: Int
     /// The base delegate calls in order: "willLayout", "configure:<paragraph id>"…, "didLayout".

@@ -33,6 +33,8 @@ public struct LayoutPreview: Codable, Equatable, Sendable {
     public var time: Double
     public var documentHeight: Double
     public var measuredHeight: Double
+    /// The estimated part of the height (the insets are neither measured nor estimated).
+    public var estimatedHeight: Double
     public var paragraphs: Int
     public var measuredParagraphs: Int
     public var visibleRect: Rect
@@ -47,6 +49,7 @@ public struct LayoutPreview: Codable, Equatable, Sendable {
         self.time = time
         documentHeight = pass.documentHeight
         measuredHeight = pass.measuredHeight
+        estimatedHeight = pass.estimatedHeight
         paragraphs = pass.paragraphCount
         measuredParagraphs = pass.measuredParagraphCount
         visibleRect = visible

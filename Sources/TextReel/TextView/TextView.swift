@@ -152,6 +152,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
         return LayoutPass(
             visibleRect: visible, viewportBounds: LayoutRect(textViewportLayoutController.viewportBounds), scale: scale,
             documentHeight: manager.documentHeight, measuredHeight: manager.measuredHeight,
+            estimatedHeight: manager.documentHeight - manager.measuredHeight - theme.insets.top - theme.insets.bottom,
             paragraphCount: manager.paragraphCount, measuredParagraphCount: manager.measuredParagraphCount,
             delegateCalls: callOrder.log, fragments: fragments, correction: correction,
             shaped: manager.drainShaped().map(\.rawValue), attachmentEvents: events, checks: checks)

@@ -41,7 +41,11 @@ final class Typesetter {
         let layoutX = mirrored ? style.rightIndent + style.padding : style.leftIndent - style.hangingIndent + style.padding
         let available = max(containerWidth - style.leftIndent - style.rightIndent - 2 * style.padding, 1)
         pango_layout_set_width(pl, PangoUnits.units(available + style.hangingIndent))
-        pango_layout_set_wrap(pl, style.wrapsAtCharacters ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
+        // Pango's word wrapping falls back to characters inside a word too long for the line, but
+        // at a cost that grows with the square of the word (minutes for 200,000 characters): a
+        // paragraph holding such a word wraps at characters outright, as code does.
+        let charWrap = style.wrapsAtCharacters || Self.hasLongWord(paragraph.text)
+        pango_layout_set_wrap(pl, charWrap ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
         pango_layout_set_spacing(pl, PangoUnits.units(theme.lineSpacing * style.size))
         if style.hangingIndent > 0 {
             pango_layout_set_indent(pl, -PangoUnits.units(style.hangingIndent))
@@ -79,6 +83,21 @@ final class Typesetter {
         return TextLayoutFragment(paragraph: paragraph, size: frameRect.size, renderingSurfaceBounds: surface,
                                   lines: lines, attachmentFrames: attachmentFrames, layoutOrigin: origin,
                                   style: style, layout: layout, containerWidth: containerWidth)
+    }
+
+    /// Longest run without a space that still wraps by words.
+    static let longestWord = 2_000
+
+    static func hasLongWord(_ text: String) -> Bool {
+        guard text.utf8.count > longestWord else { return false }
+        var run = 0
+        for byte in text.utf8 {
+            if byte == 0x20 || byte == 0x0A || byte == 0x09 { run = 0 } else {
+                run += 1
+                if run > longestWord { return true }
+            }
+        }
+        return false
     }
 
     /// A block attachment wider than the text column is scaled down to fit, keeping its aspect.

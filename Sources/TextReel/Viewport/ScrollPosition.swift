@@ -71,7 +71,6 @@ public final class ScrollPosition {
         settleJump()
         anchor = ScrollAnchor(paragraph: id, offset: offset)
         expectedY = y
-        reference = (id, screenY(of: id) ?? 0)
     }
 
     /// Measures paragraph `index` and those above it (up to `exactScrollLayoutLimit`), so its
@@ -96,6 +95,8 @@ public final class ScrollPosition {
 
     private func setAnchor(y target: Double, byScroll: Bool) {
         if let expectedY, anchor != nil { pendingCorrection += y - expectedY }
+        // What moved before a scroll counts; after it, the frame shows a new place anyway, so
+        // where it lands (clamped at an end the pass measured) is not a jump.
         if byScroll { settleJump() }
         let clamped = min(max(target, 0), maximumY)
         guard manager.paragraphCount > 0 else { anchor = nil; return }
@@ -103,7 +104,6 @@ public final class ScrollPosition {
         let id = manager.document.paragraphs[found.index].id
         anchor = ScrollAnchor(paragraph: id, offset: clamped - manager.y(ofParagraphAt: found.index))
         expectedY = y
-        if byScroll, let anchor { reference = (anchor.paragraph, screenY(of: anchor.paragraph) ?? 0) }
     }
 
     /// Adds how far the reference paragraph moved on screen since it was taken.
