@@ -107,14 +107,6 @@ open class VideoAttachmentView: AttachmentView {
     }
 }
 
-/// A stable 64-bit hash of a string (FNV-1a), so derived colours and strokes never depend on
-/// Swift's per-process hash seed.
-enum StableHash {
-    static func of(_ string: String) -> UInt64 {
-        string.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
-    }
-}
-
 extension Color {
     /// From hue, saturation and brightness in 0…1 (hue wraps).
     public init(hue: Double, saturation: Double, brightness: Double) {

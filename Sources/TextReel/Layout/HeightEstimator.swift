@@ -43,9 +43,15 @@ struct HeightEstimator {
         var lines = max(1, (bytes / charsPerLine).rounded(.up))
         switch paragraph.kind {
         case .codeBlock, .table:
-            // Hard lines each take at least one line; only these kinds have many.
+            // Hard lines each take at least one line; only these kinds have many. They end at a
+            // newline (code) or at U+2028, the row separator of tables (UTF-8 E2 80 A8; a lone
+            // 0xA8 byte is also the tail of "è" and others, so the whole sequence is matched).
             var hardLines = 1.0
-            for byte in paragraph.text.utf8 where byte == 0x0A || byte == 0xA8 { hardLines += 1 }
+            var last2: UInt8 = 0, last1: UInt8 = 0
+            for byte in paragraph.text.utf8 {
+                if byte == 0x0A || (byte == 0xA8 && last1 == 0x80 && last2 == 0xE2) { hardLines += 1 }
+                (last2, last1) = (last1, byte)
+            }
             lines = max(lines, hardLines)
         default:
             break

@@ -1,0 +1,7 @@
+/// A stable 64-bit hash of a string (FNV-1a), so derived colours, strokes and cache folder names
+/// never depend on Swift's per-process hash seed. Written by hand: it is a few lines.
+enum StableHash {
+    static func of(_ string: String) -> UInt64 {
+        string.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+    }
+}
