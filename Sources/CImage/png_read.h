@@ -41,7 +41,7 @@ static inline int textreel_png_read_rgba8(textreel_png_source *source, unsigned 
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, NULL, textreel_png_error, textreel_png_warning);
     if (!png) { snprintf(source->message, sizeof source->message, "out of memory"); return 0; }
     png_infop info = png_create_info_struct(png);
-    png_bytep *rows = NULL;
+    png_bytep *volatile rows = NULL;   /* volatile: read after longjmp */
     if (!info || setjmp(png_jmpbuf(png))) {
         if (source->message[0] == 0) snprintf(source->message, sizeof source->message, "damaged PNG");
         free(rows);

@@ -67,7 +67,16 @@ struct ExpectedFolder {
             try encoder.encode(index).write(to: staging.appendingPathComponent("index.json"))
             try encoder.encode(rendered.layout).write(to: staging.appendingPathComponent("layout.json"))
             try encoder.encode(rendered.fingerprint).write(to: staging.appendingPathComponent("fingerprint.json"))
-            if fm.fileExists(atPath: final.path) { try fm.moveItem(at: final, to: old) }
+            if fm.fileExists(atPath: final.path) {
+                // Folders inside (the goldens of other looks, from `test --theme …`) stay.
+                for name in (try? fm.contentsOfDirectory(atPath: final.path)) ?? [] where !name.hasPrefix(".") {
+                    var isDirectory: ObjCBool = false
+                    if fm.fileExists(atPath: final.appendingPathComponent(name).path, isDirectory: &isDirectory), isDirectory.boolValue {
+                        try fm.moveItem(at: final.appendingPathComponent(name), to: staging.appendingPathComponent(name))
+                    }
+                }
+                try fm.moveItem(at: final, to: old)
+            }
             try fm.moveItem(at: staging, to: final)
             try? fm.removeItem(at: old)
         } catch {
@@ -75,5 +84,23 @@ struct ExpectedFolder {
             if !fm.fileExists(atPath: final.path), fm.fileExists(atPath: old.path) { try? fm.moveItem(at: old, to: final) }
             throw TextReelError(file: final.path, "cannot write the goldens (\(error.localizedDescription)); the old ones are kept")
         }
+    }
+
+    /// Adds goldens for frames that have none (deleted ones, recorded by update mode missing),
+    /// leaving every other golden as it is; files and index written atomically.
+    static func add(_ frames: [Int: Data], to url: URL) throws {
+        let indexURL = url.appendingPathComponent("index.json")
+        var index = try JSONDecoder().decode(Index.self, from: Data(contentsOf: indexURL))
+        // Names other frames still use (a shared golden of identical frames) are not reused.
+        let taken = Set(index.frames.filter { frames[Int($0.key) ?? -1] == nil }.values)
+        for (number, png) in frames.sorted(by: { $0.key < $1.key }) {
+            let plain = String(format: "frame-%05d.png", number)
+            let name = taken.contains(plain) ? String(format: "frame-%05d.added.png", number) : plain
+            try AtomicFile.write(png, to: url.appendingPathComponent(name))
+            index.frames[String(number)] = name
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        try AtomicFile.write(encoder.encode(index), to: indexURL)
     }
 }

@@ -28,12 +28,17 @@ public enum GoldenEdit {
     /// Re-renders the case `result` reported and records all its goldens.
     public static func accept(case result: CaseResult) throws {
         let folder = URL(fileURLWithPath: result.folder)
-        guard let golden = try GoldenCase(folder: folder).variants.first(where: { $0.name == result.name }) else {
+        let base = try GoldenCase(folder: folder)
+        let restyled = try result.look.map {
+            base.restyled(try Appearance.parse(theme: $0.first ?? nil, textSize: $0.dropFirst().first ?? nil, direction: $0.dropFirst(2).first ?? nil))
+        }
+        guard let golden = restyled.map({ [$0] }) ?? base.variants.first(where: { $0.name == result.name }).map({ [$0] }),
+              golden[0].name == result.name else {
             throw TextReelError(file: folder.path, "case \(result.name) is not in its case.json5 any more")
         }
         var options = GoldenSuite.Options()
         options.update = .all
         options.workers = 1
-        _ = try GoldenSuite.run([golden], options: options)
+        _ = try GoldenSuite.run(golden, options: options)
     }
 }

@@ -183,6 +183,9 @@ public enum GoldenSuite {
         var result = try compare(testCase.render(fontSet: options.fontSet), name: testCase.name, folder: testCase.folder,
                                  variant: testCase.variant?.folderName, tolerance: testCase.tolerance, update: options.update,
                                  prune: options.prune)
+        if testCase.variantSpecsCount == 0, let look = testCase.variant?.appearance {
+            result.look = [look.theme, look.textSize?.rawValue, look.direction?.rawValue]
+        }
         // Structural messages name the variant ("dark · XXXL · 375: paragraph 12 …").
         if let label = testCase.variant?.label { result.structure = result.structure.map { "\(label): \($0)" } }
         return result
@@ -279,9 +282,16 @@ public enum GoldenSuite {
         }
         // Frames whose golden was deleted are recorded by `missing`, like a new case's.
         let onlyMissing = failed && result.structure.isEmpty && result.diffs.allSatisfy { $0.reason == "no golden for this frame" }
-        if (failed && update == .changed) || update == .all || (onlyMissing && update == .missing) {
+        if onlyMissing && update == .missing {
+            // Only the missing frames are written: the others stay exactly as they were.
+            try ExpectedFolder.add(Dictionary(uniqueKeysWithValues: result.diffs.compactMap { diff in
+                rendered.frames[diff.frame].map { (diff.frame, $0.png) }
+            }), to: expectedFolder)
+            result.status = .recorded
+            result.written = true
+        } else if (failed && update == .changed) || update == .all {
             try ExpectedFolder.write(rendered, to: expectedFolder)
-            if failed { result.status = onlyMissing && update == .missing ? .recorded : .updated }
+            if failed { result.status = .updated }
             result.written = true
         } else if prune && !failed && !result.obsolete.isEmpty {
             try ExpectedFolder.write(rendered, to: expectedFolder)
@@ -339,6 +349,9 @@ public struct CaseResult: Codable, Sendable {
     public var pruned: [String] = []
     /// True when this run wrote the case's goldens.
     public var written = false
+    /// The look a `test --theme …` run gave the case (theme, text size, direction), to run it
+    /// again the same way when a change is accepted.
+    public var look: [String?]?
     public var status: Status
     public var frames: Int
     public var structure: [String] = []

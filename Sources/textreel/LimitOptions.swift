@@ -24,9 +24,12 @@ enum LimitOptions {
             guard let value = Int(text), value > 0 else { throw Arguments.UsageError(message: "--\(name) expects a positive whole number, got '\(text)'") }
             return value
         }
-        if let mb = try positive("max-document-mb") { limits.documentBytes = mb << 20 }
+        if let mb = try positive("max-document-mb") {
+            guard mb <= 1 << 20 else { throw Arguments.UsageError(message: "--max-document-mb \(mb) is more than any document could be; expected at most \(1 << 20)") }
+            limits.documentBytes = mb << 20
+        }
         if let kb = try positive("max-paragraph-kb") {
-            guard kb << 10 <= ReadingLimits.maximumParagraphBytes else {
+            guard kb <= ReadingLimits.maximumParagraphBytes >> 10 else {
                 throw Arguments.UsageError(message: "--max-paragraph-kb \(kb) is over \(ReadingLimits.maximumParagraphBytes >> 10), the most Pango lays out as one paragraph")
             }
             limits.paragraphBytes = kb << 10

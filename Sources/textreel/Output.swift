@@ -61,8 +61,9 @@ final class EventLog {
     }
 
     func append(_ line: Data) throws {
-        let n = line.withUnsafeBytes { write(fd, $0.baseAddress!, $0.count) }
-        guard n == line.count else { throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(errno))))") }
+        if let failure = AtomicFile.writeAll(line, to: fd) {
+            throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(failure))))")
+        }
     }
 
     deinit { close(fd) }

@@ -106,9 +106,15 @@ final class ReportServer: @unchecked Sendable {
                         return (404, "text/plain", "no such failing frame in \(name)")
                     }
                     try GoldenEdit.accept(frame: frame, image: URL(fileURLWithPath: actual), expected: URL(fileURLWithPath: expected))
+                    // The page shown after a reload says so.
+                    results[index].diffs.removeAll { $0.frame == frame }
+                    if results[index].diffs.isEmpty && results[index].structure.isEmpty { results[index].status = .updated }
                     return (200, "text/plain", "accepted frame \(frame) of \(name)")
                 }
                 try GoldenEdit.accept(case: result)
+                results[index].status = .updated
+                results[index].diffs = []
+                results[index].structure = []
                 return (200, "text/plain", "accepted case \(name)")
             } catch {
                 return (500, "text/plain", "could not accept: \(error)")

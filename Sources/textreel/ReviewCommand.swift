@@ -10,8 +10,9 @@ enum ReviewCommand {
 
     Shows each failing frame of the golden cases — the structural message and the differing
     regions above expected, actual and diff images side by side (drawn with libchafa) — and
-    accepts changes one frame or one case at a time. A suite folder is run first (nothing is
-    written); a report folder (from `textreel test --report DIR`) is read as it is.
+    accepts changes one frame or one case at a time. A suite folder is run first (goldens are
+    not written; actual/ and diff/ images are, as by textreel test); a report folder (from
+    `textreel test --report DIR`) is read as it is.
 
     Keys:  a  accept this frame (its golden becomes the actual image)
            c  accept the case (re-render it and record all its goldens)

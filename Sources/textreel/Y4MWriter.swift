@@ -40,17 +40,10 @@ struct Y4MWriter {
     }
 
     private func put(_ data: Data) throws {
-        try data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 && errno == EINTR { continue }
-                if n < 0 && errno == EPIPE {
-                    throw TextReelError("the reader of standard output closed the pipe after \(framesWritten) frame\(framesWritten == 1 ? "" : "s"); the Y4M stream is incomplete", exitStatus: 1)
-                }
-                guard n > 0 else { throw TextReelError("cannot write the Y4M stream (\(String(cString: strerror(errno))))") }
-                offset += n
-            }
+        guard let failure = AtomicFile.writeAll(data, to: fd) else { return }
+        if failure == EPIPE {
+            throw TextReelError("the reader of standard output closed the pipe after \(framesWritten) frame\(framesWritten == 1 ? "" : "s"); the Y4M stream is incomplete", exitStatus: 1)
         }
+        throw TextReelError("cannot write the Y4M stream (\(String(cString: strerror(failure))))")
     }
 }

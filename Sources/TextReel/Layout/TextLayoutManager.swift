@@ -133,12 +133,13 @@ public final class TextLayoutManager {
         let work = MeasureWork(paragraphs: pending.map { document.paragraphs[$0] },
                                typesetters: [typesetter, helperTypesetter], width: containerWidth)
         DispatchQueue.concurrentPerform(iterations: 2) { work.run(part: $0) }
+        let measured = work.first + work.second
         for (k, index) in pending.enumerated() {
             let paragraph = document.paragraphs[index]
-            estimator.record(paragraph, measured: work.heights[k])
+            estimator.record(paragraph, measured: measured[k])
             estimatedTotal += heights.height(at: index)
-            measuredTotal += work.heights[k]
-            heights.setHeight(work.heights[k], at: index, measured: true)
+            measuredTotal += measured[k]
+            heights.setHeight(measured[k], at: index, measured: true)
             shapedLog.append(paragraph.id)
         }
     }
@@ -147,25 +148,23 @@ public final class TextLayoutManager {
     private lazy var helperTypesetter = Typesetter(fonts: FontSystem(fontSet: typesetter.fonts.fontSet),
                                                    theme: typesetter.theme, attachmentSize: typesetter.attachmentSize)
 
-    /// Two halves of a measurement; each part touches only its own typesetter and its own slots.
+    /// Two halves of a measurement; each part touches only its own typesetter and its own array.
     private final class MeasureWork: @unchecked Sendable {
         let paragraphs: [TextParagraph]
         let typesetters: [Typesetter]
         let width: Double
-        var heights: [Double]
+        var first: [Double] = [], second: [Double] = []
         init(paragraphs: [TextParagraph], typesetters: [Typesetter], width: Double) {
             self.paragraphs = paragraphs
             self.typesetters = typesetters
             self.width = width
-            heights = Array(repeating: 0, count: paragraphs.count)
         }
         func run(part: Int) {
             let half = paragraphs.count / 2
-            let range = part == 0 ? 0..<half : half..<paragraphs.count
-            var local: [Double] = []
-            for k in range { local.append(typesetters[part].fragment(for: paragraphs[k], containerWidth: width).layoutFragmentFrame.height) }
-            // Distinct slots of one buffer: write through its pointer, never resize it.
-            heights.withUnsafeMutableBufferPointer { out in for (j, k) in range.enumerated() { out[k] = local[j] } }
+            let heights = (part == 0 ? 0..<half : half..<paragraphs.count).map {
+                Double(typesetters[part].fragment(for: paragraphs[$0], containerWidth: width).layoutFragmentFrame.height)
+            }
+            if part == 0 { first = heights } else { second = heights }
         }
     }
 

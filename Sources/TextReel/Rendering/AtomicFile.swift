@@ -28,16 +28,23 @@ public final class AtomicFile {
     }
 
     public func append(_ data: Data) throws {
-        try data.withUnsafeBytes { raw in
+        if let failure = AtomicFile.writeAll(data, to: fd) {
+            throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(failure))))")
+        }
+    }
+
+    /// Writes all of `data` to `fd` (again after a signal or a short write); the errno of a
+    /// failure, or nil.
+    public static func writeAll(_ data: Data, to fd: Int32) -> Int32? {
+        data.withUnsafeBytes { raw -> Int32? in
             var offset = 0
             while offset < raw.count {
                 let n = Foundation.write(fd, raw.baseAddress! + offset, raw.count - offset)
                 if n < 0 && errno == EINTR { continue }
-                guard n > 0 else {
-                    throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(errno))))")
-                }
+                guard n > 0 else { return errno }
                 offset += n
             }
+            return nil
         }
     }
 

@@ -60,7 +60,10 @@ public struct PassChecks: Codable, Sendable, Equatable {
         return errors
     }
 
+    /// A number as messages write it: whole numbers without ".0" (huge or infinite ones as Swift
+    /// prints them, never through an Int conversion that would trap).
     static func fmt(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+        return value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
     }
 }

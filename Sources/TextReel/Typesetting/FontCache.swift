@@ -19,13 +19,22 @@ enum FontCache {
         } else {
             return nil
         }
-        let name = String(StableHash.of(fontSet.files.joined(separator: "\n")), radix: 16)
+        // Named by the files' paths, sizes and times: a font file that changes gets a new
+        // folder (fontconfig itself checks only the folder's time).
+        let identity = fontSet.files.map { file -> String in
+            let attributes = try? FileManager.default.attributesOfItem(atPath: file)
+            let size = (attributes?[.size] as? Int) ?? -1
+            let time = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
+            return "\(file)|\(size)|\(time)"
+        }
+        let name = String(StableHash.of(identity.joined(separator: "\n")), radix: 16)
         let folder = base.appendingPathComponent("fonts-\(name)")
         let fonts = folder.appendingPathComponent("fonts"), cache = folder.appendingPathComponent("cache")
         let fm = FileManager.default
         if !fm.fileExists(atPath: fonts.path) {
             // Built aside and renamed into place, so concurrent first runs never see half a folder.
-            let staging = base.appendingPathComponent(".fonts-\(name).\(getpid())")
+            // Unique per attempt: threads of one process may build it at the same time.
+            let staging = base.appendingPathComponent(".fonts-\(name).\(getpid()).\(UUID().uuidString)")
             try? fm.removeItem(at: staging)
             do {
                 try fm.createDirectory(at: staging.appendingPathComponent("fonts"), withIntermediateDirectories: true)
@@ -40,7 +49,9 @@ enum FontCache {
                 try? fm.removeItem(at: staging)
             }
         }
-        guard fm.fileExists(atPath: fonts.path), fm.isWritableFile(atPath: cache.path) || fm.fileExists(atPath: cache.path) else { return nil }
+        // Only a complete folder is used (one link per file); anything else falls back to adding files.
+        guard (try? fm.contentsOfDirectory(atPath: fonts.path))?.count == fontSet.files.count,
+              fm.fileExists(atPath: cache.path) else { return nil }
         return (fonts, cache)
     }
 

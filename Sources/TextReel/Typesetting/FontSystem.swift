@@ -41,8 +41,8 @@ final class FontSystem {
         }
         // The font files as one folder with fontconfig's own cache beside it: scanning 23 files
         // (two CJK collections of ten faces) costs tens of milliseconds per process; reading the
-        // cache, a fraction of one. fontconfig checks the files' times against it, so a changed
-        // font file is scanned again. Without a writable cache folder, the files are added one by one.
+        // cache, a fraction of one. a changed font file gets a new folder (named by
+        // the files' sizes and times). Without a writable cache folder, the files are added one by one.
         let cached = problem == nil ? FontCache.folder(for: fontSet) : nil
         let xml = cached.map { FontSet.configuration.replacingOccurrences(of: "</fontconfig>", with: "  <cachedir>\(FontCache.escape($0.cache.path))</cachedir>\n</fontconfig>") }
             ?? FontSet.configuration
