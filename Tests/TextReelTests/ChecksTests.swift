@@ -31,7 +31,7 @@ final class ChecksTests: XCTestCase {
         func fragment(_ index: Int, _ y: Double, _ height: Double) -> LayoutPass.Fragment {
             LayoutPass.Fragment(paragraph: index, index: index, kind: "paragraph", frame: LayoutRect(x: 0, y: y, width: 100, height: height),
                                 surfaceBounds: LayoutRect(x: 0, y: y, width: 100, height: height), state: .layoutAvailable,
-                                lines: [], attachments: [], firstWords: "")
+                                lines: [], attachments: [], text: "")
         }
         let visible = LayoutRect(x: 0, y: 20, width: 100, height: 100)
         func errors(_ fragments: [LayoutPass.Fragment]) -> [String] {

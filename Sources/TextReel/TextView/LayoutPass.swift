@@ -35,8 +35,15 @@ public struct LayoutPass: Sendable {
         public var state: TextLayoutFragment.State
         public var lines: [Line]
         public var attachments: [Attachment]
-        /// The paragraph's first words, for previews.
-        public var firstWords: String
+        /// The paragraph's text (shared, not copied), for previews.
+        public var text: String
+
+        /// The paragraph's first words, for previews (attachments as ▣).
+        public var firstWords: String {
+            let words = text.prefix(400).replacingOccurrences(of: TextAttachment.character, with: "▣")
+                .split(whereSeparator: { $0.isWhitespace }).prefix(6).joined(separator: " ")
+            return String(words.prefix(48))
+        }
     }
 
     /// Surfaces drawn and reused by the frame drawn after the pass (zero when it was not drawn).
@@ -75,8 +82,6 @@ extension LayoutPass.Fragment {
     /// The record of `fragment`, at `index`; `viewState` names an attachment view's state.
     init(_ fragment: TextLayoutFragment, index: Int, viewState: (String) -> String) {
         let f = fragment.layoutFragmentFrame
-        let words = fragment.paragraph.text.replacingOccurrences(of: TextAttachment.character, with: "▣")
-            .split(whereSeparator: { $0.isWhitespace }).prefix(6).joined(separator: " ")
         self.init(
             paragraph: fragment.paragraph.id.rawValue, index: index, kind: fragment.paragraph.kind.name,
             frame: LayoutRect(f),
@@ -89,6 +94,6 @@ extension LayoutPass.Fragment {
                 LayoutPass.Attachment(id: $0.attachment.id, provider: $0.attachment.scheme, frame: LayoutRect($0.frame),
                                       state: viewState($0.attachment.id))
             },
-            firstWords: String(words.prefix(48)))
+            text: fragment.paragraph.text)
     }
 }
