@@ -162,8 +162,7 @@ public struct GoldenCase: Sendable {
         let wanted = frames == .snapshots ? Set(runner.snapshots.values) : Set(1...max(runner.frameCount, 1))
         var rendered = Rendered(fingerprint: .current(fontSet: fontSet))
         rendered.frameCount = runner.frameCount
-        let drawn = (wanted.min() ?? 1)...(wanted.max() ?? 1)
-        try runner.run(drawing: drawn) { number, frame, event in
+        try runner.run(drawingWhere: wanted.contains) { number, frame, event in
             rendered.violations += budget.violations(of: event)
             guard wanted.contains(number), let frame else { return }
             rendered.frames[number] = Frame(png: try frame.pngData(), frame: frame)

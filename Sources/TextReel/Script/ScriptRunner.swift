@@ -41,15 +41,22 @@ public final class ScriptRunner {
     @discardableResult
     public func run(drawing: ClosedRange<Int>? = nil, through last: Int? = nil,
                     each: (Int, RenderedFrame?, FrameEvent) throws -> Void) throws -> RunSummary {
+        try run(drawingWhere: { number in drawing.map { $0.contains(number) } ?? true }, through: last, each: each)
+    }
+
+    /// The same, drawing the frames `draws` picks (a golden case's snapshots, say): the others
+    /// are laid out only, and the drawn ones have the pixels of a full run.
+    @discardableResult
+    public func run(drawingWhere draws: (Int) -> Bool, through last: Int? = nil,
+                    each: (Int, RenderedFrame?, FrameEvent) throws -> Void) throws -> RunSummary {
         var summary = RunSummary()
         for (offset, planned) in timeline.frames.enumerated().prefix(last ?? timeline.frames.count) {
             let number = offset + 1
             view.time = Double(offset) / script.fps
             let edits = try apply(planned.actions)
             view.leadingOverdraw = leadingOverdraw(after: offset)
-            let draws = drawing.map { $0.contains(number) } ?? true
             let frame: RenderedFrame?, pass: LayoutPass
-            if draws {
+            if draws(number) {
                 frame = try view.renderFrame()
                 pass = frame!.pass!
             } else {
@@ -58,7 +65,7 @@ public final class ScriptRunner {
             }
             let event = FrameEvent(frame: number, time: Double(offset) / script.fps, pass: pass,
                                    edits: edits, snapshots: planned.snapshots)
-            summary.add(event, written: draws)
+            summary.add(event, written: frame != nil)
             try each(number, frame, event)
         }
         summary.documentHeight = view.textLayoutManager.documentHeight

@@ -17,8 +17,20 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
     /// pixels (drift, not a failure; frames are then compared by decoding).
     public var pngEncoder: String?
 
-    /// The fingerprint of this machine for `fontSet`.
+    /// The fingerprint of this machine for `fontSet`: hashing 60 MB of font files takes a tenth
+    /// of a second, so it is done once per process (a suite asks for it once per case).
     public static func current(fontSet: FontSet = .standard) -> EnvironmentFingerprint {
+        let key = fontSet.files.joined(separator: "\n")
+        if let known = cacheLock.withLock({ cache[key] }) { return known }
+        let made = compute(fontSet: fontSet)
+        cacheLock.withLock { cache[key] = made }
+        return made
+    }
+
+    nonisolated(unsafe) private static var cache: [String: EnvironmentFingerprint] = [:]
+    private static let cacheLock = NSLock()
+
+    private static func compute(fontSet: FontSet) -> EnvironmentFingerprint {
         var library: FT_Library?
         var freetype = "unknown"
         if FT_Init_FreeType(&library) == 0, let library {
@@ -30,7 +42,7 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
         let fc = Int(FcGetVersion())
         var fonts: [String: String] = [:]
         for file in fontSet.files {
-            fonts[URL(fileURLWithPath: file).lastPathComponent] = sha256(ofFile: file) ?? "missing"
+            fonts[URL(fileURLWithPath: file).lastPathComponent] = FontCache.knownHash(of: file, compute: sha256(ofFile:)) ?? "missing"
         }
         return EnvironmentFingerprint(
             pango: String(cString: pango_version_string()),

@@ -6,19 +6,18 @@ import Foundation
 /// `$XDG_CACHE_HOME/textreel`, else `~/.cache/textreel`; `TEXTREEL_FONT_CACHE=off` turns it off.
 /// The fonts and every pixel are the same with or without it.
 enum FontCache {
-    static func folder(for fontSet: FontSet) -> (fonts: URL, cache: URL)? {
+    /// The cache's root folder, or nil when it is off or there is no home.
+    static func baseFolder() -> URL? {
         let environment = ProcessInfo.processInfo.environment
         if environment["TEXTREEL_FONT_CACHE"] == "off" { return nil }
-        let base: URL
-        if let explicit = environment["TEXTREEL_FONT_CACHE"], !explicit.isEmpty {
-            base = URL(fileURLWithPath: explicit)
-        } else if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty {
-            base = URL(fileURLWithPath: xdg).appendingPathComponent("textreel")
-        } else if let home = environment["HOME"], !home.isEmpty {
-            base = URL(fileURLWithPath: home).appendingPathComponent(".cache/textreel")
-        } else {
-            return nil
-        }
+        if let explicit = environment["TEXTREEL_FONT_CACHE"], !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
+        if let xdg = environment["XDG_CACHE_HOME"], !xdg.isEmpty { return URL(fileURLWithPath: xdg).appendingPathComponent("textreel") }
+        if let home = environment["HOME"], !home.isEmpty { return URL(fileURLWithPath: home).appendingPathComponent(".cache/textreel") }
+        return nil
+    }
+
+    static func folder(for fontSet: FontSet) -> (fonts: URL, cache: URL)? {
+        guard let base = baseFolder() else { return nil }
         // Named by the files' paths, sizes and times: a font file that changes gets a new
         // folder (fontconfig itself checks only the folder's time).
         let identity = fontSet.files.map { file -> String in
@@ -53,6 +52,23 @@ enum FontCache {
         guard (try? fm.contentsOfDirectory(atPath: fonts.path))?.count == fontSet.files.count,
               fm.fileExists(atPath: cache.path) else { return nil }
         return (fonts, cache)
+    }
+
+    /// The SHA-256 of a font file, remembered in the cache folder under its path, size and time
+    /// (a changed file gets a new entry), so that golden fingerprints do not hash 60 MB of fonts
+    /// in every process.
+    static func knownHash(of file: String, compute: (String) -> String?) -> String? {
+        guard let base = baseFolder(), let attributes = try? FileManager.default.attributesOfItem(atPath: file) else { return compute(file) }
+        let size = (attributes[.size] as? Int) ?? -1
+        let time = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
+        let entry = base.appendingPathComponent("hashes").appendingPathComponent(String(StableHash.of("\(file)|\(size)|\(time)"), radix: 16))
+        if let data = FileManager.default.contents(atPath: entry.path), let known = String(data: data, encoding: .utf8), known.count == 64 {
+            return known
+        }
+        guard let hash = compute(file) else { return nil }
+        try? FileManager.default.createDirectory(at: entry.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try? AtomicFile.write(Data(hash.utf8), to: entry)
+        return hash
     }
 
     /// A path inside fontconfig's XML.
