@@ -267,7 +267,7 @@ row("scroll 100,000 writing PNGs: cores busy (of 2)", "\(f(s["coresBusy"]!))")
 row("PNG bytes per frame written (fast)", "\(f(s["pngBytesPerFrame"]! / 1000, 1)) KB")
 for name in ["fast", "small", "none", "libpng", "cairo"] {
     let ms = s["ms.\(name)"] ?? 0, kb = (s["bytes.\(name)"] ?? 0) / 1000
-    let label = ["fast": "PNG fast (ISA-L)", "small": "PNG small (libdeflate 12)", "none": "PNG none (stored)",
+    let label = ["fast": "PNG fast (ISA-L)", "small": "PNG small (libdeflate 9)", "none": "PNG none (stored)",
                  "libpng": "peer: libpng defaults", "cairo": "peer: Cairo's writer"][name]!
     row("\(label): per frame", "\(f(ms)) ms  \(f(kb, 1)) KB  (\(f(kb * 1000 / max(s["bytes.libpng"] ?? 1, 1)))× libpng's size)")
 }
