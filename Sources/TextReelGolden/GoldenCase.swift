@@ -58,6 +58,10 @@ public struct GoldenCase: Sendable {
     public struct Variant: Sendable, Equatable {
         public var appearance: Appearance
         public var width: Double?
+        public init(appearance: Appearance, width: Double?) {
+            self.appearance = appearance
+            self.width = width
+        }
         /// "dark · XXXL · 375"
         public var label: String {
             ([appearance.label] + [width.map { ViewportWidth.format($0) }].compactMap { $0 }).filter { !$0.isEmpty }.joined(separator: " · ")

@@ -48,6 +48,43 @@ public func assertGoldenFrames(
     }
 }
 
+/// The same in every look of a variant matrix, as `variants:` in a `case.json5`: `makeView`
+/// makes the view for each theme (already at its text size and direction) and width (nil: the
+/// script's or your own), and each combination is compared with goldens of its own,
+/// `<name>-dark-XXXL-375`.
+///
+/// ```swift
+/// assertGoldenFrames(themes: ["light", "dark"], textSizes: [.M, .XXXL], widths: [375, 800]) { theme, width in
+///     MyTextView(document: doc, viewportSize: CGSize(width: width ?? 800, height: 600), theme: theme)
+/// }
+/// ```
+public func assertGoldenFrames(
+    themes: [String] = ["light"], textSizes: [TextSize]? = nil, widths: [Double]? = nil,
+    directions: [Theme.LayoutDirection]? = nil, script: ScrollScript? = nil, frames: GoldenCase.Frames = .all,
+    named name: String? = nil, tolerance: GoldenCase.Tolerance = .init(), record: GoldenSuite.UpdateMode? = nil,
+    fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
+    function: String = #function, makeView: (Theme, Double?) throws -> TextView
+) {
+    let place = GoldenAssertion.Place(fileID: fileID, filePath: filePath, line: line, column: column)
+    let stem = name ?? String(function.prefix { $0 != "(" }.filter { $0.isLetter || $0.isNumber || $0 == "_" })
+    for theme in themes {
+        for size in textSizes.map({ $0.map(Optional.some) }) ?? [nil] {
+            for width in widths.map({ $0.map(Optional.some) }) ?? [nil] {
+                for direction in directions.map({ $0.map(Optional.some) }) ?? [nil] {
+                    let variant = GoldenCase.Variant(appearance: Appearance(theme: theme, textSize: size, direction: direction), width: width)
+                    do {
+                        let view = try makeView(try variant.appearance.resolve(), width)
+                        GoldenAssertion.run(view, script: script, frames: frames, name: "\(stem)-\(variant.folderName)",
+                                            tolerance: tolerance, record: record, place: place, function: function)
+                    } catch {
+                        GoldenAssertion.fail("\(variant.label): \(error)", attachments: [], at: place)
+                    }
+                }
+            }
+        }
+    }
+}
+
 enum GoldenAssertion {
     struct Place {
         var fileID: String

@@ -15,6 +15,14 @@ import XCTest
         assertGoldenFrames(dark, script: "{steps: [{scroll: {by: 20}}]}")   // the second call: quoteAndList-2
     }
 
+    /// The same variants a case.json5 can list, from Swift: goldens per look.
+    @Test func variantsFromSwift() throws {
+        let document = try TextDocument(markdown: "# Looks\n\n> quoted, with a ![](control:t?kind=toggle) toggle\n")
+        assertGoldenFrames(themes: ["light", "dark"], textSizes: [.M, .XXXL], widths: [280]) { theme, width in
+            TextView(document: document, viewportSize: CGSize(width: width ?? 400, height: 200), theme: theme)
+        }
+    }
+
     /// Fails on purpose, only when the test below runs it in a child process.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TEXTREEL_FAIL_ON_PURPOSE"] != nil))
     func failsOnPurpose() throws {
