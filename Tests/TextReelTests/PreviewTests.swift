@@ -63,16 +63,25 @@ final class PreviewTests: XCTestCase {
         }
         XCTAssertEqual(tmux(["new-session", "-d", "-s", session, "-x", "80", "-y", "24", "sh", "-c", command]), 0)
         defer { tmux(["kill-session", "-t", session]) }
-        Thread.sleep(forTimeInterval: 4)
-        for key in ["j", "n", "o", "g", "5", "Enter"] { tmux(["send-keys", "-t", session, key]); Thread.sleep(forTimeInterval: 0.3) }
-        tmux(["capture-pane", "-p", "-t", session], output: "screen")
-        let screen = try String(contentsOf: folder.appendingPathComponent("screen"), encoding: .utf8)
-        // The status line (checked with stdlib prefix matching: the chafa symbols elsewhere on
-        // the screen confuse Foundation's substring search on Linux).
-        let status = try XCTUnwrap(screen.split(separator: "\n").last { $0.hasPrefix("frame ") }, screen)
-        XCTAssertTrue(status.hasPrefix("frame 2/"), String(status))
+        /// The status line, once the screen shows one starting with `prefix` (synchronised on what
+        /// the screen shows, not on sleeps; stdlib prefix matching, since the chafa symbols
+        /// elsewhere on the screen confuse Foundation's substring search on Linux).
+        func status(startingWith prefix: String) throws -> String? {
+            for _ in 0..<150 {
+                tmux(["capture-pane", "-p", "-t", session], output: "screen")
+                let screen = try String(contentsOf: folder.appendingPathComponent("screen"), encoding: .utf8)
+                if let line = screen.split(separator: "\n").last(where: { $0.hasPrefix(prefix) }) { return String(line) }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return nil
+        }
+        XCTAssertNotNil(try status(startingWith: "frame 1/"), "the view is up")
+        for key in ["j", "n", "o", "g", "5", "Enter"] { tmux(["send-keys", "-t", session, key]) }
+        XCTAssertNotNil(try status(startingWith: "frame 2/"), "the keys moved it to frame 2")
         tmux(["send-keys", "-t", session, "q"])
-        Thread.sleep(forTimeInterval: 1.5)
+        for _ in 0..<100 where !FileManager.default.fileExists(atPath: folder.appendingPathComponent("after").path) {
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("status"), encoding: .utf8), "0\n")
         XCTAssertEqual(try String(contentsOf: folder.appendingPathComponent("before"), encoding: .utf8),
                        try String(contentsOf: folder.appendingPathComponent("after"), encoding: .utf8))

@@ -87,7 +87,14 @@ final class RobustnessTests: XCTestCase {
         let err = Pipe()
         process.standardError = err
         try process.run()
-        Thread.sleep(forTimeInterval: 2)
+        // Interrupted once some frames exist (synchronised on the folder, not a fixed sleep: a
+        // loaded machine starts slower).
+        let framesFolder = out.appendingPathComponent("frames")
+        for _ in 0..<300 {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: framesFolder.path)) ?? []
+            if names.filter({ $0.hasPrefix("frame-") }).count >= 3 { break }
+            Thread.sleep(forTimeInterval: 0.1)
+        }
         kill(process.processIdentifier, SIGINT)
         let message = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
