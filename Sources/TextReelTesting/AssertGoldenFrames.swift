@@ -111,6 +111,12 @@ enum GoldenAssertion {
         } else {
             mode = ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .none
         }
+        // The cases of a parameterised test run in parallel: counters would hand out names in
+        // the order they finish, so each case must name its goldens.
+        if name == nil, Test.Case.current?.isParameterized == true {
+            return fail("a parameterised test runs its cases in parallel: give each call a name built from its arguments (named: \"…\")",
+                        attachments: [], at: place)
+        }
         let testFile = URL(fileURLWithPath: "\(place.filePath)")
         let base = testFile.deletingLastPathComponent().appendingPathComponent("__Goldens__")
             .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent)

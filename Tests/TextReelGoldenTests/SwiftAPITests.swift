@@ -23,6 +23,12 @@ import XCTest
         }
     }
 
+    /// Cases of a parameterised test must name their goldens (they run in parallel).
+    @Test(arguments: [1, 2]) func parameterisedCasesNeedNames(number: Int) throws {
+        let view = TextView(document: try TextDocument(markdown: "Case \(number)"), viewportSize: CGSize(width: 200, height: 100))
+        withKnownIssue { assertGoldenFrames(view, record: GoldenSuite.UpdateMode.none) }
+    }
+
     /// Fails on purpose, only when the test below runs it in a child process.
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TEXTREEL_FAIL_ON_PURPOSE"] != nil))
     func failsOnPurpose() throws {
