@@ -18,7 +18,7 @@ Commands:
   version   print the version and the libraries it renders with
   explore   run random scripts, check every frame, shrink a failing script into a golden case
 
-Exit status: 0 ok, 1 golden mismatch, 2 bad input or usage.
+Exit status: 0 ok, 1 a golden mismatch or a failed check (test, render --strict, explore), 2 bad input or usage.
 """
 
 func fail(_ message: String, status: Int32) -> Never {
