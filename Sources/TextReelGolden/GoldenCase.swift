@@ -150,7 +150,7 @@ public struct GoldenCase: Sendable {
     public func render(fontSet: FontSet = .standard) throws -> Rendered {
         let document = try TextDocument(contentsOf: document)
         let script = try self.script.map { try ScrollScript(contentsOf: $0) } ?? .still
-        let viewport = self.viewport ?? script.viewport ?? .init(width: 800, height: 600, scale: 1)
+        let viewport = self.viewport ?? script.viewport ?? .standard
         // The case's look over the script's; a theme file is relative to the case folder.
         let theme = try appearance.over(script.appearance).resolve(relativeTo: folder)
         let view = TextView(document: document, viewportSize: CGSize(width: variant?.width ?? viewport.width, height: viewport.height),

@@ -114,8 +114,9 @@ enum PreviewCommand {
         let document = try TextDocument(contentsOf: documentURL, limits: try LimitOptions.reading(args))
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) } ?? .still
         for warning in script.warnings { Terminal.error(warning) }
-        let viewport = try ViewportLimits.check(width: try args.double("width", default: script.viewport?.width ?? 800),
-                                                height: try args.double("height", default: script.viewport?.height ?? 600),
+        let standard = script.viewport ?? .standard
+        let viewport = try ViewportLimits.check(width: try args.double("width", default: standard.width),
+                                                height: try args.double("height", default: standard.height),
                                                 scale: 1)
         let session = try Session(document: document, script: script, size: viewport.size, name: documentURL.lastPathComponent,
                                   limits: (try LimitOptions.maximumFrames(args), try LimitOptions.maximumSteps(args)),

@@ -77,9 +77,9 @@ enum RenderCommand {
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) }
         if !args.flags.contains("quiet") { for warning in script?.warnings ?? [] { Terminal.error(warning) } }
         let viewport = try ViewportLimits.check(
-            width: try args.double("width", default: script?.viewport?.width ?? 800),
-            height: try args.double("height", default: script?.viewport?.height ?? 600),
-            scale: try args.double("scale", default: script?.viewport?.scale ?? 1),
+            width: try args.double("width", default: (script?.viewport ?? .standard).width),
+            height: try args.double("height", default: (script?.viewport ?? .standard).height),
+            scale: try args.double("scale", default: (script?.viewport ?? .standard).scale),
             from: script?.viewport == nil ? nil : script?.fileName)
         let at = try args.double("at", default: 0)
         let budget = try Budget(parsing: args.values["budget"] ?? "")

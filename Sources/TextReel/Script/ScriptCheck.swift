@@ -27,8 +27,8 @@ public enum ScriptCheck {
     public static func run(document: TextDocument, script: ScrollScript, budget: Budget,
                            frames range: ClosedRange<Int>?) throws -> Failure? {
         func view() -> TextView {
-            let size = script.viewport.map { CGSize(width: $0.width, height: $0.height) } ?? CGSize(width: 800, height: 600)
-            return TextView(document: document, viewportSize: size, scale: script.viewport?.scale ?? 1)
+            let viewport = script.viewport ?? .standard
+            return TextView(document: document, viewportSize: CGSize(width: viewport.width, height: viewport.height), scale: viewport.scale)
         }
         var digests: [Int] = []
         var failure: Failure?

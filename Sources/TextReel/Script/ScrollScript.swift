@@ -9,6 +9,9 @@ public struct ScrollScript: Sendable {
         public init(width: Double, height: Double, scale: Double = 1) {
             self.width = width; self.height = height; self.scale = scale
         }
+
+        /// The viewport when neither the command line nor the script gives one.
+        public static let standard = Viewport(width: 800, height: 600, scale: 1)
     }
 
     public enum Curve: String, Sendable, CaseIterable {
