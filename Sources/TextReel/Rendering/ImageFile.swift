@@ -163,14 +163,17 @@ enum ImageFile {
         let surface = CairoSurface(width: width, height: height, opaque: false)
         cairo_surface_flush(surface.surface)
         let stride = Int(cairo_image_surface_get_stride(surface.surface))
-        let target = cairo_image_surface_get_data(surface.surface)!
+        // NULL when Cairo could not make the surface (no memory): no image, not a crash.
+        guard surface.isValid, let target = cairo_image_surface_get_data(surface.surface) else { return nil }
         for y in 0..<height {
-            let row = target.advanced(by: y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { $0 }
-            for x in 0..<width {
-                let p = source.advanced(by: y * rowstride + x * channels)
-                let a = channels == 4 ? UInt32(p[3]) : 255
-                func premultiply(_ c: UInt8) -> UInt32 { (UInt32(c) * a + 127) / 255 }
-                row[x] = (a << 24) | (premultiply(p[0]) << 16) | (premultiply(p[1]) << 8) | premultiply(p[2])
+            // The rebound pointer is used only inside the closure that rebinds it.
+            target.advanced(by: y * stride).withMemoryRebound(to: UInt32.self, capacity: width) { row in
+                for x in 0..<width {
+                    let p = source.advanced(by: y * rowstride + x * channels)
+                    let a = channels == 4 ? UInt32(p[3]) : 255
+                    func premultiply(_ c: UInt8) -> UInt32 { (UInt32(c) * a + 127) / 255 }
+                    row[x] = (a << 24) | (premultiply(p[0]) << 16) | (premultiply(p[1]) << 8) | premultiply(p[2])
+                }
             }
         }
         cairo_surface_mark_dirty(surface.surface)
