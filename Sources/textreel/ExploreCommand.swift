@@ -29,6 +29,8 @@ enum ExploreCommand {
                         maxCreated=N, maxDiscarded=N, maxEstimateError=0.5 (default: invariants only)
       --out DIR         where shrunk cases go (default Output/explore)
       --timeout S       a run taking longer is a hang (default 60)
+      --shrink-time S   stop shrinking after S seconds, keeping the smallest script so far
+                        (default 120)
       --quiet           print only failures
       -h, --help        show this help
 
@@ -38,7 +40,7 @@ enum ExploreCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["seed", "runs", "steps", "time", "budget", "out", "timeout", "candidate"],
+        let args = try Arguments(raw, options: ["seed", "runs", "steps", "time", "budget", "out", "timeout", "candidate", "shrink-time"],
                                  flags: ["quiet"])
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1 else {
@@ -84,7 +86,7 @@ enum ExploreCommand {
             case .failed(let failure):
                 Terminal.error("run \(k + 1) (seed \(seed + k)) failed: \(describe(failure))")
                 Terminal.error("shrinking \(script.steps.count) steps …")
-                let (shrunk, last) = try explorer.shrink(script, failure: failure)
+                let (shrunk, last) = try explorer.shrink(script, failure: failure, seconds: try args.double("shrink-time", default: 120))
                 let folder = try explorer.writeCase(shrunk, failure: last, name: "seed-\(seed + k)", in: out)
                 print("shrunk to \(shrunk.steps.count) step\(shrunk.steps.count == 1 ? "" : "s"), failing with \(describe(last)):")
                 print(shrunk.json5, terminator: "")

@@ -72,11 +72,15 @@ final class Explorer {
     /// The smallest script found that fails with `failure`'s signature: steps removed in halves,
     /// then quarters … then one by one, then numbers made smaller, until nothing more helps (or
     /// `attempts` runs were made).
-    func shrink(_ script: ExploreScript, failure: ScriptCheck.Failure, attempts: Int = 400) throws -> (ExploreScript, ScriptCheck.Failure) {
+    func shrink(_ script: ExploreScript, failure: ScriptCheck.Failure, attempts: Int = 400,
+                seconds: Double = 120) throws -> (ExploreScript, ScriptCheck.Failure) {
         var best = script, last = failure, tries = 0
         let signature = failure.signature
+        // Bounded in time too: each candidate of a hang takes the whole timeout.
+        let deadline = Date().addingTimeInterval(seconds)
         func fails(_ candidate: ExploreScript) throws -> Bool {
             tries += 1
+            if Date() > deadline { tries = attempts; return false }
             try Interruption.check("while shrinking")
             if case .failed(let f) = try check(candidate), f.signature == signature { last = f; return true }
             return false
