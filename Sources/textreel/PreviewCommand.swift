@@ -14,7 +14,8 @@ enum PreviewCommand {
     Options:
       --script FILE     a scroll script; --frame picks the moment in it
       --frame N         the script's frame N (default 1)
-      --at Y            scroll offset in points (instead of a script frame)
+      --at Y            start at scroll offset Y in points; with --script, the script starts there,
+                        as in render --at
       --width PT        viewport width (default: the script's, else 800)
       --height PT       viewport height (default: the script's, else 600)
       --json            print the same as one JSON object
@@ -44,6 +45,8 @@ enum PreviewCommand {
         var frame = 1
         var lastEvents: [String: String] = [:]
         var overlay = false
+        /// Where the script starts, as `render --at` does: the view is scrolled here before frame 1.
+        var startY: Double = 0
         let name: String
 
         let limits: (frames: Int, steps: Int)
@@ -66,18 +69,13 @@ enum PreviewCommand {
         func go(toFrame number: Int) throws {
             view = TextView(document: document, viewportSize: size, theme: theme)
             view.showsOverlay = overlay
+            if startY != 0 { view.scroll(toY: startY, exact: false) }
             let runner = try ScriptRunner(view: view, script: script, maximumFrames: limits.frames, maximumSteps: limits.steps)
             frame = min(max(number, 1), runner.frameCount)
             lastEvents = [:]
             try runner.run(drawing: 0...0, through: frame) { _, _, event in
                 for a in event.attachments { lastEvents[a.id] = a.event.rawValue }
             }
-        }
-
-        func scroll(to y: Double) throws {
-            view.scroll(toY: y, exact: false)
-            try view.layoutPass()
-            for a in view.drainAttachmentEvents() { lastEvents[a.id] = a.event.rawValue }
         }
 
         /// The preview of the last pass (every way into a session runs one).
@@ -130,11 +128,8 @@ enum PreviewCommand {
                 ? "--frame \(frameNumber) needs a script; without --script there is only frame 1"
                 : "--frame \(frameNumber) is past the last frame; the script makes \(session.frameCount)")
         }
+        session.startY = try args.double("at", default: 0)
         try session.go(toFrame: frameNumber)
-        if let at = args.values["at"] {
-            guard let y = Double(at) else { throw Arguments.UsageError(message: "--at expects a number, got '\(at)'") }
-            try session.scroll(to: y)
-        }
         if args.flags.contains("interactive") {
             return try InteractivePreview(session: session).run()
         }

@@ -34,9 +34,29 @@ final class PreviewTests: XCTestCase {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         XCTAssertEqual(String(decoding: try encoder.encode(decoded), as: UTF8.self) + "\n", result.stdout)
-        XCTAssertEqual(decoded.visibleRect.y, 900)
+        XCTAssertEqual(decoded.visibleRect.y, 900, accuracy: 100, "a far jump lands on estimated heights, then stays anchored")
         XCTAssertTrue(decoded.fragments.contains { $0.visible } && decoded.fragments.contains { !$0.visible })
         XCTAssertGreaterThan(decoded.measuredParagraphs, 0)
+    }
+
+    /// `--at` is where the script starts, in preview as in render: frame N of both is the same moment.
+    func testAtStartsTheScriptAsRenderDoes() throws {
+        let out = Paths.temporaryFolder()
+        let script = ["--script", "Fixtures/scripts/demo.json5", "--at", "700"]
+        let render = try CLI.run(["render", "Fixtures/documents/demo.md", "--out", out.path, "--frames", "40-40"] + script)
+        XCTAssertEqual(render.status, 0, render.stderr)
+        let events = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8).split(separator: "\n")
+            .map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
+        let event = try XCTUnwrap(events.first { $0["frame"] as? Int == 40 })
+        let renderedY = (event["viewport"] as! [String: Any])["y"] as! Double
+
+        let preview = try CLI.run(["preview", "Fixtures/documents/demo.md", "--frame", "40", "--json"] + script)
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        let decoded = try JSONDecoder().decode(LayoutPreview.self, from: Data(preview.stdout.utf8))
+        XCTAssertEqual(decoded.visibleRect.y, renderedY, accuracy: 0.5)
+        let fromTop = try JSONDecoder().decode(LayoutPreview.self, from: Data(
+            try CLI.run(["preview", "Fixtures/documents/demo.md", "--frame", "40", "--json", "--script", "Fixtures/scripts/demo.json5"]).stdout.utf8))
+        XCTAssertNotEqual(fromTop.visibleRect.y, renderedY, "the start offset matters at frame 40")
     }
 
     func testImageDrawsTheFrameWithChafa() throws {
