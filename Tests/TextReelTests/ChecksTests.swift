@@ -98,4 +98,18 @@ final class ChecksTests: XCTestCase {
         XCTAssertEqual(script, b.script(steps: 12))
         XCTAssertNoThrow(try ScrollScript(data: Data(script.json5.utf8)), script.json5)
     }
+
+    /// An empty document has no paragraph to edit or go to: the generator must not index one
+    /// (it crashed every seed), and the scripts it writes still run.
+    func testGeneratedScriptsForAnEmptyDocumentRun() throws {
+        for markdown in ["", "\n\n  \n"] {
+            let document = try TextDocument(markdown: markdown)
+            for seed in UInt64(0)..<40 {
+                var generator = ScriptGenerator(document: document, seed: seed)
+                let script = try ScrollScript(data: Data(generator.script(steps: 10).json5.utf8))
+                let view = TextView(document: try TextDocument(markdown: markdown), viewportSize: CGSize(width: 400, height: 300))
+                _ = try ScriptRunner(view: view, script: script).run(drawing: 0...0) { _, _, _ in }
+            }
+        }
+    }
 }

@@ -52,6 +52,7 @@ public struct ScriptGenerator {
         switch below(20) {
         case 0, 1: return [ExploreStep(.scrollTo, [round(unit() * documentHeight * 1.2), duration(), Double(below(4))])]
         case 2, 3, 4: return [ExploreStep(.scrollBy, [round((unit() * 2 - 1) * viewport.1 * 3), duration(), Double(below(4))])]
+        case 5, 10, 11 where lengths.isEmpty: return nil  // an empty document has no paragraph to go to or edit
         case 5: return [ExploreStep(.toParagraph, [Double(paragraph()), Double(below(3))])]
         case 6: return headings.isEmpty ? nil : [ExploreStep(.toHeading, [Double(below(3))], text: headings[below(headings.count)])]
         case 7: return attachments.isEmpty ? nil : [ExploreStep(.toAttachment, [Double(below(3))], text: attachments[below(attachments.count)].id)]
@@ -69,7 +70,7 @@ public struct ScriptGenerator {
             lengths[p] -= length
             return [ExploreStep(.deleteText, [Double(p), Double(from), Double(length)])]
         case 12:
-            let after = below(4) == 0 ? -1 : paragraph()
+            let after = lengths.isEmpty || below(4) == 0 ? -1 : paragraph()
             let markdown = ["A new paragraph.", "## New heading", "- a list item", "```\ncode\n```",
                             "![](video:v\(random.next() % 1000)?size=200x100)", String(repeating: "long ", count: 120)][below(6)]
             let parsed = (try? TextDocument(markdown: markdown))?.paragraphs.first?.text.count ?? 0
