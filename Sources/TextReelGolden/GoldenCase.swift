@@ -265,7 +265,7 @@ struct CaseFile: Decodable {
 }
 
 /// `variants: {theme: ["light", "dark"], textSize: ["M", "XXXL"], width: [375, 800],
-/// direction: ["ltr", "rtl"], only: ["dark-XXXL-375-ltr"]}`: the product of the lists given (in
+/// direction: ["ltr", "rtl"], only: ["dark-XXXL-ltr-375"]}`: the product of the lists given (in
 /// that order), or the listed subset of it.
 struct VariantMatrix: Decodable {
     var variants: [GoldenCase.Variant]
@@ -273,6 +273,10 @@ struct VariantMatrix: Decodable {
     init(from decoder: Decoder) throws {
         let c = try CaseFile.strict(decoder, ["theme", "textSize", "width", "direction", "only"])
         typealias Key = CaseFile.Key
+        guard c.allKeys.contains(where: { $0.stringValue != "only" }) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath,
+                debugDescription: "variants lists no axis; give theme, textSize, width or direction, or leave variants out"))
+        }
         func list<T: Decodable>(_ key: String, _ type: T.Type) throws -> [T?] {
             guard c.contains(Key(key)) else { return [nil] }
             let values = try c.decode([T].self, forKey: Key(key))
@@ -298,6 +302,13 @@ struct VariantMatrix: Decodable {
                     }
                 }
             }
+        }
+        // Two equal values (or two names of one size, "XL" and "extraLarge") would be two cases
+        // writing one golden folder.
+        var seen: Set<String> = []
+        if let twice = variants.map(\.folderName).first(where: { !seen.insert($0).inserted }) {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath,
+                debugDescription: "the variant '\(twice)' comes twice; a value (or another name for it) is repeated in a list"))
         }
         if c.contains(Key("only")) {
             let only = try c.decode([String].self, forKey: Key("only"))

@@ -101,6 +101,19 @@ final class GoldenSuiteTests: XCTestCase {
         XCTAssertThrowsError(try GoldenSuite.cases(in: [suite])) { XCTAssertTrue("\($0)".contains("unknown key 'zoom'"), "\($0)") }
         try Data(#"{script: "x.json5"}"#.utf8).write(to: folder.appendingPathComponent("case.json5"))
         XCTAssertThrowsError(try GoldenSuite.cases(in: [suite])) { XCTAssertTrue("\($0)".contains("missing key 'document'"), "\($0)") }
+        // A matrix with no axis would run the case under a variant name of its own goldens, and
+        // a repeated value (or two names of one size) would be two cases writing one folder.
+        for (matrix, needle) in [("{}", "variants lists no axis"), ("{only: []}", "variants lists no axis"),
+                                 (#"{width: [375, 375]}"#, "'375' comes twice"),
+                                 (#"{textSize: ["extraLarge", "XL"]}"#, "'XL' comes twice"),
+                                 (#"{theme: ["dark"], textSize: ["M"], direction: ["ltr"], width: [300]}"#, "")] {
+            try Data(#"{document: "doc.md", variants: \#(matrix)}"#.utf8).write(to: folder.appendingPathComponent("case.json5"))
+            if needle.isEmpty {
+                XCTAssertEqual(try GoldenSuite.cases(in: [suite]).map(\.variant?.folderName), ["dark-M-ltr-300"])
+            } else {
+                XCTAssertThrowsError(try GoldenSuite.cases(in: [suite]), matrix) { XCTAssertTrue("\($0)".contains(needle), "\($0)") }
+            }
+        }
     }
 }
 
