@@ -65,7 +65,7 @@ struct ExpectedFolder {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(index).write(to: staging.appendingPathComponent("index.json"))
-            try encoder.encode(rendered.layout).write(to: staging.appendingPathComponent("layout.json"))
+            try LayoutSnapshot.encoder.encode(rendered.layout).write(to: staging.appendingPathComponent("layout.json"))
             try encoder.encode(rendered.fingerprint).write(to: staging.appendingPathComponent("fingerprint.json"))
             if fm.fileExists(atPath: final.path) {
                 // Folders inside (the goldens of other looks, from `test --theme …`) stay.

@@ -5,7 +5,9 @@ import TextReel
 /// golden replaced by its actual image, or a whole case re-rendered and recorded. Every write is
 /// atomic, as `--update` writes.
 public enum GoldenEdit {
-    /// Makes `image` (an actual PNG) the golden of frame `number` in the `expected` folder.
+    /// Makes `image` (an actual PNG) the golden of frame `number` in the `expected` folder, and,
+    /// when the run found the structure changed, that frame's structure too (from the
+    /// `layout.json` beside the image), so the frame passes the next run.
     public static func accept(frame number: Int, image: URL, expected: URL) throws {
         let indexURL = expected.appendingPathComponent("index.json")
         guard let data = FileManager.default.contents(atPath: indexURL.path),
@@ -23,6 +25,16 @@ public enum GoldenEdit {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         try AtomicFile.write(encoder.encode(index), to: indexURL)
+
+        let actualLayout = image.deletingLastPathComponent().appendingPathComponent("layout.json")
+        let expectedLayout = expected.appendingPathComponent("layout.json")
+        if let data = FileManager.default.contents(atPath: actualLayout.path),
+           let frame = try JSONDecoder().decode(LayoutSnapshot.self, from: data).frames[number] {
+            var layout = try FileManager.default.contents(atPath: expectedLayout.path)
+                .map { try JSONDecoder().decode(LayoutSnapshot.self, from: $0) } ?? LayoutSnapshot()
+            layout.frames[number] = frame
+            try AtomicFile.write(LayoutSnapshot.encoder.encode(layout), to: expectedLayout)
+        }
     }
 
     /// Re-renders the case `result` reported and records all its goldens.

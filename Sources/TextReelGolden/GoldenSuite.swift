@@ -296,6 +296,10 @@ public enum GoldenSuite {
         } else if prune && !failed && !result.obsolete.isEmpty {
             try ExpectedFolder.write(rendered, to: expectedFolder)
             result.pruned = result.obsolete
+        } else if !result.structure.isEmpty {
+            // Accepting one frame later takes its structure from here along with its image.
+            try fm.createDirectory(at: actualFolder, withIntermediateDirectories: true)
+            try AtomicFile.write(LayoutSnapshot.encoder.encode(rendered.layout), to: actualFolder.appendingPathComponent("layout.json"))
         }
         return result
     }

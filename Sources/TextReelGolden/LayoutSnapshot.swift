@@ -35,6 +35,13 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
 
     public init() {}
 
+    /// How layout.json is written: stable keys, readable diffs under version control.
+    static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return encoder
+    }
+
     /// The structure of a layout pass.
     static func frame(of pass: LayoutPass) -> Frame {
         Frame(

@@ -60,6 +60,24 @@ final class GoldenSuiteTests: XCTestCase {
         XCTAssertEqual(try run(suite, .none).status, .passed)
     }
 
+    /// Accepting each failing frame (the review and the served report do) takes its structure
+    /// with its image: the next run passes instead of failing on "breaks differently".
+    func testAcceptingEveryFailingFramePassesTheNextRun() throws {
+        let (suite, folder) = try makeSuite(text)
+        XCTAssertEqual(try run(suite, .missing).status, .recorded)
+        try Data(text.replacingOccurrences(of: "Paragraph 2 has some", with: "Paragraph 2 has a good many more").utf8)
+            .write(to: folder.appendingPathComponent("doc.md"))
+        let failed = try run(suite, .none)
+        XCTAssertFalse(failed.structure.isEmpty)
+        XCTAssertEqual(failed.diffs.count, failed.frames, "paragraph 2 is on screen in every frame")
+        for diff in failed.diffs {
+            try GoldenEdit.accept(frame: diff.frame, image: URL(fileURLWithPath: try XCTUnwrap(diff.actual)),
+                                  expected: URL(fileURLWithPath: try XCTUnwrap(failed.expected)))
+        }
+        let again = try run(suite, .none)
+        XCTAssertEqual(again.status, .passed, "\(again.structure) \(again.diffs.map(\.reason))")
+    }
+
     func testAChangedFontOptionIsEnvironmentDrift() throws {
         let (suite, folder) = try makeSuite(text)
         _ = try run(suite, .missing)
