@@ -219,6 +219,7 @@ public enum GoldenSuite {
             } else {
                 try ExpectedFolder.write(rendered, to: expectedFolder)
                 result.status = .recorded
+                result.written = true
             }
             return result
         }

@@ -52,6 +52,9 @@ enum TestCommand {
             }
             options.update = parsed
         }
+        if args.flags.contains("fail-on-update") && options.update == .none {
+            throw Arguments.UsageError(message: "--fail-on-update has nothing to catch when no golden is written (update mode none, the default when CI is set); add --update missing, changed or all")
+        }
         if let shard = args.values["shard"] {
             let parts = shard.split(separator: "/").compactMap { Int($0) }
             guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {

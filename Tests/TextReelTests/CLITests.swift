@@ -245,6 +245,12 @@ final class GoldenWorkflowTests: XCTestCase {
         let update = try CLI.run(["test", golden.path, "--update", "all", "--fail-on-update"])
         XCTAssertEqual(update.status, 1, update.stdout)
         XCTAssertTrue(update.stdout.contains("wrote goldens: "), update.stdout)
+        // A case recorded from nothing is a write too; with nothing to write the flag is an error.
+        try FileManager.default.removeItem(at: golden.appendingPathComponent("emoji/expected"))
+        let recorded = try CLI.run(["test", golden.path, "--update", "missing", "--fail-on-update"])
+        XCTAssertEqual(recorded.status, 1, recorded.stdout)
+        XCTAssertTrue(recorded.stdout.contains("wrote goldens: ") && recorded.stdout.contains("emoji"), recorded.stdout)
+        XCTAssertEqual(try CLI.run(["test", golden.path, "--update", "none", "--fail-on-update"]).status, 2)
         // A case that cannot run fails alone; the others still run.
         try Data("{document: \"../../documents/demo.md\", script: \"gone.json5\"}".utf8).write(to: golden.appendingPathComponent("emoji/case.json5"))
         let broken = try CLI.run(["test", golden.path])
