@@ -121,6 +121,16 @@ public struct GoldenCase: Sendable {
         appearance = spec.appearance
         variantSpecs = spec.variants
         variantSpecsCount = spec.variants.count
+        // A theme that is not there (or not a theme) is a mistake in case.json5: found now,
+        // before anything runs, rather than as a failure of each case that uses it.
+        for look in Set([appearance] + spec.variants.map(\.appearance)) {
+            guard let theme = look.theme, Theme.builtIn[theme] == nil else { continue }
+            let path = theme.hasPrefix("/") ? theme : folder.appendingPathComponent(theme).standardizedFileURL.path
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw TextReelError(file: file.path, "its theme '\(theme)' is neither \(Theme.builtIn.keys.sorted().joined(separator: ", ")) nor a theme file (\(path)); a theme file's path is relative to the case folder")
+            }
+            _ = try look.resolve(relativeTo: folder)
+        }
     }
 
     /// Checks `case.json5` bytes without a folder (for fuzzing the reader).

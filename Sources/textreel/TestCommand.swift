@@ -70,7 +70,12 @@ enum TestCommand {
         }
         let quiet = args.flags.contains("quiet")
         options.prune = args.flags.contains("prune")
-        let look = try Appearance.parse(theme: args.values["theme"], textSize: args.values["text-size"], direction: args.values["direction"])
+        var look = try Appearance.parse(theme: args.values["theme"], textSize: args.values["text-size"], direction: args.values["direction"])
+        // A theme file on the command line is relative to where the command runs, not to each case.
+        if let theme = look.theme, Theme.builtIn[theme] == nil {
+            look.theme = URL(fileURLWithPath: theme).standardizedFileURL.path
+            _ = try look.resolve()
+        }
         let cases = try GoldenSuite.cases(in: args.positional.map { URL(fileURLWithPath: $0) }).map { $0.restyled(look) }
         for warning in cases.flatMap(\.warnings) { Terminal.error(warning) }
         let progress = Progress(total: options.shard.map { GoldenSuite.shard(cases, index: $0.index, count: $0.count).count } ?? cases.count,

@@ -234,6 +234,20 @@ final class GoldenWorkflowTests: XCTestCase {
         XCTAssertFalse(try CLI.run(["test", golden.path]).stdout.contains("obsolete"))
     }
 
+    /// `test --theme FILE` reads the file from where the command runs (it looked in each case's
+    /// folder), and a theme that is not there is bad input before any case runs.
+    func testThemeFileIsRelativeToTheWorkingFolder() throws {
+        let root = try suite()
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("th"), withIntermediateDirectories: true)
+        try Data(#"{base: "dark", bodySize: 18}"#.utf8).write(to: root.appendingPathComponent("th/mine.json5"))
+        let themed = try CLI.run(["test", "golden/emoji", "--theme", "th/mine.json5"], in: root)
+        XCTAssertEqual(themed.status, 0, themed.stdout + themed.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("golden/emoji/expected/mine/index.json").path))
+        let missing = try CLI.run(["test", "golden/emoji", "--theme", "th/none.json5"], in: root)
+        XCTAssertEqual(missing.status, 2, missing.stdout + missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("no such theme"), missing.stderr)
+    }
+
     func testDeletedGoldenFramesAreRecordedAndUpdatesCanStillFail() throws {
         let root = try suite()
         let golden = root.appendingPathComponent("golden")
