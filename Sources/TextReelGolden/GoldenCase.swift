@@ -163,6 +163,7 @@ public struct GoldenCase: Sendable {
         let viewport = self.viewport ?? script.viewport ?? .standard
         // The case's look over the script's; a theme file is relative to the case folder.
         let theme = try appearance.over(script.appearance).resolve(relativeTo: folder)
+        try theme.checkRoom(width: variant?.width ?? viewport.width)
         let view = TextView(document: document, viewportSize: CGSize(width: variant?.width ?? viewport.width, height: viewport.height),
                             scale: viewport.scale, theme: theme, fontSet: fontSet)
         view.showsOverlay = overlay

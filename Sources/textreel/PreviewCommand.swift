@@ -116,9 +116,10 @@ enum PreviewCommand {
         let viewport = try ViewportLimits.check(width: try args.double("width", default: standard.width),
                                                 height: try args.double("height", default: standard.height),
                                                 scale: 1)
+        let theme = try AppearanceOptions.theme(args, script: args.values["script"] == nil ? nil : script)
+        try theme.checkRoom(width: viewport.size.width)
         let session = try Session(document: document, script: script, size: viewport.size, name: documentURL.lastPathComponent,
-                                  limits: (try LimitOptions.maximumFrames(args), try LimitOptions.maximumSteps(args)),
-                                  theme: try AppearanceOptions.theme(args, script: args.values["script"] == nil ? nil : script))
+                                  limits: (try LimitOptions.maximumFrames(args), try LimitOptions.maximumSteps(args)), theme: theme)
         let frameText = args.values["frame"] ?? "1"
         guard let frameNumber = Int(frameText), frameNumber >= 1 else {
             throw Arguments.UsageError(message: "--frame expects a whole number of at least 1, got '\(frameText)'")

@@ -90,8 +90,9 @@ enum RenderCommand {
         let name = documentURL.deletingPathExtension().lastPathComponent
         let outDir = URL(fileURLWithPath: args.values["out"] ?? "Output/\(name)")
 
-        let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale,
-                            theme: try AppearanceOptions.theme(args, script: script))
+        let theme = try AppearanceOptions.theme(args, script: script)
+        try theme.checkRoom(width: viewport.size.width)
+        let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale, theme: theme)
         view.showsOverlay = args.flags.contains("overlay")
         if at != 0 {
             view.scroll(toY: at, exact: args.flags.contains("exact"))

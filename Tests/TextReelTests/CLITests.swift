@@ -144,10 +144,15 @@ final class MessageTests: XCTestCase {
         try Data("x".utf8).write(to: file)
         let big = folder.appendingPathComponent("big.json5")
         try Data("{viewport: {width: 8000, height: 600, scale: 4}}".utf8).write(to: big)
+        let wide = folder.appendingPathComponent("wide.json5")
+        try Data("{insets: {left: 300, right: 300}}".utf8).write(to: wide)
         let cases: [([String], [String])] = [
             (["render", "Fixtures/documents/demo.md", "--out", file.path], ["a-file", "is a file, not a folder"]),
             (["render", "Fixtures/documents/demo.md", "--script", "/dev/null", "--out", folder.appendingPathComponent("o").path], ["/dev/null:1:1", "empty"]),
             (["render", "Fixtures/documents/demo.md", "--script", big.path, "--out", folder.appendingPathComponent("o").path], ["big.json5", "too large", "override"]),
+            (["render", "Fixtures/documents/demo.md", "--theme", wide.path, "--width", "500", "--out", folder.appendingPathComponent("o").path],
+             ["left 300 + right 300", "500 points wide"]),
+            (["preview", "Fixtures/documents/demo.md", "--width", "60"], ["left 32 + right 32", "no room for text"]),
             (["diff", "Fixtures/golden/demo/expected/frame-00001.png", "Fixtures/golden/demo/expected/frame-00037.png", "--out", folder.path], ["is a folder", "diff.png"]),
         ]
         for (arguments, needles) in cases {

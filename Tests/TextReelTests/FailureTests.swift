@@ -54,6 +54,32 @@ final class FailureTests: XCTestCase {
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)), ["frame-00001.png", "events.jsonl", "summary.json"])
     }
 
+    /// A report or diff sent to a device or a pipe is written into it: renaming a finished
+    /// temporary over `/dev/null` (as root) replaced the device with a plain file.
+    func testWritingToAPipeOrDeviceKeepsIt() throws {
+        let folder = Paths.temporaryFolder()
+        let fifo = folder.appendingPathComponent("pipe")
+        XCTAssertEqual(mkfifo(fifo.path, 0o600), 0)
+        // The reading end first (a small write fits the pipe's buffer), then the write.
+        let reader = open(fifo.path, O_RDONLY | O_NONBLOCK)
+        XCTAssertGreaterThanOrEqual(reader, 0)
+        defer { close(reader) }
+        try AtomicFile.write(Data("through the pipe".utf8), to: fifo)
+        var buffer = [UInt8](repeating: 0, count: 64)
+        let count = read(reader, &buffer, buffer.count)
+        XCTAssertEqual(String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self), "through the pipe")
+        var status = stat()
+        XCTAssertEqual(stat(fifo.path, &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFIFO, "still a pipe")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["pipe"], "no temporary left")
+
+        let diff = try CLI.run(["diff", "Fixtures/golden/demo/expected/frame-00001.png", "Fixtures/golden/demo/expected/frame-00037.png",
+                                "--out", "/dev/null"])
+        XCTAssertEqual(diff.status, 1, diff.stderr)
+        XCTAssertEqual(stat("/dev/null", &status), 0)
+        XCTAssertEqual(status.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
+    }
+
     func testAFailedRenderIntoAnOldFolderDescribesOnlyItsOwnFrames() throws {
         let out = Paths.temporaryFolder()
         let ok = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", "Fixtures/scripts/demo.json5", "--out", out.path, "--quiet"])

@@ -7,14 +7,23 @@ import Foundation
 /// killed mid-write leaves only names that `removeStaleTemporaries(in:)` recognises.
 public final class AtomicFile {
     public let url: URL
-    private let temporary: String
+    /// nil when writing straight to a device or pipe (`/dev/null`, `/dev/stdout`, a FIFO):
+    /// renaming over one would replace it with a plain file.
+    private let temporary: String?
     private var fd: Int32
     private var committed = false
 
     public init(_ url: URL) throws {
         self.url = url
-        temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
-        fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+        var status = stat()
+        if stat(url.path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG && (status.st_mode & S_IFMT) != S_IFDIR {
+            temporary = nil
+            fd = open(url.path, O_WRONLY | O_CLOEXEC)
+        } else {
+            let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+            self.temporary = temporary
+            fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
+        }
         guard fd >= 0 else {
             throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(errno)))); expected a writable folder")
         }
@@ -49,6 +58,12 @@ public final class AtomicFile {
     }
 
     public func commit() throws {
+        guard let temporary else {
+            close(fd)
+            fd = -1
+            committed = true
+            return
+        }
         guard fsync(fd) == 0 else { throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(errno))))") }
         close(fd)
         fd = -1
@@ -60,7 +75,7 @@ public final class AtomicFile {
 
     deinit {
         if fd >= 0 { close(fd) }
-        if !committed { unlink(temporary) }
+        if !committed, let temporary { unlink(temporary) }
     }
 
     /// Removes what a run that died (SIGKILL, a crash) left in `folder`: our temporary files and
