@@ -63,6 +63,10 @@ enum ExploreCommand {
         let steps = try whole("steps", 8)
         let seconds = try args.values["time"].map { _ in try args.double("time", default: 0) }
         let timeout = try args.double("timeout", default: 60)
+        let shrinkSeconds = try args.double("shrink-time", default: 120)
+        for (name, value) in [("timeout", timeout), ("shrink-time", shrinkSeconds)] + (seconds.map { [("time", $0)] } ?? []) where value <= 0 {
+            throw Arguments.UsageError(message: "--\(name) expects a number of seconds above 0, got '\(args.values[name] ?? "")'")
+        }
         let quiet = args.flags.contains("quiet")
         let out = URL(fileURLWithPath: args.values["out"] ?? "Output/explore")
         let document = try TextDocument(contentsOf: documentURL)
@@ -86,7 +90,7 @@ enum ExploreCommand {
             case .failed(let failure):
                 Terminal.error("run \(k + 1) (seed \(seed + k)) failed: \(describe(failure))")
                 Terminal.error("shrinking \(script.steps.count) steps …")
-                let (shrunk, last) = try explorer.shrink(script, failure: failure, seconds: try args.double("shrink-time", default: 120))
+                let (shrunk, last) = try explorer.shrink(script, failure: failure, seconds: shrinkSeconds)
                 let folder = try explorer.writeCase(shrunk, failure: last, name: "seed-\(seed + k)", in: out)
                 print("shrunk to \(shrunk.steps.count) step\(shrunk.steps.count == 1 ? "" : "s"), failing with \(describe(last)):")
                 print(shrunk.json5, terminator: "")

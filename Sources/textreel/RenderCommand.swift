@@ -28,7 +28,8 @@ enum RenderCommand {
       --video FILE     also encode the frames into FILE (.mp4, .gif or .webm) with ffmpeg
       --format FORMAT  png (default), or y4m: write the frames to stdout as a YUV4MPEG2 stream
                        (no PNGs) for any video tool
-      --compression C  fast (default) or small: smaller PNGs, written more slowly
+      --compression C  fast (default); small: smaller PNGs, written more slowly; none: stored,
+                       for tools that read the frames right away
       --serial         encode PNGs on the main thread (the default encodes frame n while frame
                        n + 1 is drawn; the bytes are the same)
       --quiet          print nothing but errors
@@ -65,7 +66,7 @@ enum RenderCommand {
         let toStdout = format == "y4m"
         let compressionName = args.values["compression"] ?? "fast"
         guard let compression = PNGCompression(rawValue: compressionName) else {
-            throw Arguments.UsageError(message: "--compression expects fast or small, got '\(compressionName)'")
+            throw Arguments.UsageError(message: "--compression expects fast, small or none, got '\(compressionName)'")
         }
         let writer = FrameWriter(parallel: !args.flags.contains("serial"), compression: compression)
         // Whatever happens, frames in flight are finished (each is written atomically) before exit.

@@ -95,6 +95,11 @@ final class ExploreCLITests: XCTestCase {
         let pass = try CLI.run(["explore", "Fixtures/documents/demo.md", "--runs", "6", "--seed", "11", "--out", out.path])
         XCTAssertEqual(pass.status, 0, pass.stdout + pass.stderr)
         XCTAssertTrue(pass.stdout.contains("no failure"), pass.stdout)
+        for bad in [["--timeout", "0"], ["--shrink-time", "-1"], ["--time", "0"]] {
+            let refused = try CLI.run(["explore", "Fixtures/documents/demo.md", "--out", out.path] + bad)
+            XCTAssertEqual(refused.status, 2, "\(bad): a run that could only report a hang")
+            XCTAssertTrue(refused.stderr.contains("above 0"), refused.stderr)
+        }
 
         let document = out.appendingPathComponent("generated.md")
         XCTAssertEqual(try CLI.run(["generate", "2000", "--out", document.path]).status, 0)
