@@ -19,8 +19,11 @@ public enum Reports {
     }
 
     /// The results of several blobs, in the order one run over all their cases gives.
-    public static func merge(blobs urls: [URL]) throws -> [CaseResult] {
+    /// The results of the blobs, as one run. A shard or a case given twice is an error (it
+    /// would be counted twice); `missing` names the shards of an `I/N` split not given.
+    public static func merge(blobs urls: [URL]) throws -> (results: [CaseResult], missing: [String]) {
         var results: [CaseResult] = []
+        var shards: [String: String] = [:], cases: [String: String] = [:]
         for url in urls {
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw TextReelError(file: url.path, "no such blob; expected a file written by textreel test --blob")
@@ -28,10 +31,23 @@ public enum Reports {
             guard let blob = try? JSONDecoder().decode(Blob.self, from: data), blob.format == "textreel-blob-1" else {
                 throw TextReelError(file: url.path, "not a blob textreel test --blob wrote (or from another version)")
             }
+            if let shard = blob.shard {
+                if let other = shards.updateValue(url.path, forKey: shard) {
+                    throw TextReelError(file: url.path, "shard \(shard) is given twice (also \(other)); give each shard's blob once")
+                }
+            }
+            for result in blob.results {
+                if let other = cases.updateValue(url.path, forKey: "\(result.folder) \(result.name)") {
+                    throw TextReelError(file: url.path, "case \(result.name) is in two blobs (also \(other)); give each shard's blob once")
+                }
+            }
             results += blob.results
         }
+        // Shards of one I/N split: the ones not given.
+        let counts = Set(shards.keys.compactMap { $0.split(separator: "/").last.flatMap { Int($0) } })
+        let missing = counts.count == 1 ? (1...counts.first!).map { "\($0)/\(counts.first!)" }.filter { shards[$0] == nil } : []
         // The same order as one run: cases by folder, then by name (variants).
-        return results.sorted { ($0.folder, $0.name) < ($1.folder, $1.name) }
+        return (results.sorted { ($0.folder, $0.name) < ($1.folder, $1.name) }, missing)
     }
 
     public static func writeJSON(_ results: [CaseResult], to url: URL) throws {

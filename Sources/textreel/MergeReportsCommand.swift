@@ -19,7 +19,10 @@ enum MergeReportsCommand {
         let args = try Arguments(raw, options: ["report", "junit", "json"], flags: [])
         if args.flags.contains("help") { print(help); return 0 }
         guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "merge-reports needs at least one blob") }
-        let results = try Reports.merge(blobs: args.positional.map { URL(fileURLWithPath: $0) })
+        let (results, missing) = try Reports.merge(blobs: args.positional.map { URL(fileURLWithPath: $0) })
+        if !missing.isEmpty {
+            Terminal.error("textreel: warning: no blob for shard\(missing.count == 1 ? "" : "s") \(missing.joined(separator: ", ")); the reports cover the others only")
+        }
         if let folder = args.values["report"] { try Reports.writeHTML(results, to: URL(fileURLWithPath: folder)) }
         if let file = args.values["junit"] { try Reports.writeJUnit(results, to: URL(fileURLWithPath: file)) }
         if let file = args.values["json"] { try Reports.writeJSON(results, to: URL(fileURLWithPath: file)) }

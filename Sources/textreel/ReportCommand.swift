@@ -36,7 +36,7 @@ enum ReportCommand {
             guard let port = UInt16(text) else { throw Arguments.UsageError(message: "--port expects a number from 0 to 65535, got '\(text)'") }
             return port
         } ?? 0
-        let server = ReportServer(results: try Reports.merge(blobs: [resultsFile]))
+        let server = ReportServer(results: try Reports.merge(blobs: [resultsFile]).results)
         let bound = try server.start(port: port)
         print("serving the report on http://127.0.0.1:\(bound)/?token=\(server.token)")
         print("(loopback only; Ctrl-C stops it)")

@@ -51,7 +51,7 @@ enum ReviewCommand {
     /// Results from a report folder's results.json, or from running the suites (writing nothing).
     static func load(_ folders: [URL]) throws -> [CaseResult] {
         if folders.count == 1, FileManager.default.fileExists(atPath: folders[0].appendingPathComponent("results.json").path) {
-            return try Reports.merge(blobs: [folders[0].appendingPathComponent("results.json")])
+            return try Reports.merge(blobs: [folders[0].appendingPathComponent("results.json")]).results
         }
         var options = GoldenSuite.Options()
         options.update = .none

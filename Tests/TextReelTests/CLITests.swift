@@ -220,6 +220,12 @@ final class GoldenWorkflowTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["test", golden, "--json", root.appendingPathComponent("single.json").path]).status, 0)
         XCTAssertEqual(try stripped(root.appendingPathComponent("merged.json")), try stripped(root.appendingPathComponent("single.json")))
         XCTAssertNotEqual(try CLI.run(["merge-reports", root.appendingPathComponent("nope.json").path]).status, 0)
+        // A shard given twice would be counted twice; a missing one is said.
+        let twice = try CLI.run(["merge-reports", root.appendingPathComponent("b1.json").path, root.appendingPathComponent("b1.json").path])
+        XCTAssertEqual(twice.status, 2)
+        XCTAssertTrue(twice.stderr.contains("shard 1/2 is given twice"), twice.stderr)
+        let half = try CLI.run(["merge-reports", root.appendingPathComponent("b1.json").path])
+        XCTAssertTrue(half.stderr.contains("no blob for shard 2/2"), half.stderr)
     }
 
     func testObsoleteGoldensAreListedAndPruned() throws {
