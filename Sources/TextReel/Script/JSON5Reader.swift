@@ -224,7 +224,7 @@ public struct JSON5Document {
 
         mutating func document() throws -> Node {
             try skipSpace()
-            guard i < bytes.count else { throw fail("the file is empty; expected a JSON5 object like {steps: []}") }
+            guard i < bytes.count else { throw fail("the file is empty; expected a JSON5 object, {…}") }
             let node = try value()
             try skipSpace()
             guard i >= bytes.count else { throw fail("unexpected \(found) after the end of the value; expected the end of the file") }
