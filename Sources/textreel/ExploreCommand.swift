@@ -85,8 +85,9 @@ enum ExploreCommand {
             switch try explorer.check(script) {
             case .passed:
                 passed += 1
-            case .invalid:
+            case .invalid(let reason):
                 invalid += 1
+                if !quiet { Terminal.error("run \(k + 1) (seed \(seed + k)) skipped: the script could not run: \(reason)") }
             case .failed(let failure):
                 Terminal.error("run \(k + 1) (seed \(seed + k)) failed: \(describe(failure))")
                 Terminal.error("shrinking \(script.steps.count) steps …")

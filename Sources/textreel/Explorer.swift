@@ -4,7 +4,8 @@ import TextReel
 /// Runs generated scripts in child processes (so a crash or hang of the engine is caught like any
 /// other failure), shrinks failing ones, and writes them as golden cases.
 final class Explorer {
-    enum Outcome { case passed, invalid, failed(ScriptCheck.Failure) }
+    /// `invalid` carries the engine's reason for refusing the script.
+    enum Outcome { case passed, invalid(String), failed(ScriptCheck.Failure) }
 
     let document: URL
     let budget: Budget
@@ -62,11 +63,11 @@ final class Explorer {
             let what = process.terminationReason == .uncaughtSignal ? "signal \(process.terminationStatus)" : "status \(process.terminationStatus)"
             let message = fatal.map { String($0.drop { $0 != ":" }.dropFirst().drop { $0 != ":" }.dropFirst()).trimmingCharacters(in: .whitespaces) }
             // Status 2 is bad input: a script the engine refuses with a clear error, not a failure.
-            if process.terminationReason == .exit && process.terminationStatus == 2 { return .invalid }
+            if process.terminationReason == .exit && process.terminationStatus == 2 { return .invalid(message ?? text.trimmingCharacters(in: .whitespacesAndNewlines)) }
             return .failed(ScriptCheck.Failure(check: "crash", frame: nil, message: "the engine stopped (\(what))\(message.map { ": \($0)" } ?? "")"))
         }
         guard let failure = try? JSONDecoder().decode(ScriptCheck.Failure.self, from: output) else { return .passed }
-        return failure.check == "invalid" ? .invalid : .failed(failure)
+        return failure.check == "invalid" ? .invalid(failure.message) : .failed(failure)
     }
 
     /// The smallest script found that fails with `failure`'s signature: steps removed in halves,

@@ -95,6 +95,12 @@ final class ExploreCLITests: XCTestCase {
         let pass = try CLI.run(["explore", "Fixtures/documents/demo.md", "--runs", "6", "--seed", "11", "--out", out.path])
         XCTAssertEqual(pass.status, 0, pass.stdout + pass.stderr)
         XCTAssertTrue(pass.stdout.contains("no failure"), pass.stdout)
+        // A skipped run says why (seed 5 on this document goes to a video it deleted).
+        let small = out.appendingPathComponent("small.md")
+        try Data("# Small\n\nA toggle ![](control:t?kind=toggle) and text.\n\n![](video:v?size=200x100)\n".utf8).write(to: small)
+        let skipped = try CLI.run(["explore", small.path, "--seed", "5", "--runs", "1", "--out", out.path])
+        XCTAssertEqual(skipped.status, 0, skipped.stderr)
+        XCTAssertTrue(skipped.stderr.contains("(seed 5) skipped: the script could not run: no attachment 'v'"), skipped.stderr)
         for bad in [["--timeout", "0"], ["--shrink-time", "-1"], ["--time", "0"]] {
             let refused = try CLI.run(["explore", "Fixtures/documents/demo.md", "--out", out.path] + bad)
             XCTAssertEqual(refused.status, 2, "\(bad): a run that could only report a hang")
