@@ -303,13 +303,7 @@ final class ServedReportTests: XCTestCase {
         let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
         let node = ["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let chromium, let node else { throw XCTSkip("chromium (make setup installs it) or node is missing") }
-        let root = Paths.temporaryFolder()
-        let fm = FileManager.default
-        try fm.createDirectory(at: root.appendingPathComponent("golden"), withIntermediateDirectories: true)
-        try fm.createDirectory(at: root.appendingPathComponent("documents"), withIntermediateDirectories: true)
-        try fm.copyItem(at: Paths.fixtures.appendingPathComponent("golden/emoji"), to: root.appendingPathComponent("golden/emoji"))
-        let text = try String(contentsOf: Paths.fixtures.appendingPathComponent("documents/emoji.md"), encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "Emoji and scripts", with: "Emoji and SCRIPTS").utf8).write(to: root.appendingPathComponent("documents/emoji.md"))
+        let root = try Paths.failingEmojiSuite()
         let report = root.appendingPathComponent("report")
         XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path, "--report", report.path]).status, 1)
         let golden = root.appendingPathComponent("golden/emoji/expected/frame-00001.png")

@@ -88,13 +88,7 @@ final class FailureTests: XCTestCase {
         try Data("{steps: [{scroll: {by: 300, duration: 0.5}}, {edit: {deleteParagraph: 9999}}]}".utf8).write(to: script)
         let bad = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", script.path, "--out", out.path, "--quiet"])
         XCTAssertEqual(bad.status, 2)
-        let frames = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasPrefix("frame-") }
-        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("summary.json"))) as? [String: Any]
-        XCTAssertEqual(summary?["status"] as? String, "failed")
-        XCTAssertEqual(summary?["frames"] as? Int, frames.count)
-        XCTAssertTrue((summary?["error"] as? String)?.contains("paragraph 9999 does not exist") == true)
-        let lines = try String(contentsOf: out.appendingPathComponent("events.jsonl"), encoding: .utf8).split(separator: "\n")
-        XCTAssertEqual(lines.count, frames.count)
+        try assertStoppedRender(in: out, status: "failed", reason: "paragraph 9999 does not exist")
     }
 
     func testY4MIntoAClosedPipeSaysWhatHappened() throws {

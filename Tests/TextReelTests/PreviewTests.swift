@@ -165,13 +165,7 @@ final class ReviewTests: XCTestCase {
     /// on disk becomes the actual image), `q` quits, and the suite then passes.
     func testReviewAcceptsAFrameInTmux() throws {
         guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else { throw XCTSkip("tmux is not installed") }
-        let root = Paths.temporaryFolder()
-        let fm = FileManager.default
-        try fm.createDirectory(at: root.appendingPathComponent("golden"), withIntermediateDirectories: true)
-        try fm.createDirectory(at: root.appendingPathComponent("documents"), withIntermediateDirectories: true)
-        try fm.copyItem(at: Paths.fixtures.appendingPathComponent("golden/emoji"), to: root.appendingPathComponent("golden/emoji"))
-        let text = try String(contentsOf: Paths.fixtures.appendingPathComponent("documents/emoji.md"), encoding: .utf8)
-        try Data(text.replacingOccurrences(of: "Emoji and scripts", with: "Emoji and SCRIPTS").utf8).write(to: root.appendingPathComponent("documents/emoji.md"))
+        let root = try Paths.failingEmojiSuite()
         XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path]).status, 1, "the changed document fails")
         let golden = root.appendingPathComponent("golden/emoji/expected/frame-00001.png")
         let before = try Data(contentsOf: golden)
@@ -206,7 +200,7 @@ final class ReviewTests: XCTestCase {
         let after = try screen()
         XCTAssertTrue(accepted, after)
         tmux(["send-keys", "-t", session, "q"])
-        for _ in 0..<50 where !fm.fileExists(atPath: root.appendingPathComponent("status").path) { Thread.sleep(forTimeInterval: 0.1) }
+        for _ in 0..<50 where !FileManager.default.fileExists(atPath: root.appendingPathComponent("status").path) { Thread.sleep(forTimeInterval: 0.1) }
         XCTAssertEqual(try String(contentsOf: root.appendingPathComponent("status"), encoding: .utf8), "0\n")
         XCTAssertNotEqual(try Data(contentsOf: golden), before, "the golden on disk changed")
         XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path]).status, 0, "and the suite passes")

@@ -110,12 +110,7 @@ final class RobustnessTests: XCTestCase {
         for name in frames {
             XCTAssertNoThrow(try RenderedFrame(contentsOfPNG: folder.appendingPathComponent(name)), name)
         }
-        let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("summary.json"))) as? [String: Any]
-        XCTAssertEqual(summary?["status"] as? String, "interrupted")
-        XCTAssertEqual(summary?["frames"] as? Int, frames.count)
-        XCTAssertTrue((summary?["error"] as? String)?.contains("Ctrl-C") == true)
-        let lines = try String(contentsOf: folder.appendingPathComponent("events.jsonl"), encoding: .utf8).split(separator: "\n")
-        XCTAssertEqual(lines.count, frames.count)
+        try assertStoppedRender(in: folder, status: "interrupted", reason: "Ctrl-C")
     }
 
     /// A disk that fills up mid-render (simulated with a file-size limit: every write past it

@@ -16,6 +16,31 @@ enum Paths {
         try! FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         return url
     }
+
+    /// A temporary suite holding the emoji case, with its document changed so the case fails
+    /// (for accepting it back): the folder holding `golden/` and `documents/`.
+    static func failingEmojiSuite(_ name: String = #function) throws -> URL {
+        let root = temporaryFolder(name)
+        let fm = FileManager.default
+        try fm.createDirectory(at: root.appendingPathComponent("golden"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: root.appendingPathComponent("documents"), withIntermediateDirectories: true)
+        try fm.copyItem(at: fixtures.appendingPathComponent("golden/emoji"), to: root.appendingPathComponent("golden/emoji"))
+        let text = try String(contentsOf: fixtures.appendingPathComponent("documents/emoji.md"), encoding: .utf8)
+        try Data(text.replacingOccurrences(of: "Emoji and scripts", with: "Emoji and SCRIPTS").utf8).write(to: root.appendingPathComponent("documents/emoji.md"))
+        return root
+    }
+}
+
+/// A render that stopped: its folder describes exactly the frames it finished — `summary.json`
+/// with `status`, the frame count and an error that mentions `reason`, and one events line per frame.
+func assertStoppedRender(in folder: URL, status: String, reason: String, file: StaticString = #filePath, line: UInt = #line) throws {
+    let frames = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("frame-") }
+    let summary = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("summary.json"))) as? [String: Any]
+    XCTAssertEqual(summary?["status"] as? String, status, file: file, line: line)
+    XCTAssertEqual(summary?["frames"] as? Int, frames.count, file: file, line: line)
+    XCTAssertTrue((summary?["error"] as? String)?.contains(reason) == true, "\(summary?["error"] ?? "no error")", file: file, line: line)
+    let lines = try String(contentsOf: folder.appendingPathComponent("events.jsonl"), encoding: .utf8).split(separator: "\n")
+    XCTAssertEqual(lines.count, frames.count, file: file, line: line)
 }
 
 /// Runs the `textreel` executable built beside the tests.
