@@ -262,7 +262,7 @@ final class GoldenWorkflowTests: XCTestCase {
         let root = try suite()
         try FileManager.default.createDirectory(at: root.appendingPathComponent("th"), withIntermediateDirectories: true)
         try Data(#"{base: "dark", bodySize: 18}"#.utf8).write(to: root.appendingPathComponent("th/mine.json5"))
-        let themed = try CLI.run(["test", "golden/emoji", "--theme", "th/mine.json5"], in: root)
+        let themed = try CLI.run(["test", "golden/emoji", "--theme", "th/mine.json5", "--update", "missing"], in: root)
         XCTAssertEqual(themed.status, 0, themed.stdout + themed.stderr)
         XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("golden/emoji/expected/mine/index.json").path))
         let missing = try CLI.run(["test", "golden/emoji", "--theme", "th/none.json5"], in: root)
