@@ -115,7 +115,7 @@ final class MarkdownReaderTests: XCTestCase {
     func testInvalidUTF8IsAnErrorWithItsPlace() {
         var data = Data("ok\nab".utf8)
         data.append(0xFF)
-        XCTAssertThrowsError(try TextDocument(markdownData: data, baseURL: nil, fileName: "bad.md")) { error in
+        XCTAssertThrowsError(try TextDocument(markdownData: data, baseURL: nil, fileName: "bad.md", limits: .standard)) { error in
             let e = error as? TextReelError
             XCTAssertEqual(e?.file, "bad.md")
             XCTAssertEqual(e?.line, 2)
@@ -126,35 +126,5 @@ final class MarkdownReaderTests: XCTestCase {
     func testRightToLeftTextIsKept() throws {
         let doc = try TextDocument(markdown: "שלום עולם")
         XCTAssertEqual(doc.paragraphs[0].text, "שלום עולם")
-    }
-}
-
-final class MarkdownChunkTests: XCTestCase {
-    /// Parsing a large file in pieces gives exactly the paragraphs of one parse.
-    func testPiecesParseLikeTheWhole() throws {
-        var markdown = ""
-        for i in 0..<600 {
-            markdown += i % 7 == 0 ? "## Section \(i)\n\n" : "Paragraph \(i) with *emphasis* and ![](control:c\(i)?kind=toggle).\n\n"
-            if i % 50 == 3 { markdown += "```\n# not a heading, inside a fence\n\n# still code\n```\n\n" }
-            if i % 40 == 5 { markdown += "- item one\n\n- item two\n\n  continued\n\n" }
-        }
-        let data = Data(markdown.utf8)
-        var whole = MarkdownReader(fileName: "x.md", baseURL: nil)
-        whole.pieceBytes = Int.max
-        try whole.read(data)
-        var pieces = MarkdownReader(fileName: "x.md", baseURL: nil)
-        pieces.pieceBytes = 2000
-        try pieces.read(data)
-        let count = data.withUnsafeBytes { MarkdownChunks.split($0, minimumBytes: 2000).count }
-        XCTAssertGreaterThan(count, 10, "the test must really split")
-        XCTAssertEqual(pieces.paragraphs, whole.paragraphs)
-
-        // A bad attachment deep in the file is reported at its own line.
-        let bad = markdown + "Broken ![](nope:thing) here.\n"
-        var reader = MarkdownReader(fileName: "x.md", baseURL: nil)
-        reader.pieceBytes = 2000
-        XCTAssertThrowsError(try reader.read(Data(bad.utf8))) { error in
-            XCTAssertEqual((error as? TextReelError)?.line, bad.split(separator: "\n", omittingEmptySubsequences: false).count - 1)
-        }
     }
 }

@@ -40,21 +40,20 @@ struct MarkdownReader {
         }
     }
 
-    /// Added to cmark's line numbers: where the piece being parsed starts in the file.
+    /// Added to cmark's line numbers: where the section being parsed starts in the file.
     private var lineOffset = 0
-    /// Files larger than this are parsed in pieces of about this size.
-    var pieceBytes = 1 << 20
+    /// The id of the section's first paragraph: its number in the file.
+    private var firstID = 0
 
-    /// Validates UTF-8 (cmark would silently replace bad bytes), then parses, piece by piece for
-    /// large files so cmark's syntax tree stays small.
-    mutating func read(_ data: Data) throws {
-        try Self.validateUTF8(data, fileName: fileName)
-        try data.withUnsafeBytes { raw in
-            for chunk in MarkdownChunks.split(raw, minimumBytes: pieceBytes) {
-                lineOffset = chunk.firstLine - 1
-                try parse(UnsafeRawBufferPointer(rebasing: raw[chunk.range]))
-            }
-        }
+    /// Parses one section of a file (valid UTF-8, see `validateUTF8`) into its paragraphs,
+    /// numbered from `firstID`, with lines counted from `firstLine`. Ordinals and attachment ids
+    /// carry over from the sections this reader parsed before.
+    mutating func read(section bytes: UnsafeRawBufferPointer, firstLine: Int, firstID: Int) throws -> [TextParagraph] {
+        lineOffset = firstLine - 1
+        self.firstID = firstID
+        paragraphs = []
+        try parse(bytes)
+        return paragraphs
     }
 
     private mutating func parse(_ bytes: UnsafeRawBufferPointer) throws {
@@ -103,7 +102,8 @@ struct MarkdownReader {
     }
 
     private mutating func readBlock(_ node: OpaquePointer) throws {
-        let line = Int(cmark_node_get_start_line(node)) + lineOffset
+        let start = Int(cmark_node_get_start_line(node))
+        let line = start > 0 ? start + lineOffset : 0    // cmark-gfm gives 0 for some blocks next to tables
         switch typeName(node) {
         case "paragraph":
             var inline = InlineBuilder()
@@ -209,7 +209,7 @@ struct MarkdownReader {
             copy.range = run.range.lowerBound..<upper
             return copy
         }
-        paragraphs.append(TextParagraph(id: ParagraphID(paragraphs.count), kind: kind, text: text, runs: clipped,
+        paragraphs.append(TextParagraph(id: ParagraphID(firstID + paragraphs.count), kind: kind, text: text, runs: clipped,
                                         attachments: attachments, quoteDepth: quoteDepth, listDepth: listDepth,
                                         sourceLine: line))
     }
@@ -269,12 +269,12 @@ struct MarkdownReader {
                 ordinals[scheme, default: 0] += 1
                 return ordinals[scheme]!
             }
-            if let warning = parsed.warning { warnings.append("\(fileName):\(location(of: node)): warning: \(warning)") }
+            if let warning = parsed.warning { warnings.append("\(place(of: node)): warning: \(warning)") }
             let id = parsed.attachment.id
             if let first = attachmentIDs[id] {
-                warnings.append("\(fileName):\(location(of: node)): warning: attachment id '\(id)' is used again (first at \(first)); steps and scroll targets that name it find the first")
+                warnings.append("\(place(of: node)): warning: attachment id '\(id)' is used again (first \(first)); steps and scroll targets that name it find the first")
             } else {
-                attachmentIDs[id] = location(of: node)
+                attachmentIDs[id] = location(of: node).map { "at \($0)" } ?? "earlier"
             }
             inline.append(attachment: parsed.attachment)
         } catch let error as AttachmentURL.Message {
@@ -286,9 +286,11 @@ struct MarkdownReader {
     // MARK: Helpers
 
     /// cmark gives inline positions only on some nodes: fall back to the nearest block's line.
-    private func position(of node: OpaquePointer) -> (Int, Int?) {
+    /// Some blocks next to tables have none at all; then the place is unknown (the document's
+    /// own line 1 would be wrong, and differ between a whole parse and one of a section).
+    private func position(of node: OpaquePointer) -> (Int?, Int?) {
         var current: OpaquePointer? = node
-        while let n = current {
+        while let n = current, cmark_node_parent(n) != nil {
             let line = Int(cmark_node_get_start_line(n))
             if line > 0 {
                 let column = Int(cmark_node_get_start_column(n))
@@ -296,12 +298,18 @@ struct MarkdownReader {
             }
             current = cmark_node_parent(n)
         }
-        return (1 + lineOffset, nil)
+        return (nil, nil)
     }
 
-    private func location(of node: OpaquePointer) -> String {
+    /// "line:column", "line", or nil when unknown.
+    private func location(of node: OpaquePointer) -> String? {
         let (line, column) = position(of: node)
-        return column.map { "\(line):\($0)" } ?? "\(line)"
+        return line.map { line in column.map { "\(line):\($0)" } ?? "\(line)" }
+    }
+
+    /// "file:line:column" as far as known, to start a warning.
+    private func place(of node: OpaquePointer) -> String {
+        location(of: node).map { "\(fileName):\($0)" } ?? fileName
     }
 
     private func typeName(_ node: OpaquePointer) -> String { string(cmark_node_get_type_string(node)) }

@@ -2,8 +2,14 @@ import Foundation
 
 /// The document: immutable paragraphs with stable ids, read from Markdown. Edits return nothing and
 /// replace whole paragraphs, as TextKit's content storage does.
+///
+/// Reading indexes the file in one scan (`MarkdownIndex`) and parses with cmark-gfm only the
+/// sections the scan cannot count; the others are parsed when a paragraph of theirs is first
+/// read. The paragraphs, their numbers, ids, warnings and errors are those of one whole parse.
 public struct TextDocument: Sendable {
-    public private(set) var paragraphs: [TextParagraph]
+    private var store: ParagraphStore
+    /// The paragraphs in order (a snapshot; reading one may parse its section).
+    public var paragraphs: ParagraphList { ParagraphList(store: store) }
     /// Where relative image paths resolve.
     public let baseURL: URL?
     /// Non-fatal problems found while reading (a missing image, a remote one).
@@ -11,8 +17,9 @@ public struct TextDocument: Sendable {
     private var nextID: Int
     /// The limits it was read within; edits keep them too.
     public internal(set) var limits: ReadingLimits = .standard
-    /// Bytes of paragraph text, kept up to date by edits (for the document-size limit).
-    public private(set) var textBytes: Int
+    /// Bytes of paragraph text, as edited (for the document-size limit); a section not parsed
+    /// when the file was opened counts its source bytes, whether it has been parsed since or not.
+    public var textBytes: Int { store.textBytes }
 
     /// Reads a Markdown file within `limits`.
     public init(contentsOf url: URL, limits: ReadingLimits = .standard) throws {
@@ -38,40 +45,68 @@ public struct TextDocument: Sendable {
         try self.init(markdownData: Data(markdown.utf8), baseURL: baseURL, fileName: "<markdown>", limits: limits)
     }
 
-    /// Reads Markdown bytes (invalid UTF-8 is an error with its place).
-    public init(markdownData: Data, baseURL: URL? = nil, limits: ReadingLimits = .standard) throws {
-        try self.init(markdownData: markdownData, baseURL: baseURL, fileName: "<markdown>", limits: limits)
+    /// Reads Markdown bytes (invalid UTF-8 is an error with its place), indexed in sections of
+    /// at least `sectionBytes` bytes; 0 parses the whole file at once. The paragraphs are the
+    /// same whatever the section size (tests and the fuzzer compare them).
+    public init(markdownData: Data, baseURL: URL? = nil, limits: ReadingLimits = .standard,
+                sectionBytes: Int = TextDocument.sectionBytes) throws {
+        try self.init(markdownData: markdownData, baseURL: baseURL, fileName: "<markdown>", limits: limits, sectionBytes: sectionBytes)
     }
 
-    init(markdownData: Data, baseURL: URL?, fileName: String, limits: ReadingLimits = .standard) throws {
-        let reader = try DeepStack.run {
+    /// Reads `markdownData`, indexed in sections of at least `sectionBytes` (0: one section,
+    /// parsed at once).
+    init(markdownData: Data, baseURL: URL?, fileName: String, limits: ReadingLimits,
+         sectionBytes: Int = TextDocument.sectionBytes) throws {
+        try MarkdownReader.validateUTF8(markdownData, fileName: fileName)
+        var index = markdownData.withUnsafeBytes { MarkdownIndex($0, sectionBytes: sectionBytes == 0 ? Int.max : sectionBytes, limits: limits) }
+        if sectionBytes == 0 { index = MarkdownIndex(unsure: index) }
+        func read(_ index: MarkdownIndex) throws -> (ParagraphStore, [String]) {
             var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits)
-            try reader.read(markdownData)
-            return reader
+            // Sections parsed now may nest as deep as the limit allows: on a stack made for it.
+            let store = index.sections.contains(where: { $0.paragraphs == nil })
+                ? try DeepStack.run { try ParagraphStore(source: markdownData, index: index, reader: &reader) }
+                : try ParagraphStore(source: markdownData, index: index, reader: &reader)
+            return (store, reader.warnings)
         }
-        self.paragraphs = reader.paragraphs
+        let (store, warnings): (ParagraphStore, [String])
+        do { (store, warnings) = try read(index) } catch is ParagraphStore.RepeatedID {
+            (store, warnings) = try read(MarkdownIndex(unsure: index))
+        }
+        self.store = store
         self.baseURL = baseURL
-        self.warnings = reader.warnings
-        self.nextID = reader.paragraphs.count
+        self.warnings = warnings
+        self.nextID = store.count
         self.limits = limits
-        textBytes = reader.paragraphs.reduce(0) { $0 + $1.text.utf8.count }
     }
+
+    /// The size of the sections a file is indexed in: small enough that parsing one when it is
+    /// first shown costs well under a millisecond.
+    public static let sectionBytes = 16 << 10
 
     /// A document made of the given paragraphs (for generated documents and tests).
     public init(paragraphs: [TextParagraph], baseURL: URL? = nil) {
-        self.paragraphs = paragraphs
+        store = ParagraphStore(paragraphs: paragraphs)
         self.baseURL = baseURL
         self.warnings = []
         self.nextID = (paragraphs.map(\.id.rawValue).max() ?? -1) + 1
-        textBytes = paragraphs.reduce(0) { $0 + $1.text.utf8.count }
     }
 
-    public var count: Int { paragraphs.count }
+    public var count: Int { store.count }
+
+    /// How the file was read: sections, those parsed when it was opened or since, and parses
+    /// made after opening.
+    public var reading: (sections: Int, parsedNow: Int, lazyParses: Int) {
+        (store.sectionCount, store.sectionsParsedNow, store.lazyParses)
+    }
 
     /// The index of the paragraph with `id`, if it is still in the document.
-    public func index(of id: ParagraphID) -> Int? {
-        paragraphs.firstIndex { $0.id == id }
-    }
+    public func index(of id: ParagraphID) -> Int? { store.index(of: id) }
+
+    /// The first paragraph that holds attachment `id`.
+    public func index(ofAttachment id: String) -> Int? { store.firstIndex(ofAttachment: id) }
+
+    /// The first heading whose text satisfies `matches`.
+    public func index(ofHeadingWhere matches: (String) -> Bool) -> Int? { store.firstIndex(ofHeadingWhere: matches) }
 }
 
 extension TextDocument {
@@ -94,17 +129,20 @@ extension TextDocument {
     }
 
     mutating func replaceParagraph(at index: Int, with paragraph: TextParagraph) {
-        textBytes += paragraph.text.utf8.count - paragraphs[index].text.utf8.count
-        paragraphs[index] = paragraph
+        editableStore().replace(at: index, with: paragraph)
     }
 
     mutating func insertParagraph(_ paragraph: TextParagraph, at index: Int) {
-        textBytes += paragraph.text.utf8.count
-        paragraphs.insert(paragraph, at: index)
+        editableStore().insert(paragraph, at: index)
     }
 
     mutating func removeParagraph(at index: Int) {
-        textBytes -= paragraphs[index].text.utf8.count
-        paragraphs.remove(at: index)
+        editableStore().remove(at: index)
+    }
+
+    /// The store, copied first if another document shares it.
+    private mutating func editableStore() -> ParagraphStore {
+        if !isKnownUniquelyReferenced(&store) { store = store.copy() }
+        return store
     }
 }

@@ -20,8 +20,6 @@ public final class TextLayoutManager {
     private(set) var heights: HeightIndex
     private var estimator: HeightEstimator
     private var shaped: [ParagraphID: TextLayoutFragment] = [:]
-    /// Built on demand: until paragraphs are inserted or removed, ids equal indexes.
-    private var indexByID: [ParagraphID: Int]?
     /// Paragraphs shaped since the last `drainShaped()`, in order.
     private var shapedLog: [ParagraphID] = []
     /// How many shaped fragments are kept; beyond it, those farthest from the last ensured
@@ -79,14 +77,7 @@ public final class TextLayoutManager {
         return found
     }
 
-    public func index(of id: ParagraphID) -> Int? {
-        let paragraphs = document.paragraphs
-        if id.rawValue < paragraphs.count, paragraphs[id.rawValue].id == id { return id.rawValue }
-        if indexByID == nil {
-            indexByID = Dictionary(uniqueKeysWithValues: paragraphs.enumerated().map { ($1.id, $0) })
-        }
-        return indexByID?[id]
-    }
+    public func index(of id: ParagraphID) -> Int? { document.index(of: id) }
 
     public func height(ofParagraphAt index: Int) -> Double { heights.height(at: index) }
 
@@ -259,7 +250,6 @@ public final class TextLayoutManager {
         touchHeights(near: index)
         document.insertParagraph(paragraph, at: index)
         heights.insert(estimator.estimate(paragraph), at: index)
-        rebuildIDs()
     }
 
     func removeParagraph(at index: Int) {
@@ -267,7 +257,6 @@ public final class TextLayoutManager {
         touchHeights(near: index)
         document.removeParagraph(at: index)
         heights.remove(at: index)
-        rebuildIDs()
     }
 
     /// A new container width invalidates every fragment and re-estimates every height.
@@ -280,8 +269,6 @@ public final class TextLayoutManager {
     }
 
     func makeParagraphID() -> ParagraphID { document.makeParagraphID() }
-
-    private func rebuildIDs() { indexByID = nil }
 
     /// Computes the lazy estimates of the leaf holding `index` while the document still matches
     /// the index: a lazy leaf estimated after the splice would read shifted (or missing)

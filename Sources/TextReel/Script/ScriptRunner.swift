@@ -178,16 +178,13 @@ public final class ScriptRunner {
             return landing(index, box: nil, align)
         case .toHeading(let title, let align):
             let wanted = title.trimmingCharacters(in: .whitespaces).lowercased()
-            guard let index = manager.document.paragraphs.firstIndex(where: {
-                if case .heading = $0.kind { return $0.text.lowercased() == wanted } else { return false }
-            }) ?? manager.document.paragraphs.firstIndex(where: {
-                if case .heading = $0.kind { return $0.text.lowercased().contains(wanted) } else { return false }
-            }) else {
+            guard let index = manager.document.index(ofHeadingWhere: { $0.lowercased() == wanted })
+                    ?? manager.document.index(ofHeadingWhere: { $0.lowercased().contains(wanted) }) else {
                 throw script.error(step: step, "no heading '\(title)' in the document")
             }
             return landing(index, box: nil, align)
         case .toAttachment(let id, let align):
-            guard let index = manager.document.paragraphs.firstIndex(where: { $0.attachments.contains { $0.id == id } }) else {
+            guard let index = manager.document.index(ofAttachment: id) else {
                 throw script.error(step: step, "no attachment '\(id)' in the document")
             }
             let box = manager.ensureLayout(forParagraphAt: index).frameForTextAttachment(id: id) ?? .zero

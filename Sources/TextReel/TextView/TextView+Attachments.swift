@@ -23,7 +23,7 @@ extension TextView {
 
     /// Plays, pauses, focuses, types into … the view of attachment `id` (made if it has none).
     public func perform(_ action: AttachmentAction, onAttachment id: String) throws {
-        guard let paragraph = document.paragraphs.first(where: { $0.attachments.contains { $0.id == id } }),
+        guard let paragraph = document.index(ofAttachment: id).map({ document.paragraphs[$0] }),
               let attachment = paragraph.attachments.first(where: { $0.id == id }) else {
             throw TextReelError("no attachment '\(id)' in the document")
         }

@@ -35,7 +35,7 @@ extension TextView {
     public func insertParagraphs(markdown: String, after index: Int) throws -> Int {
         guard index >= -1, index < textLayoutManager.paragraphCount else { try checkIndex(index); return 0 }
         let parsed = try TextDocument(markdown: markdown, baseURL: document.baseURL, limits: document.limits)
-        try document.checkEdit(adding: parsed.paragraphs, removing: nil, at: index + 1)
+        try document.checkEdit(adding: Array(parsed.paragraphs), removing: nil, at: index + 1)
         for (offset, paragraph) in parsed.paragraphs.enumerated() {
             let id = textLayoutManager.makeParagraphID()
             let fresh = TextParagraph(id: id, kind: paragraph.kind, text: paragraph.text, runs: paragraph.runs,

@@ -1,0 +1,374 @@
+import Foundation
+
+/// One scan over a Markdown file that splits it into sections cmark-gfm parses alike alone or
+/// within the whole file, and counts each section's paragraphs without parsing it wherever the
+/// scan can be sure. Opening a huge document is this scan; a section is parsed when layout first
+/// needs one of its paragraphs. Written by hand: cmark-gfm has no block index and no streaming API.
+///
+/// A section ends only before a line that must start a new top-level block whatever came before:
+/// after a blank line, outside any fence, at column 0, and not a list marker (a list continued
+/// across the split would number its items differently). A link reference definition anywhere
+/// (links resolve across the whole file) or a stray carriage return keeps the file one section; an
+/// HTML block or an indented fence, whose end the scan does not follow, ends splitting from there.
+///
+/// The scan is sure of a section's count when it holds only paragraphs of text, ATX headings,
+/// fenced code and setext headings, and attachments that name their id and read no file
+/// (`video:`, `drawing:`, `control:` with known keys): such a section reads the same paragraphs,
+/// no warnings and no errors whenever it is parsed. Any other section is parsed when the file is
+/// opened, in order, as before.
+struct MarkdownIndex {
+    struct Section: Sendable {
+        var bytes: Range<Int>
+        /// 1-based line of its first line in the file.
+        var firstLine: Int
+        /// How many paragraphs it reads into; nil when only a parse can tell.
+        var paragraphs: Int?
+        /// `StableHash` of each attachment id it names (for sections the scan is sure of).
+        var attachmentIDs: [UInt64] = []
+        /// The text of each ATX heading without inline syntax, with its paragraph number in the
+        /// section: what a heading search compares without parsing.
+        var plainHeadings: [(paragraph: Int, text: Range<Int>)] = []
+        /// It holds a heading whose text only a parse gives (setext, or inline syntax).
+        var styledHeadings = false
+    }
+
+    private(set) var sections: [Section] = []
+
+    /// The same sections, none of them counted: each parsed when the file is opened.
+    init(unsure index: MarkdownIndex) {
+        sections = index.sections.map { var s = $0; s.paragraphs = nil; return s }
+    }
+
+    init(_ bytes: UnsafeRawBufferPointer, sectionBytes: Int, limits: ReadingLimits) {
+        var scan = Scan(bytes: bytes, sectionBytes: max(sectionBytes, 1), limits: limits)
+        scan.run()
+        sections = scan.sections
+    }
+}
+
+private struct Scan {
+    let bytes: UnsafeRawBufferPointer
+    let sectionBytes: Int
+    let limits: ReadingLimits
+    var sections: [MarkdownIndex.Section] = []
+
+    // File-level state.
+    var splitting = true
+    var fence: (byte: UInt8, length: Int)?
+    var previousBlank = true
+    var inParagraph = false
+    var line = 1
+
+    // The section being scanned.
+    var current: MarkdownIndex.Section
+    var sure = true
+    var count = 0
+    // The block being scanned: its first byte and how many nesting delimiters it has.
+    var blockStart = 0
+    var delimiters = 0
+
+    init(bytes: UnsafeRawBufferPointer, sectionBytes: Int, limits: ReadingLimits) {
+        self.bytes = bytes
+        self.sectionBytes = sectionBytes
+        self.limits = limits
+        current = MarkdownIndex.Section(bytes: 0..<0, firstLine: 1)
+    }
+
+    subscript(i: Int) -> UInt8 { bytes[i] }
+
+    mutating func run() {
+        let end = bytes.count
+        var start = 0
+        while start < end {
+            let lineEnd = bytes.baseAddress.flatMap { base in
+                memchr(base + start, 0x0A, end - start).map { base.distance(to: UnsafeRawPointer($0)) }
+            } ?? end
+            if splitting, previousBlank, fence == nil, start - current.bytes.lowerBound >= sectionBytes, startsTopLevel(start, lineEnd) {
+                close(at: start)
+                current = MarkdownIndex.Section(bytes: start..<start, firstLine: line)
+                sure = true
+                count = 0
+            }
+            self.line(start, lineEnd)
+            start = lineEnd + 1
+            line += 1
+        }
+        if inParagraph || fence != nil { checkBlockSize(upTo: end) }
+        close(at: end)
+        if mustStayWhole { sections = [MarkdownIndex.Section(bytes: 0..<end, firstLine: 1)] }
+    }
+
+    /// Set by hazards that reach across the whole file (link definitions, stray carriage returns).
+    var mustStayWhole = false
+
+    mutating func close(at end: Int) {
+        current.bytes = current.bytes.lowerBound..<end
+        current.paragraphs = sure ? count : nil
+        if !sure { current.attachmentIDs = []; current.plainHeadings = [] }
+        sections.append(current)
+    }
+
+    /// A line at column 0 that no open block can continue and that starts no list item.
+    func startsTopLevel(_ start: Int, _ end: Int) -> Bool {
+        guard start < end else { return false }
+        let c = self[start]
+        switch c {
+        case 0x20, 0x09, 0x0D, 0x3C: return false                         // indent, CR, "<"
+        case 0x2D, 0x2B, 0x2A, 0x5F: return false                         // - + * _
+        case 0x30...0x39: return !isOrderedMarker(start, end)
+        default: return true
+        }
+    }
+
+    func isOrderedMarker(_ start: Int, _ end: Int) -> Bool {
+        var i = start
+        while i < end, i - start < 10, (0x30...0x39).contains(self[i]) { i += 1 }
+        guard i > start, i - start <= 9, i < end, self[i] == 0x2E || self[i] == 0x29 else { return false }
+        return i + 1 == end || self[i + 1] == 0x20 || self[i + 1] == 0x09 || self[i + 1] == 0x0D
+    }
+
+    // MARK: Lines
+
+    mutating func line(_ start: Int, _ rawEnd: Int) {
+        var end = rawEnd
+        if end > start, self[end - 1] == 0x0D { end -= 1 }
+        scanBytes(start, end)
+        if let open = fence {
+            if isClosingFence(start, end, open) { fence = nil; checkBlockSize(upTo: rawEnd) }
+            previousBlank = false
+            return
+        }
+        // Leading whitespace, in columns (a tab goes to the next multiple of 4).
+        var s = start, column = 0
+        while s < end, self[s] == 0x20 || self[s] == 0x09 {
+            column = self[s] == 0x09 ? (column / 4 + 1) * 4 : column + 1
+            s += 1
+        }
+        defer { previousBlank = s == end }
+        if s == end {
+            if inParagraph { checkBlockSize(upTo: start) }
+            inParagraph = false
+            return
+        }
+        if column >= 4 {
+            if !inParagraph { sure = false }      // indented code
+            return
+        }
+        let c = self[s]
+        if c == 0x3C { splitting = false; sure = false; inParagraph = false; return }   // an HTML block may follow
+        if (c == 0x60 || c == 0x7E), let length = fenceOpening(s, end) {
+            if column > 0 { splitting = false; sure = false }
+            endParagraph(at: start)
+            fence = (c, length)
+            count += 1
+            blockStart = start
+            return
+        }
+        switch c {
+        case 0x23 where atxHeading(s, end):
+            endParagraph(at: start)
+            if end - start > limits.paragraphBytes / 2 { sure = false }
+            count += 1
+            return
+        case 0x3E:                                                        // >
+            sure = false
+        case 0x2D, 0x2B, 0x2A, 0x5F:                                      // - + * _
+            let next = s + 1 < end ? self[s + 1] : 0x20
+            if c != 0x5F && (next == 0x20 || next == 0x09) { sure = false }
+            else if onlyRepeats(of: c, s, end) && (c == 0x2D || repeats(of: c, s, end) >= 3) { sure = false }
+        case 0x3A where onlyDelimiterRow(s, end):                        // ":-:" — maybe a table
+            sure = false
+        case 0x3D where inParagraph && onlyRepeats(of: c, s, end):        // a setext underline
+            current.styledHeadings = true
+            endParagraph(at: start)
+            return
+        case 0x30...0x39 where isOrderedMarker(s, end):
+            sure = false
+        default:
+            break
+        }
+        if !inParagraph {
+            inParagraph = true
+            count += 1
+            blockStart = start
+            delimiters = 0
+        }
+        delimiters += lineDelimiters
+        if delimiters > Scan.nestingBound(limits) { sure = false }
+    }
+
+    /// A section the scan is sure of nests no deeper than this, so parsing it later needs no
+    /// deep stack and cannot pass the nesting limit.
+    static func nestingBound(_ limits: ReadingLimits) -> Int { min(limits.nesting, 48) }
+
+    mutating func endParagraph(at start: Int) {
+        if inParagraph { checkBlockSize(upTo: start) }
+        inParagraph = false
+    }
+
+    /// A block whose text might pass the paragraph limit (entities can lengthen text a little)
+    /// is left to a parse, which reports it at its line.
+    mutating func checkBlockSize(upTo end: Int) {
+        if end - blockStart > limits.paragraphBytes / 2 { sure = false }
+    }
+
+    /// Counted by `scanBytes` for the current line: * _ ~ [, which open nesting inline styles.
+    var lineDelimiters = 0
+
+    /// Every byte of the line: file-level hazards, tables, attachments and nesting delimiters.
+    mutating func scanBytes(_ start: Int, _ end: Int) {
+        lineDelimiters = 0
+        var i = start
+        while i < end {
+            let b = self[i]
+            if Scan.interesting[Int(b)] != 0 {
+                switch b {
+                case 0x0D: mustStayWhole = true; splitting = false           // a CR inside a line
+                case 0x5D where i + 1 < end && self[i + 1] == 0x3A:           // "]:" — maybe a link definition
+                    mustStayWhole = true; splitting = false
+                case 0x7C: if fence == nil { sure = false }                  // "|" — maybe a table
+                case 0x21 where fence == nil && i + 1 < end && self[i + 1] == 0x5B:   // "!["
+                    if let after = attachment(from: i, end) { i = after; continue }
+                    sure = false
+                case 0x2A, 0x5F, 0x7E, 0x5B: lineDelimiters += 1
+                default: break
+                }
+            }
+            i += 1
+        }
+    }
+
+    static let interesting: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for b in [0x0D, 0x5D, 0x7C, 0x21, 0x2A, 0x5F, 0x7E, 0x5B] { table[b] = 1 }
+        return table
+    }()
+
+    // MARK: Blocks
+
+    func fenceOpening(_ s: Int, _ end: Int) -> Int? {
+        let c = self[s]
+        var i = s
+        while i < end, self[i] == c { i += 1 }
+        guard i - s >= 3 else { return nil }
+        if c == 0x60 { for j in i..<end where self[j] == 0x60 { return nil } }
+        return i - s
+    }
+
+    func isClosingFence(_ start: Int, _ end: Int, _ open: (byte: UInt8, length: Int)) -> Bool {
+        var i = start
+        while i < end, i - start < 4, self[i] == 0x20 { i += 1 }
+        guard i - start < 4 else { return false }
+        let first = i
+        while i < end, self[i] == open.byte { i += 1 }
+        guard i - first >= open.length else { return false }
+        while i < end, self[i] == 0x20 || self[i] == 0x09 { i += 1 }
+        return i == end
+    }
+
+    /// An ATX heading; records its text when it has no inline syntax.
+    mutating func atxHeading(_ s: Int, _ end: Int) -> Bool {
+        var i = s
+        while i < end, self[i] == 0x23 { i += 1 }
+        guard i - s <= 6, i == end || self[i] == 0x20 || self[i] == 0x09 else { return false }
+        // The text: trimmed, without a closing run of #s that follows whitespace (or is all of it).
+        var a = i, b = end
+        while a < b, self[a] == 0x20 || self[a] == 0x09 { a += 1 }
+        while b > a, self[b - 1] == 0x20 || self[b - 1] == 0x09 { b -= 1 }
+        var k = b
+        while k > a, self[k - 1] == 0x23 { k -= 1 }
+        if k == a { b = a } else if k < b, self[k - 1] == 0x20 || self[k - 1] == 0x09 {
+            b = k
+            while b > a, self[b - 1] == 0x20 || self[b - 1] == 0x09 { b -= 1 }
+        }
+        if (a..<b).contains(where: { Scan.inlineSyntax[Int(self[$0])] != 0 }) {
+            current.styledHeadings = true
+        } else {
+            current.plainHeadings.append((count, a..<b))
+        }
+        if lineDelimiters > Scan.nestingBound(limits) { sure = false }
+        return true
+    }
+
+    static let inlineSyntax: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 256)
+        for c in "\\&*_`[]<>!~".utf8 { table[Int(c)] = 1 }
+        return table
+    }()
+
+    func onlyRepeats(of c: UInt8, _ s: Int, _ end: Int) -> Bool {
+        (s..<end).allSatisfy { self[$0] == c || self[$0] == 0x20 || self[$0] == 0x09 }
+    }
+
+    func onlyDelimiterRow(_ s: Int, _ end: Int) -> Bool {
+        (s..<end).contains { self[$0] == 0x2D } && (s..<end).allSatisfy { [0x2D, 0x3A, 0x20, 0x09].contains(self[$0]) }
+    }
+
+    func repeats(of c: UInt8, _ s: Int, _ end: Int) -> Int {
+        (s..<end).reduce(0) { $0 + (self[$1] == c ? 1 : 0) }
+    }
+
+    // MARK: Attachments
+
+    /// `![alt](scheme:id?key=value…)` naming its id, for a scheme that reads no file, with only the
+    /// keys its provider reads and values that parse: returns the index after it, or nil when only
+    /// a parse can tell what it is.
+    mutating func attachment(from start: Int, _ end: Int) -> Int? {
+        var i = start + 2
+        lineDelimiters += 1                                               // the image is a nesting level
+        while i < end, self[i] != 0x5D {
+            switch self[i] {
+            case 0x5B, 0x5C, 0x60: return nil
+            case 0x2A, 0x5F, 0x7E: lineDelimiters += 1
+            default: break
+            }
+            i += 1
+        }
+        guard i + 1 < end, self[i + 1] == 0x28 else { return i < end ? i + 1 : nil }   // "![x]" alone is text
+        let urlStart = i + 2
+        var close = urlStart
+        while close < end, self[close] != 0x29 { close += 1 }
+        guard close < end, let url = String(bytes: UnsafeRawBufferPointer(rebasing: bytes[urlStart..<close]), encoding: .utf8),
+              let id = Self.explicitID(url) else { return nil }
+        current.attachmentIDs.append(StableHash.of(id))
+        return close + 1
+    }
+
+    /// The id of an attachment URL the scan is sure of, or nil.
+    static func explicitID(_ url: String) -> String? {
+        guard url.utf8.allSatisfy({ $0 < 0x80 && urlBytes[Int($0)] != 0 }) else { return nil }
+        let (scheme, rest) = AttachmentURL.split(url)
+        guard let scheme, let keys = readKeys[scheme], url.hasPrefix(scheme + ":") else { return nil }
+        let (path, query) = AttachmentURL.splitQuery(rest)
+        guard !path.isEmpty, path.utf8.allSatisfy({ idBytes[Int($0)] != 0 }) else { return nil }
+        var seen: Set<Substring> = []
+        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            guard parts.count == 2, keys.contains(String(parts[0])), seen.insert(parts[0]).inserted else { return nil }
+            let value = String(parts[1])
+            switch parts[0] {
+            case "size": guard (try? AttachmentURL.parseSize(value)) != nil else { return nil }
+            case "kind": guard AttachmentURL.controlKinds.contains(value) else { return nil }
+            case "duration":
+                guard let seconds = Double(value), seconds > 0, seconds <= VideoAttachmentViewProvider.maximumDuration else { return nil }
+            default: break
+            }
+        }
+        return path
+    }
+
+    static let readKeys: [String: Set<String>] = ["video": ["duration", "loop", "size"], "drawing": ["size"], "control": ["kind", "size"]]
+
+    /// Bytes an attachment URL the scan is sure of may hold: no entity, escape or percent sign.
+    static let urlBytes: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 128)
+        for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:?=&_-.".utf8 { table[Int(c)] = 1 }
+        return table
+    }()
+
+    static let idBytes: [UInt8] = {
+        var table = [UInt8](repeating: 0, count: 128)
+        for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.".utf8 { table[Int(c)] = 1 }
+        return table
+    }()
+}

@@ -1,0 +1,263 @@
+import Foundation
+
+/// The paragraphs behind a `TextDocument`, section by section. A section the index is sure of
+/// stays bytes of the source until one of its paragraphs is first asked for; it is then parsed and
+/// kept while it is among the `keptSections` most recently used (a parse gives the same
+/// paragraphs again, so dropping it changes nothing but memory). Sections parsed when the file was
+/// opened, and edited ones, keep their paragraphs for good.
+///
+/// A class under `TextDocument`'s value semantics: a document copies it before editing one it
+/// shares, and reads lock it, since measuring asks for paragraphs from two cores.
+final class ParagraphStore: @unchecked Sendable {
+    struct Segment {
+        /// Its source; nil for paragraphs given as values.
+        var section: MarkdownIndex.Section?
+        var count: Int
+        /// Nil while the section is only bytes.
+        var paragraphs: [TextParagraph]?
+        /// Its paragraphs are the only copy (parsed at open or edited): never dropped.
+        var kept: Bool
+        /// Changed since reading: ids may no longer run from `firstID` one by one.
+        var edited = false
+        /// The id of its first paragraph when read.
+        var firstID: Int
+    }
+
+    /// How many lazily parsed sections stay parsed.
+    static let keptSections = 64
+
+    private let source: Data
+    private let fileName: String
+    private let baseURL: URL?
+    private let limits: ReadingLimits
+    private var segments: [Segment]
+    /// `starts[k]`: the index of segment k's first paragraph; the last entry is the count.
+    private var starts: [Int]
+    /// Lazily parsed segments, least recently used first.
+    private var recent: [Int] = []
+    private let lock = NSLock()
+
+    /// Paragraphs given as values.
+    init(paragraphs: [TextParagraph]) {
+        source = Data()
+        fileName = ""
+        baseURL = nil
+        limits = .standard
+        let firstID = paragraphs.first?.id.rawValue ?? 0
+        let consecutive = paragraphs.indices.allSatisfy { paragraphs[$0].id.rawValue == firstID + $0 }
+        segments = [Segment(section: nil, count: paragraphs.count, paragraphs: paragraphs, kept: true,
+                            edited: !consecutive, firstID: firstID)]
+        starts = [0, paragraphs.count]
+    }
+
+    /// The sections of `index`: those it is unsure of are parsed now, in order, by `reader`
+    /// (which collects their warnings); the others when first needed.
+    init(source: Data, index: MarkdownIndex, reader: inout MarkdownReader) throws {
+        self.source = source
+        fileName = reader.fileName
+        baseURL = reader.baseURL
+        limits = reader.limits
+        segments = []
+        starts = [0]
+        var sections = index.sections
+        // A repeated attachment id must be warned about where it repeats: read all such files whole.
+        var lazyIDs = Set<UInt64>()
+        let lazyCount = sections.reduce(0) { $0 + ($1.paragraphs == nil ? 0 : $1.attachmentIDs.count) }
+        for section in sections where section.paragraphs != nil { lazyIDs.formUnion(section.attachmentIDs) }
+        if lazyIDs.count != lazyCount { sections = MarkdownIndex(unsure: index).sections }
+        try source.withUnsafeBytes { raw in
+            var next = 0
+            for section in sections {
+                if let count = section.paragraphs {
+                    segments.append(Segment(section: section, count: count, paragraphs: nil, kept: false, firstID: next))
+                } else {
+                    let paragraphs = try reader.read(section: UnsafeRawBufferPointer(rebasing: raw[section.bytes]),
+                                                     firstLine: section.firstLine, firstID: next)
+                    if paragraphs.contains(where: { $0.attachments.contains { lazyIDs.contains(StableHash.of($0.id)) } }) {
+                        throw RepeatedID()
+                    }
+                    segments.append(Segment(section: section, count: paragraphs.count, paragraphs: paragraphs, kept: true, firstID: next))
+                }
+                next += segments[segments.count - 1].count
+                starts.append(next)
+            }
+        }
+    }
+
+    /// Thrown when a section parsed at open names an id a lazy section names too.
+    struct RepeatedID: Error {}
+
+    func copy() -> ParagraphStore {
+        lock.lock(); defer { lock.unlock() }
+        return ParagraphStore(copying: self)
+    }
+
+    private init(copying other: ParagraphStore) {
+        source = other.source
+        fileName = other.fileName
+        baseURL = other.baseURL
+        limits = other.limits
+        segments = other.segments
+        starts = other.starts
+        recent = other.recent
+    }
+
+    var count: Int { starts[starts.count - 1] }
+
+    /// Sections parsed after opening, and how many of them are parsed now (for tests and the
+    /// benchmark: what layout made the reader do).
+    private(set) var lazyParses = 0
+    var sectionsParsedNow: Int { lock.lock(); defer { lock.unlock() }; return segments.filter { $0.paragraphs != nil }.count }
+    var sectionCount: Int { segments.count }
+
+    /// Bytes of text: the paragraphs' in segments kept for good, the source's in the others
+    /// (parsed or not, so the figure does not depend on what has been shown).
+    var textBytes: Int {
+        lock.lock(); defer { lock.unlock() }
+        return segments.reduce(0) { sum, segment in
+            guard segment.kept, let paragraphs = segment.paragraphs else { return sum + (segment.section?.bytes.count ?? 0) }
+            return sum + paragraphs.reduce(0) { $0 + $1.text.utf8.count }
+        }
+    }
+
+    subscript(index: Int) -> TextParagraph {
+        lock.lock(); defer { lock.unlock() }
+        let k = segment(containing: index)
+        return paragraphs(of: k)[index - starts[k]]
+    }
+
+    /// The segment holding paragraph `index` (0 ≤ index < count).
+    private func segment(containing index: Int) -> Int {
+        var low = 0, high = segments.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if starts[mid] <= index { low = mid } else { high = mid - 1 }
+        }
+        return low
+    }
+
+    /// Segment k's paragraphs, parsing its section if needed. Call with the lock held.
+    private func paragraphs(of k: Int) -> [TextParagraph] {
+        if let paragraphs = segments[k].paragraphs {
+            if !segments[k].kept, recent.last != k, let at = recent.firstIndex(of: k) {
+                recent.remove(at: at)
+                recent.append(k)
+            }
+            return paragraphs
+        }
+        let section = segments[k].section!
+        var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits)
+        let parsed: [TextParagraph]
+        do {
+            parsed = try source.withUnsafeBytes {
+                try reader.read(section: UnsafeRawBufferPointer(rebasing: $0[section.bytes]),
+                                firstLine: section.firstLine, firstID: segments[k].firstID)
+            }
+        } catch {
+            preconditionFailure("\(fileName):\(section.firstLine): a section the index was sure of failed to parse: \(error)")
+        }
+        precondition(parsed.count == segments[k].count && reader.warnings.isEmpty,
+                     "\(fileName):\(section.firstLine): a section read \(parsed.count) paragraphs, the index counted \(segments[k].count)")
+        segments[k].paragraphs = parsed
+        lazyParses += 1
+        recent.append(k)
+        if recent.count > Self.keptSections { segments[recent.removeFirst()].paragraphs = nil }
+        return parsed
+    }
+
+    // MARK: Finding
+
+    /// The index of the paragraph with `id`.
+    func index(of id: ParagraphID) -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        var low = 0, high = segments.count - 1
+        while low < high {
+            let mid = (low + high + 1) / 2
+            if segments[mid].firstID <= id.rawValue { low = mid } else { high = mid - 1 }
+        }
+        let segment = segments[low], local = id.rawValue - segment.firstID
+        if local >= 0, local < segment.count, !segment.edited || segment.paragraphs![local].id == id {
+            return starts[low] + local
+        }
+        if editedIDs == nil {
+            var found: [ParagraphID: Int] = [:]
+            for k in segments.indices where segments[k].edited {
+                for (at, paragraph) in segments[k].paragraphs!.enumerated() { found[paragraph.id] = starts[k] + at }
+            }
+            editedIDs = found
+        }
+        return editedIDs![id]
+    }
+
+    /// Where the paragraphs of edited segments are, built when first needed after an edit that
+    /// moved them.
+    private var editedIDs: [ParagraphID: Int]?
+
+    /// The first paragraph holding attachment `id`: sections that do not name it stay unparsed.
+    func firstIndex(ofAttachment id: String) -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        let hash = StableHash.of(id)
+        for k in segments.indices {
+            if segments[k].paragraphs == nil, segments[k].section?.attachmentIDs.contains(hash) != true { continue }
+            if let at = paragraphs(of: k).firstIndex(where: { $0.attachments.contains { $0.id == id } }) { return starts[k] + at }
+        }
+        return nil
+    }
+
+    /// The first heading whose text satisfies `matches`: plain headings of unparsed sections are
+    /// read from the source, other sections with headings are parsed.
+    func firstIndex(ofHeadingWhere matches: (String) -> Bool) -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        for k in segments.indices {
+            if segments[k].paragraphs == nil, let section = segments[k].section, !section.styledHeadings {
+                for (paragraph, range) in section.plainHeadings {
+                    let text = source.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[range]), as: UTF8.self) }
+                    if matches(text) { return starts[k] + paragraph }
+                }
+                continue
+            }
+            if let at = paragraphs(of: k).firstIndex(where: { if case .heading = $0.kind { matches($0.text) } else { false } }) {
+                return starts[k] + at
+            }
+        }
+        return nil
+    }
+
+    // MARK: Editing (on a store no other document shares)
+
+    func replace(at index: Int, with paragraph: TextParagraph) {
+        let k = editable(containing: index)
+        editedIDs = nil
+        segments[k].paragraphs![index - starts[k]] = paragraph
+    }
+
+    func insert(_ paragraph: TextParagraph, at index: Int) {
+        let k = index == count ? segments.count - 1 : editable(containing: index)
+        if index == count { _ = editable(k) }
+        segments[k].paragraphs!.insert(paragraph, at: index - starts[k])
+        resize(k, by: 1)
+    }
+
+    func remove(at index: Int) {
+        let k = editable(containing: index)
+        segments[k].paragraphs!.remove(at: index - starts[k])
+        resize(k, by: -1)
+    }
+
+    private func editable(containing index: Int) -> Int { editable(segment(containing: index)) }
+
+    @discardableResult
+    private func editable(_ k: Int) -> Int {
+        _ = paragraphs(of: k)
+        segments[k].kept = true
+        segments[k].edited = true
+        recent.removeAll { $0 == k }
+        return k
+    }
+
+    private func resize(_ k: Int, by delta: Int) {
+        editedIDs = nil
+        segments[k].count += delta
+        for j in (k + 1)..<starts.count { starts[j] += delta }
+    }
+}

@@ -1,0 +1,155 @@
+import XCTest
+@testable import TextReel
+
+/// A document read section by section, each parsed when first needed, must be exactly the
+/// document of one whole parse: paragraphs, ids, warnings, errors, heading and attachment search.
+final class LazyReadingTests: XCTestCase {
+    /// Reads `text` whole and in sections of each size; fails on any difference.
+    private func assertSameAsWhole(_ text: String, sizes: [Int] = [1, 7, 100, 4000], _ what: String,
+                                   file: StaticString = #filePath, line: UInt = #line) {
+        let data = Data(text.utf8)
+        // cmark-gfm's table extension gives blocks near a table wrong lines in a whole parse (a
+        // line far above, or none): around tables, messages are compared without their place.
+        let placed = { (message: String) in
+            text.contains("|") ? message.replacingOccurrences(of: #"^<markdown>(:\d+)*:"#, with: "<markdown>:", options: .regularExpression)
+                .replacingOccurrences(of: #"first at [\d:]+"#, with: "first at", options: .regularExpression) : message
+        }
+        let whole = Result { try TextDocument(markdownData: data, sectionBytes: 0) }
+        for size in sizes {
+            let lazy = Result { try TextDocument(markdownData: data, sectionBytes: size) }
+            switch (whole, lazy) {
+            case (.success(let a), .success(let b)):
+                if let at = Array(zip(a.paragraphs, b.paragraphs)).firstIndex(where: { $0 != $1 }) ?? (a.count != b.count ? min(a.count, b.count) : nil) {
+                    let show = { (d: TextDocument) in at < d.count ? "\(d.paragraphs[at].kind.name) '\(d.paragraphs[at].text.prefix(60))' line \(d.paragraphs[at].sourceLine)" : "none" }
+                    XCTFail("\(what.prefix(300)), sections of \(size): paragraph \(at) of \(a.count)/\(b.count): whole \(show(a)), sections \(show(b))", file: file, line: line)
+                    return
+                }
+                XCTAssertEqual(a.warnings.map(placed), b.warnings.map(placed), "\(what), sections of \(size)", file: file, line: line)
+                for paragraph in a.paragraphs {
+                    if case .heading = paragraph.kind {
+                        XCTAssertEqual(a.index(ofHeadingWhere: { $0 == paragraph.text }), b.index(ofHeadingWhere: { $0 == paragraph.text }),
+                                       "\(what): heading '\(paragraph.text)'", file: file, line: line)
+                    }
+                    for attachment in paragraph.attachments {
+                        XCTAssertEqual(a.index(ofAttachment: attachment.id), b.index(ofAttachment: attachment.id), file: file, line: line)
+                    }
+                    XCTAssertEqual(b.index(of: paragraph.id), a.index(of: paragraph.id), file: file, line: line)
+                }
+            case (.failure(let a), .failure(let b)):
+                XCTAssertEqual(placed("\(a)"), placed("\(b)"), "\(what), sections of \(size)", file: file, line: line)
+            default:
+                XCTFail("\(what), sections of \(size): whole \(whole), sections \(lazy)", file: file, line: line)
+            }
+        }
+    }
+
+    func testFixturesAndTheFuzzCorpusReadAlike() throws {
+        var folders = [Paths.fixtures.appendingPathComponent("documents"), Paths.fixtures.appendingPathComponent("fuzz/FuzzMarkdown"),
+                       Paths.fixtures.appendingPathComponent("fuzz/FuzzScriptOnDocument")]
+        // A fuzzing run's grown corpus, when one is on this machine.
+        folders.append(Paths.root.appendingPathComponent("Output/fuzz/FuzzMarkdown"))
+        var files = 0
+        for folder in folders {
+            for name in (try? FileManager.default.contentsOfDirectory(atPath: folder.path))?.sorted() ?? [] {
+                let url = folder.appendingPathComponent(name)
+                guard let data = try? Data(contentsOf: url), data.count < 1 << 20 else { continue }
+                assertSameAsWhole(String(decoding: data, as: UTF8.self), sizes: [1, 50], name)
+                files += 1
+            }
+        }
+        XCTAssertGreaterThan(files, 3)
+    }
+
+    /// Random documents made of every construct the index treats specially, side by side.
+    func testRandomDocumentsReadAlike() {
+        let pieces = [
+            "Plain text paragraph.\n", "Two lines\nof a paragraph.\n", "# Heading\n", "## Heading *styled*\n", "### Closed ###\n",
+            "#hashtag is text\n", "Setext\n===\n", "Setext two\n---\n", "---\n", "***\n", "_ _ _\n", "- item\n", "- item\n  more\n",
+            "1. one\n", "2. two\n", "1. again\n", "1) paren\n", "* star\n", "+ plus\n", "> quote\n", "> quote\ncontinued lazily\n",
+            "```\ncode\n\n# not a heading\n```\n", "~~~ swift\nlet x = 1\n~~~\n", "  ```\n  indented fence\n  ```\n",
+            "    indented code\n", "| a | b |\n| - | - |\n| 1 | 2 |\n", "a | b\n:-:|---\n", "<div>\nhtml\n</div>\n",
+            "<!-- comment\n\nstill comment -->\n", "[ref]: https://example.org\n", "Uses [ref].\n", "A ![](video:v1?duration=3) video.\n",
+            "![](drawing:d1?size=100x50)\n", "![](control:c1?kind=toggle)\n", "![](control:c2?kind=slider&size=80x20)\n",
+            "![](video:)\n", "![](drawing:?size=10x10)\n", "![alt *x*](missing.png)\n", "![](video:v1)\n", "![](video:v2?nope=1)\n",
+            "Text with `code ![](video:zz)` span.\n", "Escaped \\![](video:esc) one.\n", "*a **b ~~c~~ b** a*\n", "&amp; &nGt; &#x1F600;\n",
+            "Line with trailing spaces  \nand a hard break.\n", "Windows line\r\nending.\r\n", "lone\rcarriage\n", "-\n", "2024. A year.\n",
+            "===\n", "Text\n    lazy indented\n", "\t tabbed\n", "- [ ] task\n- [x] done\n", "www.example.com autolink\n",
+            "Some \u{05E9}\u{05DC}\u{05D5}\u{05DD} and 文本.\n", "", "\n", "\n\n",
+        ]
+        var random = SplitMix(seed: 7)
+        for round in 0..<300 {
+            var text = ""
+            for _ in 0..<(1 + Int(random.next() % 14)) {
+                text += pieces[Int(random.next() % UInt64(pieces.count))]
+                if random.next() % 3 != 0 { text += "\n" }
+            }
+            assertSameAsWhole(text, "random document \(round):\n\(text)")
+        }
+    }
+
+    func testGeneratedDocumentsAreReadLazily() throws {
+        let markdown = TextDocument.generatedMarkdown(paragraphs: 3000)
+        assertSameAsWhole(markdown, sizes: [1, 1000, TextDocument.sectionBytes], "generated 3,000")
+        let document = try TextDocument(markdown: markdown)
+        XCTAssertEqual(document.count, 3000)
+        let opened = document.reading
+        XCTAssertGreaterThan(opened.sections, 20, "the file is indexed in sections")
+        XCTAssertEqual(opened.parsedNow, 0, "the index is sure of every section of a generated document")
+        _ = document.paragraphs[2500]
+        XCTAssertEqual(document.reading.lazyParses, 1, "one paragraph parses its section only")
+        XCTAssertEqual(document.index(ofHeadingWhere: { $0 == "Section 70" }), 2760)
+        XCTAssertEqual(document.reading.lazyParses, 1, "plain headings are found without parsing")
+        XCTAssertEqual(document.index(ofAttachment: "c2989"), 2989)
+        XCTAssertEqual(document.reading.lazyParses, 2, "an attachment search parses the section that names it")
+    }
+
+    /// Sections drop their paragraphs past a bound and parse again to the same values.
+    func testDroppedSectionsParseAgainAlike() throws {
+        let document = try TextDocument(markdownData: Data(TextDocument.generatedMarkdown(paragraphs: 2000).utf8), sectionBytes: 500)
+        let first = Array(document.paragraphs)
+        XCTAssertGreaterThan(document.reading.sections, ParagraphStore.keptSections * 2)
+        XCTAssertLessThanOrEqual(document.reading.parsedNow, ParagraphStore.keptSections)
+        XCTAssertEqual(Array(document.paragraphs), first)
+    }
+
+    /// Edits in a lazily read document land where they do in one read whole.
+    func testEditsOfALazyDocumentMatchAWholeOne() throws {
+        let markdown = TextDocument.generatedMarkdown(paragraphs: 600)
+        var views = try [0, 300].map { size in
+            TextView(document: try TextDocument(markdownData: Data(markdown.utf8), sectionBytes: size),
+                     viewportSize: CGSize(width: 400, height: 300))
+        }
+        for view in views {
+            try view.insertParagraphs(markdown: "Inserted *one*.\n\nInserted two.", after: 450)
+            try view.deleteParagraph(at: 10)
+            let body = (500...).first { view.document.paragraphs[$0].kind == .body }!
+            try view.insertText("typed ", inParagraphAt: body, atCharacter: 3)
+            try view.deleteParagraph(at: 598)
+        }
+        XCTAssertEqual(Array(views[0].document.paragraphs), Array(views[1].document.paragraphs))
+        for paragraph in views[0].document.paragraphs.prefix(600) {
+            XCTAssertEqual(views[1].document.index(of: paragraph.id), views[0].document.index(of: paragraph.id))
+        }
+        views.removeAll()
+    }
+
+    /// An error deep in the file is reported at its own line, and a repeated attachment id is
+    /// warned about at its place, however the file is split.
+    func testErrorsAndWarningsKeepTheirPlaces() throws {
+        var markdown = ""
+        for i in 0..<600 {
+            markdown += i % 7 == 0 ? "## Section \(i)\n\n" : "Paragraph \(i) with *emphasis* and ![](control:c\(i)?kind=toggle).\n\n"
+            if i % 50 == 3 { markdown += "```\n# not a heading, inside a fence\n\n# still code\n```\n\n" }
+            if i % 40 == 5 { markdown += "- item one\n\n- item two\n\n  continued\n\n" }
+        }
+        let bad = markdown + "Broken ![](nope:thing) here.\n"
+        XCTAssertThrowsError(try TextDocument(markdownData: Data(bad.utf8), sectionBytes: 2000)) { error in
+            XCTAssertEqual((error as? TextReelError)?.line, bad.split(separator: "\n", omittingEmptySubsequences: false).count - 1)
+        }
+        let repeated = markdown + "Again ![](control:c1?kind=toggle).\n"
+        let document = try TextDocument(markdownData: Data(repeated.utf8), sectionBytes: 2000)
+        XCTAssertEqual(document.warnings.count, 1)
+        XCTAssertTrue(document.warnings[0].contains("'c1' is used again"), document.warnings[0])
+        assertSameAsWhole(repeated, sizes: [2000], "a repeated id")
+    }
+}
