@@ -1,2 +1,3 @@
 #include <cmark-gfm.h>
 #include <cmark-gfm-core-extensions.h>
+#include "markdown_scan.h"

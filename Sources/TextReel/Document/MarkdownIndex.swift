@@ -1,3 +1,5 @@
+import CMark
+import CPango
 import Foundation
 
 /// One scan over a Markdown file that splits it into sections cmark-gfm parses alike alone or
@@ -33,6 +35,8 @@ struct MarkdownIndex {
     }
 
     private(set) var sections: [Section] = []
+    /// Some line is not valid UTF-8: `MarkdownReader.validateUTF8` says where.
+    private(set) var invalidUTF8 = false
 
     /// The same sections, none of them counted: each parsed when the file is opened.
     init(unsure index: MarkdownIndex) {
@@ -43,6 +47,7 @@ struct MarkdownIndex {
         var scan = Scan(bytes: bytes, sectionBytes: max(sectionBytes, 1), limits: limits)
         scan.run()
         sections = scan.sections
+        invalidUTF8 = scan.invalidUTF8
     }
 }
 
@@ -215,34 +220,42 @@ private struct Scan {
     /// Counted by `scanBytes` for the current line: * _ ~ [, which open nesting inline styles.
     var lineDelimiters = 0
 
-    /// Every byte of the line: file-level hazards, tables, attachments and nesting delimiters.
+    /// Set when a line is not valid UTF-8 (or holds a NUL): the reader then reports where.
+    var invalidUTF8 = false
+
+    /// Every byte of the line: file-level hazards, tables, attachments, nesting delimiters and
+    /// UTF-8. The bytes that matter are rare: a C loop finds them sixteen at a time, and lines of
+    /// ASCII need no UTF-8 check.
     mutating func scanBytes(_ start: Int, _ end: Int) {
         lineDelimiters = 0
+        var nonASCII: Int32 = 0
         var i = start
+        let base = bytes.baseAddress!.assumingMemoryBound(to: UInt8.self)
         while i < end {
-            let b = self[i]
-            if Scan.interesting[Int(b)] != 0 {
-                switch b {
-                case 0x0D: mustStayWhole = true; splitting = false           // a CR inside a line
-                case 0x5D where i + 1 < end && self[i + 1] == 0x3A:           // "]:" — maybe a link definition
-                    mustStayWhole = true; splitting = false
-                case 0x7C: if fence == nil { sure = false }                  // "|" — maybe a table
-                case 0x21 where fence == nil && i + 1 < end && self[i + 1] == 0x5B:   // "!["
-                    if let after = attachment(from: i, end) { i = after; continue }
-                    sure = false
-                case 0x2A, 0x5F, 0x7E, 0x5B: lineDelimiters += 1
-                default: break
-                }
-            }
-            i += 1
+            i += textreel_scan_next(base + i, end - i, &nonASCII)
+            if i < end { i = special(at: i, end, &nonASCII) }
+        }
+        if nonASCII != 0, g_utf8_validate_len(UnsafeRawPointer(base + start).assumingMemoryBound(to: CChar.self), gsize(end - start), nil) == 0 {
+            invalidUTF8 = true
         }
     }
 
-    static let interesting: [UInt8] = {
-        var table = [UInt8](repeating: 0, count: 256)
-        for b in [0x0D, 0x5D, 0x7C, 0x21, 0x2A, 0x5F, 0x7E, 0x5B] { table[b] = 1 }
-        return table
-    }()
+    /// Handles the special byte at `i`; returns where to go on (past an attachment).
+    mutating func special(at i: Int, _ end: Int, _ nonASCII: inout Int32) -> Int {
+        switch self[i] {
+        case 0x00: invalidUTF8 = true
+        case 0x0D: mustStayWhole = true; splitting = false                   // a CR inside a line
+        case 0x5D where i + 1 < end && self[i + 1] == 0x3A:                   // "]:" — maybe a link definition
+            mustStayWhole = true; splitting = false
+        case 0x7C: if fence == nil { sure = false }                          // "|" — maybe a table
+        case 0x21 where fence == nil && i + 1 < end && self[i + 1] == 0x5B:   // "!["
+            if let after = attachment(from: i, end, &nonASCII) { return after }
+            sure = false
+        case 0x2A, 0x5F, 0x7E, 0x5B: lineDelimiters += 1
+        default: break
+        }
+        return i + 1
+    }
 
     // MARK: Blocks
 
@@ -313,13 +326,15 @@ private struct Scan {
     /// `![alt](scheme:id?key=value…)` naming its id, for a scheme that reads no file, with only the
     /// keys its provider reads and values that parse: returns the index after it, or nil when only
     /// a parse can tell what it is.
-    mutating func attachment(from start: Int, _ end: Int) -> Int? {
+    mutating func attachment(from start: Int, _ end: Int, _ nonASCII: inout Int32) -> Int? {
         var i = start + 2
         lineDelimiters += 1                                               // the image is a nesting level
         while i < end, self[i] != 0x5D {
             switch self[i] {
             case 0x5B, 0x5C, 0x60: return nil
             case 0x2A, 0x5F, 0x7E: lineDelimiters += 1
+            case 0x00: invalidUTF8 = true
+            case 0x80...: nonASCII = 1
             default: break
             }
             i += 1
@@ -328,33 +343,47 @@ private struct Scan {
         let urlStart = i + 2
         var close = urlStart
         while close < end, self[close] != 0x29 { close += 1 }
-        guard close < end, let url = String(bytes: UnsafeRawBufferPointer(rebasing: bytes[urlStart..<close]), encoding: .utf8),
-              let id = Self.explicitID(url) else { return nil }
-        current.attachmentIDs.append(StableHash.of(id))
+        guard close < end, let id = Self.explicitID(UnsafeRawBufferPointer(rebasing: bytes[urlStart..<close])) else { return nil }
+        current.attachmentIDs.append(StableHash.of(UnsafeRawBufferPointer(rebasing: bytes[(urlStart + id.lowerBound)..<(urlStart + id.upperBound)])))
         return close + 1
     }
 
-    /// The id of an attachment URL the scan is sure of, or nil.
-    static func explicitID(_ url: String) -> String? {
-        guard url.utf8.allSatisfy({ $0 < 0x80 && urlBytes[Int($0)] != 0 }) else { return nil }
-        let (scheme, rest) = AttachmentURL.split(url)
-        guard let scheme, let keys = readKeys[scheme], url.hasPrefix(scheme + ":") else { return nil }
-        let (path, query) = AttachmentURL.splitQuery(rest)
-        guard !path.isEmpty, path.utf8.allSatisfy({ idBytes[Int($0)] != 0 }) else { return nil }
-        var seen: Set<Substring> = []
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            guard parts.count == 2, keys.contains(String(parts[0])), seen.insert(parts[0]).inserted else { return nil }
-            let value = String(parts[1])
-            switch parts[0] {
-            case "size": guard (try? AttachmentURL.parseSize(value)) != nil else { return nil }
-            case "kind": guard AttachmentURL.controlKinds.contains(value) else { return nil }
+    /// Where the id is in an attachment URL the scan is sure of, or nil. Byte by byte, since a
+    /// generated document has an attachment every few paragraphs; stricter than `AttachmentURL`
+    /// (whole numbers only), so whatever passes here parses there without a warning.
+    static func explicitID(_ url: UnsafeRawBufferPointer) -> Range<Int>? {
+        guard let colon = url.firstIndex(of: 0x3A), url.allSatisfy({ $0 < 0x80 && urlBytes[Int($0)] != 0 }) else { return nil }
+        let scheme = String(decoding: UnsafeRawBufferPointer(rebasing: url[..<colon]), as: UTF8.self)
+        guard let keys = readKeys[scheme] else { return nil }
+        let mark = url[(colon + 1)...].firstIndex(of: 0x3F) ?? url.count
+        let id = (colon + 1)..<mark
+        guard !id.isEmpty, url[id].allSatisfy({ idBytes[Int($0)] != 0 }) else { return nil }
+        var seen: [String] = []
+        for pair in url[min(mark + 1, url.count)...].split(separator: 0x26) {
+            guard let equals = pair.firstIndex(of: 0x3D) else { return nil }
+            let key = String(decoding: UnsafeRawBufferPointer(rebasing: url[pair.startIndex..<equals]), as: UTF8.self)
+            let value = UnsafeRawBufferPointer(rebasing: url[(equals + 1)..<pair.endIndex])
+            guard keys.contains(key), !seen.contains(key) else { return nil }
+            seen.append(key)
+            switch key {
+            case "size":
+                guard let x = value.firstIndex(of: 0x78), let w = wholeNumber(value[..<x]), let h = wholeNumber(value[(x + 1)...]),
+                      (1...Int(AttachmentURL.maximumSide)).contains(w), (1...Int(AttachmentURL.maximumSide)).contains(h) else { return nil }
+            case "kind":
+                guard AttachmentURL.controlKinds.contains(String(decoding: value, as: UTF8.self)) else { return nil }
             case "duration":
-                guard let seconds = Double(value), seconds > 0, seconds <= VideoAttachmentViewProvider.maximumDuration else { return nil }
-            default: break
+                guard let seconds = wholeNumber(value[...]), seconds > 0, Double(seconds) <= VideoAttachmentViewProvider.maximumDuration else { return nil }
+            default:
+                break
             }
         }
-        return path
+        return id
+    }
+
+    /// Up to six decimal digits, nothing else.
+    static func wholeNumber(_ digits: Slice<UnsafeRawBufferPointer>) -> Int? {
+        guard !digits.isEmpty, digits.count <= 6, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+        return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
     static let readKeys: [String: Set<String>] = ["video": ["duration", "loop", "size"], "drawing": ["size"], "control": ["kind", "size"]]

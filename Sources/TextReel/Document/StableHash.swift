@@ -4,4 +4,9 @@ enum StableHash {
     static func of(_ string: String) -> UInt64 {
         string.utf8.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
     }
+
+    /// The same hash of UTF-8 bytes.
+    static func of(_ bytes: UnsafeRawBufferPointer) -> UInt64 {
+        bytes.reduce(0xCBF2_9CE4_8422_2325) { ($0 ^ UInt64($1)) &* 0x100_0000_01B3 }
+    }
 }

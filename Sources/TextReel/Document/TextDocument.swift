@@ -34,7 +34,7 @@ public struct TextDocument: Sendable {
             throw TextReelError(file: url.path, "is a folder; expected a Markdown file")
         }
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
+        do { data = try MappedFile.map(url) ?? Data(contentsOf: url) } catch {
             throw TextReelError(file: url.path, "cannot read the document (\(RenderedFrame.reason(error)))")
         }
         try self.init(markdownData: data, baseURL: url.deletingLastPathComponent(), fileName: url.path, limits: limits)
@@ -57,8 +57,8 @@ public struct TextDocument: Sendable {
     /// parsed at once).
     init(markdownData: Data, baseURL: URL?, fileName: String, limits: ReadingLimits,
          sectionBytes: Int = TextDocument.sectionBytes) throws {
-        try MarkdownReader.validateUTF8(markdownData, fileName: fileName)
         var index = markdownData.withUnsafeBytes { MarkdownIndex($0, sectionBytes: sectionBytes == 0 ? Int.max : sectionBytes, limits: limits) }
+        if index.invalidUTF8 { try MarkdownReader.validateUTF8(markdownData, fileName: fileName) }
         if sectionBytes == 0 { index = MarkdownIndex(unsure: index) }
         func read(_ index: MarkdownIndex) throws -> (ParagraphStore, [String]) {
             var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits)
