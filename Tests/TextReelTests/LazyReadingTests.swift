@@ -94,7 +94,7 @@ final class LazyReadingTests: XCTestCase {
         XCTAssertEqual(document.count, 3000)
         let opened = document.reading
         XCTAssertGreaterThan(opened.sections, 20, "the file is indexed in sections")
-        XCTAssertEqual(opened.parsedNow, 0, "the index is sure of every section of a generated document")
+        XCTAssertEqual(opened.parsedAtOpen, 0, "the index is sure of every section of a generated document")
         _ = document.paragraphs[2500]
         XCTAssertEqual(document.reading.lazyParses, 1, "one paragraph parses its section only")
         XCTAssertEqual(document.index(ofHeadingWhere: { $0 == "Section 70" }), 2760)
@@ -103,12 +103,51 @@ final class LazyReadingTests: XCTestCase {
         XCTAssertEqual(document.reading.lazyParses, 2, "an attachment search parses the section that names it")
     }
 
+    /// A large file is scanned in two halves on two cores: the sections are those of one scan,
+    /// also when the first half ends inside a fence, an HTML block or before a stray CR.
+    func testHalvesScanLikeOneScan() throws {
+        let generated = TextDocument.generatedMarkdown(paragraphs: 17_000)
+        XCTAssertGreaterThan(generated.utf8.count, MarkdownIndex.parallelBytes)
+        let half = generated.index(generated.startIndex, offsetBy: generated.count / 2 - 2000)
+        let variants = [
+            generated,
+            String(generated[..<half]) + "\n\n```\ncode across the middle\n\n" + String(repeating: "still code\n\n", count: 400) + "```\n\n" + String(generated[half...]),
+            "<div>\n\n" + generated,
+            generated + "a stray\rreturn\n",
+        ]
+        // The halves may end a section at the middle where one scan does not: compare what the
+        // sections say about the file, not where they end.
+        func described(_ index: MarkdownIndex) -> [String] {
+            var lines: [String] = [], attachments: [String] = [], first = 0
+            for section in index.sections {
+                guard let count = section.paragraphs else { lines.append("unsure \(section.bytes)"); continue }
+                lines += section.plainHeadings.map { "heading \(first + $0.paragraph) \($0.text)" }
+                attachments += section.attachmentIDs.map { "attachment \($0)" }
+                first += count
+            }
+            return lines + attachments + ["\(first) paragraphs"]
+        }
+        for (n, text) in variants.enumerated() {
+            let data = Data(text.utf8)
+            let (parallel, serial) = data.withUnsafeBytes {
+                (MarkdownIndex($0, sectionBytes: TextDocument.sectionBytes, limits: .standard),
+                 MarkdownIndex($0, sectionBytes: TextDocument.sectionBytes, limits: .standard, parallel: false))
+            }
+            let (a, b) = (described(parallel), described(serial))
+            if let at = a.indices.first(where: { $0 >= b.count || a[$0] != b[$0] }) ?? (a.count != b.count ? a.count : nil) {
+                XCTFail("variant \(n): at \(at) of \(a.count)/\(b.count): halves \(at < a.count ? a[at] : "-"), one scan \(at < b.count ? b[at] : "-")")
+            }
+            XCTAssertGreaterThan(parallel.sections.count, n >= 2 ? 0 : 100, "variant \(n)")
+        }
+        assertSameAsWhole(variants[1], sizes: [TextDocument.sectionBytes], "a fence across the middle")
+    }
+
     /// Sections drop their paragraphs past a bound and parse again to the same values.
     func testDroppedSectionsParseAgainAlike() throws {
         let document = try TextDocument(markdownData: Data(TextDocument.generatedMarkdown(paragraphs: 2000).utf8), sectionBytes: 500)
         let first = Array(document.paragraphs)
         XCTAssertGreaterThan(document.reading.sections, ParagraphStore.keptSections * 2)
-        XCTAssertLessThanOrEqual(document.reading.parsedNow, ParagraphStore.keptSections)
+        XCTAssertLessThanOrEqual(document.paragraphs.store.sectionsParsedNow, ParagraphStore.keptSections)
         XCTAssertEqual(Array(document.paragraphs), first)
     }
 

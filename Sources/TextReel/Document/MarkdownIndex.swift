@@ -43,15 +43,61 @@ struct MarkdownIndex {
         sections = index.sections.map { var s = $0; s.paragraphs = nil; return s }
     }
 
-    init(_ bytes: UnsafeRawBufferPointer, sectionBytes: Int, limits: ReadingLimits) {
-        var scan = Scan(bytes: bytes, sectionBytes: max(sectionBytes, 1), limits: limits)
+    /// Files from this size on are scanned in two halves at once, on two cores.
+    static let parallelBytes = 4 << 20
+
+    init(_ bytes: UnsafeRawBufferPointer, sectionBytes: Int, limits: ReadingLimits, parallel: Bool = true) {
+        let sectionBytes = max(sectionBytes, 1)
+        let whole = 0..<bytes.count
+        if parallel, bytes.count >= Self.parallelBytes, let middle = Self.middle(of: bytes) {
+            // The second half is scanned as if the file began there: right when the first half
+            // ends outside any fence or HTML block, as a split after a blank line must. When it
+            // does not, the second half is scanned again after the first.
+            let halves = Halves(Scan(bytes: bytes, range: 0..<middle, sectionBytes: sectionBytes, limits: limits),
+                                Scan(bytes: bytes, range: middle..<bytes.count, sectionBytes: sectionBytes, limits: limits))
+            DispatchQueue.concurrentPerform(iterations: 2) { halves.scans[$0].run() }
+            let (first, second) = (halves.scans[0], halves.scans[1])
+            if first.fence == nil, first.splitting, !first.mustStayWhole {
+                if second.mustStayWhole {
+                    sections = [Section(bytes: whole, firstLine: 1)]
+                } else {
+                    sections = first.sections + second.sections.map { var s = $0; s.firstLine += first.line - 1; return s }
+                }
+                invalidUTF8 = first.invalidUTF8 || second.invalidUTF8
+                return
+            }
+        }
+        var scan = Scan(bytes: bytes, range: whole, sectionBytes: sectionBytes, limits: limits)
         scan.run()
         sections = scan.sections
         invalidUTF8 = scan.invalidUTF8
     }
+
+    /// Where the second half starts: after the first blank line past the middle, before a line
+    /// that starts a top-level block whatever came before.
+    private static func middle(of bytes: UnsafeRawBufferPointer) -> Int? {
+        let probe = Scan(bytes: bytes, range: 0..<bytes.count, sectionBytes: 1, limits: .standard)
+        guard let base = bytes.baseAddress else { return nil }
+        func lineEnd(from start: Int) -> Int {
+            memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
+        }
+        var start = lineEnd(from: bytes.count / 2) + 1
+        while start < min(bytes.count, bytes.count / 2 + (1 << 20)) {
+            let end = lineEnd(from: start)
+            if end == start, end + 1 < bytes.count, probe.startsTopLevel(end + 1, lineEnd(from: end + 1)) { return end + 1 }
+            start = end + 1
+        }
+        return nil
+    }
+
+    /// The two scans, shared with the two cores (each writes only its own).
+    private final class Halves: @unchecked Sendable {
+        var scans: [Scan]
+        init(_ first: Scan, _ second: Scan) { scans = [first, second] }
+    }
 }
 
-private struct Scan {
+private struct Scan: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     let sectionBytes: Int
     let limits: ReadingLimits
@@ -72,18 +118,22 @@ private struct Scan {
     var blockStart = 0
     var delimiters = 0
 
-    init(bytes: UnsafeRawBufferPointer, sectionBytes: Int, limits: ReadingLimits) {
+    /// The lines to scan, as if the file began at its start.
+    let range: Range<Int>
+
+    init(bytes: UnsafeRawBufferPointer, range: Range<Int>, sectionBytes: Int, limits: ReadingLimits) {
         self.bytes = bytes
+        self.range = range
         self.sectionBytes = sectionBytes
         self.limits = limits
-        current = MarkdownIndex.Section(bytes: 0..<0, firstLine: 1)
+        current = MarkdownIndex.Section(bytes: range.lowerBound..<range.lowerBound, firstLine: 1)
     }
 
     subscript(i: Int) -> UInt8 { bytes[i] }
 
     mutating func run() {
-        let end = bytes.count
-        var start = 0
+        let end = range.upperBound
+        var start = range.lowerBound
         while start < end {
             let lineEnd = bytes.baseAddress.flatMap { base in
                 memchr(base + start, 0x0A, end - start).map { base.distance(to: UnsafeRawPointer($0)) }
@@ -100,7 +150,7 @@ private struct Scan {
         }
         if inParagraph || fence != nil { checkBlockSize(upTo: end) }
         close(at: end)
-        if mustStayWhole { sections = [MarkdownIndex.Section(bytes: 0..<end, firstLine: 1)] }
+        if mustStayWhole { sections = [MarkdownIndex.Section(bytes: range, firstLine: 1)] }
     }
 
     /// Set by hazards that reach across the whole file (link definitions, stray carriage returns).

@@ -77,6 +77,7 @@ final class ParagraphStore: @unchecked Sendable {
                         throw RepeatedID()
                     }
                     segments.append(Segment(section: section, count: paragraphs.count, paragraphs: paragraphs, kept: true, firstID: next))
+                    parsedAtOpen += 1
                 }
                 next += segments[segments.count - 1].count
                 starts.append(next)
@@ -104,8 +105,9 @@ final class ParagraphStore: @unchecked Sendable {
 
     var count: Int { starts[starts.count - 1] }
 
-    /// Sections parsed after opening, and how many of them are parsed now (for tests and the
-    /// benchmark: what layout made the reader do).
+    /// What layout made the reader do, for tests and the benchmark: sections parsed at open,
+    /// parses since, and how many sections are parsed now.
+    private(set) var parsedAtOpen = 0
     private(set) var lazyParses = 0
     var sectionsParsedNow: Int { lock.lock(); defer { lock.unlock() }; return segments.filter { $0.paragraphs != nil }.count }
     var sectionCount: Int { segments.count }

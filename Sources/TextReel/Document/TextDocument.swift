@@ -93,10 +93,10 @@ public struct TextDocument: Sendable {
 
     public var count: Int { store.count }
 
-    /// How the file was read: sections, those parsed when it was opened or since, and parses
-    /// made after opening.
-    public var reading: (sections: Int, parsedNow: Int, lazyParses: Int) {
-        (store.sectionCount, store.sectionsParsedNow, store.lazyParses)
+    /// How the file was read: its sections, those parsed when it was opened, and the parses
+    /// made since (a section dropped and needed again counts again).
+    public var reading: (sections: Int, parsedAtOpen: Int, lazyParses: Int) {
+        (store.sectionCount, store.parsedAtOpen, store.lazyParses)
     }
 
     /// The index of the paragraph with `id`, if it is still in the document.
