@@ -27,7 +27,7 @@ final class LazyReadingTests: XCTestCase {
                 XCTAssertEqual(a.warnings.map(placed), b.warnings.map(placed), "\(what), sections of \(size)", file: file, line: line)
                 for paragraph in a.paragraphs {
                     if case .heading = paragraph.kind {
-                        XCTAssertEqual(a.index(ofHeadingWhere: { $0 == paragraph.text }), b.index(ofHeadingWhere: { $0 == paragraph.text }),
+                        XCTAssertEqual(a.index(ofHeading: paragraph.text), b.index(ofHeading: paragraph.text),
                                        "\(what): heading '\(paragraph.text)'", file: file, line: line)
                     }
                     for attachment in paragraph.attachments {
@@ -97,7 +97,9 @@ final class LazyReadingTests: XCTestCase {
         XCTAssertEqual(opened.parsedAtOpen, 0, "the index is sure of every section of a generated document")
         _ = document.paragraphs[2500]
         XCTAssertEqual(document.reading.lazyParses, 1, "one paragraph parses its section only")
-        XCTAssertEqual(document.index(ofHeadingWhere: { $0 == "Section 70" }), 2760)
+        XCTAssertEqual(document.index(ofHeading: "section 70"), 2760)
+        XCTAssertEqual(document.index(ofHeading: "  SECTION 7 "), 240, "the exact heading first, though 'Section 70' and others contain it")
+        XCTAssertEqual(document.index(ofHeading: "tion 6"), 200, "else the first that contains it")
         XCTAssertEqual(document.reading.lazyParses, 1, "plain headings are found without parsing")
         XCTAssertEqual(document.index(ofAttachment: "c2989"), 2989)
         XCTAssertEqual(document.reading.lazyParses, 2, "an attachment search parses the section that names it")
@@ -140,6 +142,22 @@ final class LazyReadingTests: XCTestCase {
             XCTAssertGreaterThan(parallel.sections.count, n >= 2 ? 0 : 100, "variant \(n)")
         }
         assertSameAsWhole(variants[1], sizes: [TextDocument.sectionBytes], "a fence across the middle")
+    }
+
+    /// Frames of a lazily read document are those of one read whole, byte for byte: at the top,
+    /// after a far jump, and scrolling on from there.
+    func testFramesOfALazyDocumentAreThoseOfAWholeOne() throws {
+        let data = Data(TextDocument.generatedMarkdown(paragraphs: 3000).utf8)
+        var frames: [[Data]] = []
+        for size in [0, TextDocument.sectionBytes] {
+            let view = TextView(document: try TextDocument(markdownData: data, sectionBytes: size), viewportSize: CGSize(width: 500, height: 400))
+            let script = try ScrollScript(data: Data("{fps: 10, steps: [{wait: 0.1}, {scroll: {toParagraph: 2500}}, {scroll: {by: 900, duration: 0.5}}, {scroll: {toHeading: \"Section 40\"}}]}".utf8))
+            var pngs: [Data] = []
+            try ScriptRunner(view: view, script: script).run { _, frame, _ in if let frame { pngs.append(try frame.pngData()) } }
+            frames.append(pngs)
+        }
+        XCTAssertGreaterThan(frames[0].count, 5)
+        XCTAssertEqual(frames[0], frames[1])
     }
 
     /// Sections drop their paragraphs past a bound and parse again to the same values.

@@ -206,19 +206,23 @@ final class ParagraphStore: @unchecked Sendable {
         return nil
     }
 
-    /// The first heading whose text satisfies `matches`: plain headings of unparsed sections are
-    /// read from the source, other sections with headings are parsed.
-    func firstIndex(ofHeadingWhere matches: (String) -> Bool) -> Int? {
+    /// The first heading whose text, lowercased, is `wanted` (or contains it): plain headings of
+    /// unparsed sections are compared in the source, other sections with headings are parsed.
+    func firstIndex(ofHeading wanted: String, containing: Bool) -> Int? {
         lock.lock(); defer { lock.unlock() }
+        let match = HeadingMatch(wanted: wanted, containing: containing)
         for k in segments.indices {
             if segments[k].paragraphs == nil, let section = segments[k].section, !section.styledHeadings {
                 for (paragraph, range) in section.plainHeadings {
-                    let text = source.withUnsafeBytes { String(decoding: UnsafeRawBufferPointer(rebasing: $0[range]), as: UTF8.self) }
-                    if matches(text) { return starts[k] + paragraph }
+                    if source.withUnsafeBytes({ match.matches(UnsafeRawBufferPointer(rebasing: $0[range])) }) { return starts[k] + paragraph }
                 }
                 continue
             }
-            if let at = paragraphs(of: k).firstIndex(where: { if case .heading = $0.kind { matches($0.text) } else { false } }) {
+            if let at = paragraphs(of: k).firstIndex(where: {
+                guard case .heading = $0.kind else { return false }
+                var text = $0.text
+                return text.withUTF8 { match.matches(UnsafeRawBufferPointer($0)) }
+            }) {
                 return starts[k] + at
             }
         }

@@ -105,8 +105,12 @@ public struct TextDocument: Sendable {
     /// The first paragraph that holds attachment `id`.
     public func index(ofAttachment id: String) -> Int? { store.firstIndex(ofAttachment: id) }
 
-    /// The first heading whose text satisfies `matches`.
-    public func index(ofHeadingWhere matches: (String) -> Bool) -> Int? { store.firstIndex(ofHeadingWhere: matches) }
+    /// The first heading whose text is `title`, ignoring case and surrounding spaces; failing
+    /// that, the first that contains it.
+    public func index(ofHeading title: String) -> Int? {
+        let wanted = title.trimmingCharacters(in: .whitespaces)
+        return store.firstIndex(ofHeading: wanted, containing: false) ?? store.firstIndex(ofHeading: wanted, containing: true)
+    }
 }
 
 extension TextDocument {

@@ -177,9 +177,7 @@ public final class ScriptRunner {
             }
             return landing(index, box: nil, align)
         case .toHeading(let title, let align):
-            let wanted = title.trimmingCharacters(in: .whitespaces).lowercased()
-            guard let index = manager.document.index(ofHeadingWhere: { $0.lowercased() == wanted })
-                    ?? manager.document.index(ofHeadingWhere: { $0.lowercased().contains(wanted) }) else {
+            guard let index = manager.document.index(ofHeading: title) else {
                 throw script.error(step: step, "no heading '\(title)' in the document")
             }
             return landing(index, box: nil, align)
