@@ -75,6 +75,8 @@ final class LazyReadingTests: XCTestCase {
             "Line with trailing spaces  \nand a hard break.\n", "Windows line\r\nending.\r\n", "lone\rcarriage\n", "-\n", "2024. A year.\n",
             "===\n", "Text\n    lazy indented\n", "\t tabbed\n", "- [ ] task\n- [x] done\n", "www.example.com autolink\n",
             "Some \u{05E9}\u{05DC}\u{05D5}\u{05DD} and 文本.\n", "", "\n", "\n\n",
+            // Found by the fuzzer: cmark-gfm takes a vertical tab or form feed after "-" for a space.
+            "-\u{0B}\n", "text\n-\u{0C}\n", "*\u{0B}x\n", "1.\u{0B}\n",
         ]
         var random = SplitMix(seed: 7)
         for round in 0..<300 {
@@ -210,3 +212,4 @@ final class LazyReadingTests: XCTestCase {
         assertSameAsWhole(repeated, sizes: [2000], "a repeated id")
     }
 }
+

@@ -294,6 +294,7 @@ private struct Scan: @unchecked Sendable {
     mutating func special(at i: Int, _ end: Int, _ nonASCII: inout Int32) -> Int {
         switch self[i] {
         case 0x00: invalidUTF8 = true
+        case 0x0B, 0x0C: sure = false                                         // cmark-gfm counts them as spaces after list markers
         case 0x0D: mustStayWhole = true; splitting = false                   // a CR inside a line
         case 0x5D where i + 1 < end && self[i + 1] == 0x3A:                   // "]:" — maybe a link definition
             mustStayWhole = true; splitting = false
