@@ -121,10 +121,13 @@ final class AttachmentTests: XCTestCase {
     }
 
     func testCustomSchemeProviderAndBounds() throws {
-        AttachmentProviders.register(BadgeProvider.self, forScheme: "badge")
-        let document = try TextDocument(markdown: "New ![](badge:new) here.")
+        let providers = AttachmentProviders()
+        providers.register(BadgeProvider.self, forScheme: "badge")
+        XCTAssertThrowsError(try TextDocument(markdown: "New ![](badge:new) here."), "another registry's scheme is unknown")
+        let document = try TextDocument(markdown: "New ![](badge:new) here.", attachments: providers.kinds)
         XCTAssertEqual(document.paragraphs[0].attachments[0].scheme, "badge")
-        let view = TextView(document: document, viewportSize: CGSize(width: 400, height: 200))
+        XCTAssertNil(AttachmentProviders().type(forScheme: "badge"), "a registry is the view's own, not global")
+        let view = TextView(document: document, viewportSize: CGSize(width: 400, height: 200), providers: providers)
         let frame = try view.renderFrame()
         let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
         let box = fragment.attachmentFrames[0].frame

@@ -115,7 +115,7 @@ final class MarkdownReaderTests: XCTestCase {
     func testInvalidUTF8IsAnErrorWithItsPlace() {
         var data = Data("ok\nab".utf8)
         data.append(0xFF)
-        XCTAssertThrowsError(try TextDocument(markdownData: data, baseURL: nil, fileName: "bad.md", limits: .standard)) { error in
+        XCTAssertThrowsError(try TextDocument(markdownData: data, baseURL: nil, fileName: "bad.md", limits: .standard, attachments: .standard)) { error in
             let e = error as? TextReelError
             XCTAssertEqual(e?.file, "bad.md")
             XCTAssertEqual(e?.line, 2)

@@ -25,6 +25,7 @@ final class AttachmentViewHost {
         var scale: Double
     }
 
+    private let providers: AttachmentProviders
     private var policies: [ObjectIdentifier: ReusePolicy] = [:]
     private var entries: [String: Entry] = [:]
     private var saved: [String: [String: StateValue]] = [:]
@@ -41,6 +42,8 @@ final class AttachmentViewHost {
     var maximumKeptBytes = 32 << 20
     private(set) var surfaceDraws = 0
     private(set) var surfaceHits = 0
+
+    init(providers: AttachmentProviders) { self.providers = providers }
 
     func register(_ policy: ReusePolicy, for type: TextAttachmentViewProvider.Type) {
         policies[ObjectIdentifier(type)] = policy
@@ -111,7 +114,7 @@ final class AttachmentViewHost {
 
     @discardableResult
     private func make(_ attachment: TextAttachment, in paragraph: ParagraphID, inBounds: Bool) -> Entry {
-        let type = AttachmentProviders.type(forScheme: attachment.scheme) ?? TextAttachmentViewProvider.self
+        let type = providers.type(forScheme: attachment.scheme) ?? TextAttachmentViewProvider.self
         let provider = type.init(textAttachment: attachment, location: TextLocation(paragraph: paragraph, offset: attachment.utf8Offset))
         let view = provider.view
         view.instance = nextInstance

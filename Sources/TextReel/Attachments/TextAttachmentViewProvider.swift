@@ -40,39 +40,3 @@ open class TextAttachmentViewProvider {
         CGRect(origin: .zero, size: textAttachment.size)
     }
 }
-
-/// Which provider type draws each URL scheme. The built-in schemes are image, video, drawing and
-/// control; library users register their own.
-public enum AttachmentProviders {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var types: [String: TextAttachmentViewProvider.Type] = [
-        "image": ImageAttachmentViewProvider.self,
-        "video": VideoAttachmentViewProvider.self,
-        "drawing": DrawingAttachmentViewProvider.self,
-        "control": ControlAttachmentViewProvider.self,
-    ]
-
-    /// Registers `type` for `scheme` ("chart" for `![](chart:sales)`), for every document read after.
-    public static func register(_ type: TextAttachmentViewProvider.Type, forScheme scheme: String) {
-        lock.withLock { types[scheme.lowercased()] = type }
-    }
-
-    public static func type(forScheme scheme: String) -> TextAttachmentViewProvider.Type? {
-        lock.withLock { types[scheme] }
-    }
-
-    /// The provider type scripts name ("video"), matched on `providerName` or scheme.
-    public static func type(named name: String) -> TextAttachmentViewProvider.Type? {
-        lock.withLock { types[name] ?? types.values.first { $0.providerName == name } }
-    }
-
-    /// The box a provider that tracks its view's bounds gives `attachment`, for layout (nil: the
-    /// attachment's own size). Asks a provider not yet bound to a paragraph.
-    static func trackedSize(_ attachment: TextAttachment, proposedWidth: Double) -> CGSize? {
-        guard let type = type(forScheme: attachment.scheme) else { return nil }
-        let provider = type.init(textAttachment: attachment, location: TextLocation(paragraph: ParagraphID(-1)))
-        return provider.tracksTextAttachmentViewBounds ? provider.attachmentBounds(proposedWidth: proposedWidth).size : nil
-    }
-
-    static var schemes: [String] { lock.withLock { types.keys.sorted() } }
-}

@@ -24,7 +24,7 @@ struct AttachmentURL {
     /// Parses `url`; `ordinal` is the attachment's 1-based place among those of its scheme, for ids.
     /// Throws a message (the caller adds the location).
     static func parse(_ url: String, altText: String, baseURL: URL?, limits: ReadingLimits = .standard,
-                      ordinal: (String) -> Int) throws -> Parsed {
+                      kinds: AttachmentKinds, ordinal: (String) -> Int) throws -> Parsed {
         let (scheme, rest) = split(url)
         let (path, query) = splitQuery(rest)
         var items: [String: String] = [:]
@@ -55,7 +55,7 @@ struct AttachmentURL {
             let file = try resolve(path: path, baseURL: baseURL, allowOutside: limits.allowOutside)
             var warning: String?, problem: String?
             var size = explicitSize
-            let inspection = file.map { ImageFile.inspect($0, maximumPixels: Double(limits.imagePixels)) } ?? .problem("not found")
+            let inspection = file.map { kinds.inspectImage($0, Double(limits.imagePixels)) } ?? .problem("not found")
             switch inspection {
             case .tooLarge(let intrinsic):
                 throw Message("image \(path) is \(Int(intrinsic.width))×\(Int(intrinsic.height)) px, over the \(limits.imagePixels >> 20) megapixel limit")
@@ -101,16 +101,15 @@ struct AttachmentURL {
             return Parsed(attachment: TextAttachment(scheme: scheme, id: id, size: explicitSize ?? defaultSizes[key]!,
                                                      url: url, parameters: items, altText: altText),
                           warning: withNotes(nil))
-        case let scheme? where AttachmentProviders.type(forScheme: scheme) != nil:
-            let type = AttachmentProviders.type(forScheme: scheme)!
-            guard let size = explicitSize ?? type.defaultSize else {
+        case let scheme? where kinds.customSchemes[scheme] != nil:
+            guard let size = explicitSize ?? kinds.customSchemes[scheme]! else {
                 throw Message("attachment '\(scheme):\(path)' needs a size (size=WIDTHxHEIGHT); its provider has no default")
             }
             let id = explicitID ?? (path.isEmpty ? "\(scheme)-\(ordinal(scheme))" : path)
             return Parsed(attachment: TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: items, altText: altText),
                           warning: withNotes(nil))
         case let scheme?:
-            let known = AttachmentProviders.schemes.filter { $0 != "image" }.map { "\($0):" }.joined(separator: ", ")
+            let known = (["control", "drawing", "video"] + kinds.customSchemes.keys).sorted().map { "\($0):" }.joined(separator: ", ")
             throw Message("unknown attachment scheme '\(scheme):'; expected an image path or one of \(known)")
         }
     }

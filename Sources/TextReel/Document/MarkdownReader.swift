@@ -21,10 +21,13 @@ struct MarkdownReader {
     /// How deep the walk is in quotes, list items and inline styles: what the nesting limit counts.
     private var depth = 0
 
-    init(fileName: String, baseURL: URL?, limits: ReadingLimits = .standard) {
+    let kinds: AttachmentKinds
+
+    init(fileName: String, baseURL: URL?, limits: ReadingLimits = .standard, kinds: AttachmentKinds) {
         self.fileName = fileName
         self.baseURL = baseURL
         self.limits = limits
+        self.kinds = kinds
     }
 
     /// Refuses documents nested deeper than the limit (the walk is recursive). Only nodes that
@@ -265,7 +268,7 @@ struct MarkdownReader {
         try readInlines(of: node, into: &alt)
         let url = string(cmark_node_get_url(node))
         do {
-            let parsed = try AttachmentURL.parse(url, altText: alt.text, baseURL: baseURL, limits: limits) { scheme in
+            let parsed = try AttachmentURL.parse(url, altText: alt.text, baseURL: baseURL, limits: limits, kinds: kinds) { scheme in
                 ordinals[scheme, default: 0] += 1
                 return ordinals[scheme]!
             }

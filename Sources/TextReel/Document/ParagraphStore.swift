@@ -30,6 +30,7 @@ final class ParagraphStore: @unchecked Sendable {
     private let fileName: String
     private let baseURL: URL?
     private let limits: ReadingLimits
+    private let kinds: AttachmentKinds?
     private var segments: [Segment]
     /// `starts[k]`: the index of segment k's first paragraph; the last entry is the count.
     private var starts: [Int]
@@ -43,6 +44,7 @@ final class ParagraphStore: @unchecked Sendable {
         fileName = ""
         baseURL = nil
         limits = .standard
+        kinds = nil
         let firstID = paragraphs.first?.id.rawValue ?? 0
         let consecutive = paragraphs.indices.allSatisfy { paragraphs[$0].id.rawValue == firstID + $0 }
         segments = [Segment(section: nil, count: paragraphs.count, paragraphs: paragraphs, kept: true,
@@ -57,6 +59,7 @@ final class ParagraphStore: @unchecked Sendable {
         fileName = reader.fileName
         baseURL = reader.baseURL
         limits = reader.limits
+        kinds = reader.kinds
         segments = []
         starts = [0]
         var sections = index.sections
@@ -98,6 +101,7 @@ final class ParagraphStore: @unchecked Sendable {
         fileName = other.fileName
         baseURL = other.baseURL
         limits = other.limits
+        kinds = other.kinds
         segments = other.segments
         starts = other.starts
         recent = other.recent
@@ -148,7 +152,7 @@ final class ParagraphStore: @unchecked Sendable {
             return paragraphs
         }
         let section = segments[k].section!
-        var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits)
+        var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits, kinds: kinds!)
         let parsed: [TextParagraph]
         do {
             parsed = try source.withUnsafeBytes {

@@ -21,8 +21,9 @@ public struct TextDocument: Sendable {
     /// when the file was opened counts its source bytes, whether it has been parsed since or not.
     public var textBytes: Int { store.textBytes }
 
-    /// Reads a Markdown file within `limits`.
-    public init(contentsOf url: URL, limits: ReadingLimits = .standard) throws {
+    /// Reads a Markdown file within `limits`; `attachments` names the schemes beyond the built-in
+    /// ones (`AttachmentProviders.kinds` of the registry the text view will use).
+    public init(contentsOf url: URL, limits: ReadingLimits = .standard, attachments: AttachmentKinds = .standard) throws {
         let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
         guard let attributes else {
             throw TextReelError(file: url.path, "no such document; expected a Markdown file")
@@ -35,33 +36,37 @@ public struct TextDocument: Sendable {
         }
         let data: Data
         do { data = try MappedFile.map(url) ?? Data(contentsOf: url) } catch {
-            throw TextReelError(file: url.path, "cannot read the document (\(RenderedFrame.reason(error)))")
+            throw TextReelError(file: url.path, "cannot read the document (\(TextReelError.reason(error)))")
         }
-        try self.init(markdownData: data, baseURL: url.deletingLastPathComponent(), fileName: url.path, limits: limits)
+        try self.init(markdownData: data, baseURL: url.deletingLastPathComponent(), fileName: url.path, limits: limits,
+                      attachments: attachments)
     }
 
     /// Reads Markdown text; relative image paths resolve against `baseURL`.
-    public init(markdown: String, baseURL: URL? = nil, limits: ReadingLimits = .standard) throws {
-        try self.init(markdownData: Data(markdown.utf8), baseURL: baseURL, fileName: "<markdown>", limits: limits)
+    public init(markdown: String, baseURL: URL? = nil, limits: ReadingLimits = .standard,
+                attachments: AttachmentKinds = .standard) throws {
+        try self.init(markdownData: Data(markdown.utf8), baseURL: baseURL, fileName: "<markdown>", limits: limits,
+                      attachments: attachments)
     }
 
     /// Reads Markdown bytes (invalid UTF-8 is an error with its place), indexed in sections of
     /// at least `sectionBytes` bytes; 0 parses the whole file at once. The paragraphs are the
     /// same whatever the section size (tests and the fuzzer compare them).
     public init(markdownData: Data, baseURL: URL? = nil, limits: ReadingLimits = .standard,
-                sectionBytes: Int = TextDocument.sectionBytes) throws {
-        try self.init(markdownData: markdownData, baseURL: baseURL, fileName: "<markdown>", limits: limits, sectionBytes: sectionBytes)
+                attachments: AttachmentKinds = .standard, sectionBytes: Int = TextDocument.sectionBytes) throws {
+        try self.init(markdownData: markdownData, baseURL: baseURL, fileName: "<markdown>", limits: limits,
+                      attachments: attachments, sectionBytes: sectionBytes)
     }
 
     /// Reads `markdownData`, indexed in sections of at least `sectionBytes` (0: one section,
     /// parsed at once).
-    init(markdownData: Data, baseURL: URL?, fileName: String, limits: ReadingLimits,
+    init(markdownData: Data, baseURL: URL?, fileName: String, limits: ReadingLimits, attachments: AttachmentKinds,
          sectionBytes: Int = TextDocument.sectionBytes) throws {
         var index = markdownData.withUnsafeBytes { MarkdownIndex($0, sectionBytes: sectionBytes == 0 ? Int.max : sectionBytes, limits: limits) }
         if index.invalidUTF8 { try MarkdownReader.validateUTF8(markdownData, fileName: fileName) }
         if sectionBytes == 0 { index = MarkdownIndex(unsure: index) }
         func read(_ index: MarkdownIndex) throws -> (ParagraphStore, [String]) {
-            var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits)
+            var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits, kinds: attachments)
             // Sections parsed now may nest as deep as the limit allows: on a stack made for it.
             let store = index.sections.contains(where: { $0.paragraphs == nil })
                 ? try DeepStack.run { try ParagraphStore(source: markdownData, index: index, reader: &reader) }

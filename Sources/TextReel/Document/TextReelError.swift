@@ -16,6 +16,15 @@ public struct TextReelError: Error, CustomStringConvertible, Equatable, Sendable
         self.message = message; self.exitStatus = exitStatus
     }
 
+    /// Why a file operation failed, in the system's words ("No such file or directory").
+    static func reason(_ error: Error) -> String {
+        let ns = error as NSError
+        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
+            return String(cString: strerror(Int32(underlying.code)))
+        }
+        return ns.localizedDescription
+    }
+
     public var description: String {
         var place = file ?? ""
         if let line { place += ":\(line)" }

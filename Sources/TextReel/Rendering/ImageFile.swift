@@ -4,22 +4,12 @@ import Foundation
 
 /// Reads image files: PNG through Cairo, SVG through librsvg, JPEG and the rest through gdk-pixbuf.
 enum ImageFile {
-    /// What reading an image file would give, found before any frame is drawn.
-    enum Inspection: Equatable {
-        case image(CGSize)
-        /// Its header gives a size, but its data cannot be decoded.
-        case damaged(CGSize, String)
-        case tooLarge(CGSize)
-        /// Not an image at all: missing, a folder, unreadable, another kind of file.
-        case problem(String)
-    }
-
     /// Says what is really wrong with a file that cannot be drawn: "not found", "a folder, not
     /// an image", "not readable (permission denied)", "not an image (it starts with text)",
     /// "damaged PNG: data ends at byte 812", "damaged SVG: <librsvg's message>". Decodes the
     /// whole file, so a truncated image is found when the document is read, not as a silent
     /// placeholder later.
-    static func inspect(_ url: URL, maximumPixels: Double) -> Inspection {
+    @Sendable static func inspect(_ url: URL, maximumPixels: Double) -> ImageInspection {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return .problem("not found") }
         if isDirectory.boolValue { return .problem("a folder, not an image") }

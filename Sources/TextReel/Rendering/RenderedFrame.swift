@@ -71,14 +71,6 @@ public final class RenderedFrame {
         try AtomicFile.write(pngData(compression: compression), to: url)
     }
 
-    static func reason(_ error: Error) -> String {
-        let ns = error as NSError
-        if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
-            return String(cString: strerror(Int32(underlying.code)))
-        }
-        return ns.localizedDescription
-    }
-
     /// A hash of the pixels, equal for equal frames within one process (for comparing runs).
     public var pixelDigest: Int {
         surface.withPixels { data, stride in

@@ -115,8 +115,8 @@ extension ScrollScript.Registration: Decodable {
     public init(from decoder: Decoder) throws {
         let c = try StrictContainer(decoder, allowed: ["provider", "policies"])
         provider = try c.required(String.self, "provider")
-        guard AttachmentProviders.type(named: provider) != nil else {
-            throw c.impossible("provider", "unknown provider '\(provider)'; expected one of \(AttachmentProviders.schemes.joined(separator: ", "))")
+        guard AttachmentProviders.builtInType(named: provider) != nil else {
+            throw c.impossible("provider", "unknown provider '\(provider)'; expected one of \(AttachmentProviders.builtInSchemes.joined(separator: ", "))")
         }
         var policy = ReusePolicy()
         for name in try c.required([String].self, "policies") {

@@ -97,7 +97,7 @@ public final class ScriptRunner {
                 }
             case .register(let registrations):
                 for registration in registrations {
-                    if let type = AttachmentProviders.type(named: registration.provider) {
+                    if let type = view.providers.type(named: registration.provider) {
                         view.register(registration.policy, forTextAttachmentViewProviderType: type)
                     }
                 }

@@ -34,7 +34,7 @@ extension TextView {
     @discardableResult
     public func insertParagraphs(markdown: String, after index: Int) throws -> Int {
         guard index >= -1, index < textLayoutManager.paragraphCount else { try checkIndex(index); return 0 }
-        let parsed = try TextDocument(markdown: markdown, baseURL: document.baseURL, limits: document.limits)
+        let parsed = try TextDocument(markdown: markdown, baseURL: document.baseURL, limits: document.limits, attachments: providers.kinds)
         try document.checkEdit(adding: Array(parsed.paragraphs), removing: nil, at: index + 1)
         for (offset, paragraph) in parsed.paragraphs.enumerated() {
             let id = textLayoutManager.makeParagraphID()

@@ -19,7 +19,10 @@ open class TextView: TextViewportLayoutControllerDelegate {
 
     let fonts: FontSystem
     let renderer: FrameRenderer
-    let attachmentHost = AttachmentViewHost()
+    let attachmentHost: AttachmentViewHost
+    /// Which provider draws each attachment scheme; read documents with `providers.kinds` when
+    /// you register schemes of your own.
+    public let providers: AttachmentProviders
     /// Script time in seconds; playing videos advance by how much it moved between passes.
     public var time: Double = 0
     private var lastPassTime: Double?
@@ -44,9 +47,11 @@ open class TextView: TextViewportLayoutControllerDelegate {
     var scrollPosition: ScrollPosition { textViewportLayoutController.scrollPosition }
 
     public init(document: TextDocument, viewportSize: CGSize, scale: Double = 1,
-                theme: Theme = Theme(), fontSet: FontSet = .standard) {
+                theme: Theme = Theme(), fontSet: FontSet = .standard, providers: AttachmentProviders = AttachmentProviders()) {
         fonts = FontSystem.forCurrentThread(fontSet)
-        let typesetter = Typesetter(fonts: fonts, theme: theme, attachmentSize: AttachmentProviders.trackedSize)
+        self.providers = providers
+        attachmentHost = AttachmentViewHost(providers: providers)
+        let typesetter = Typesetter(fonts: fonts, theme: theme, attachmentSize: providers.trackedSize)
         textLayoutManager = TextLayoutManager(document: document, containerWidth: viewportSize.width, typesetter: typesetter)
         textViewportLayoutController = TextViewportLayoutController(textLayoutManager: textLayoutManager,
                                                                     viewportHeight: viewportSize.height)
