@@ -12,6 +12,8 @@ struct MarkdownReader {
     private var ordinals: [String: Int] = [:]
     /// Where each attachment id was first used, to warn about repeats.
     private var attachmentIDs: [String: String] = [:]
+    /// Every attachment id read so far, also of images that end up in no paragraph.
+    var attachmentIDsSeen: Dictionary<String, String>.Keys { attachmentIDs.keys }
     private var quoteDepth = 0
     private var listDepth = 0
     /// The marker for the next paragraph of the current list item; consumed by its first block.

@@ -76,9 +76,6 @@ final class ParagraphStore: @unchecked Sendable {
                 } else {
                     let paragraphs = try reader.read(section: UnsafeRawBufferPointer(rebasing: raw[section.bytes]),
                                                      firstLine: section.firstLine, firstID: next)
-                    if paragraphs.contains(where: { $0.attachments.contains { lazyIDs.contains(StableHash.of($0.id)) } }) {
-                        throw RepeatedID()
-                    }
                     segments.append(Segment(section: section, count: paragraphs.count, paragraphs: paragraphs, kept: true, firstID: next))
                     parsedAtOpen += 1
                 }
@@ -86,6 +83,8 @@ final class ParagraphStore: @unchecked Sendable {
                 starts.append(next)
             }
         }
+        // Every id the reader saw, also of images it dropped (one inside another's alt text).
+        if reader.attachmentIDsSeen.contains(where: { lazyIDs.contains(StableHash.of($0)) }) { throw RepeatedID() }
     }
 
     /// Thrown when a section parsed at open names an id a lazy section names too.
