@@ -2,6 +2,18 @@ import XCTest
 @testable import TextReel
 
 final class ScriptTests: XCTestCase {
+
+    /// A scroll across most of a long document in a few frames lays out a few viewports a frame,
+    /// not everything the next frames will cross (found by the explorer on 20,000 paragraphs:
+    /// thousands of paragraphs a frame, a minute for 22 frames).
+    func testAFarAnimatedScrollLaysOutAFewViewportsAFrame() throws {
+        let view = TextView(document: TextDocument.generated(paragraphs: 3000), viewportSize: CGSize(width: 800, height: 600))
+        let far = view.textLayoutManager.documentHeight * 0.9
+        let script = try ScrollScript(data: Data("{fps: 30, steps: [{scroll: {to: \(far), duration: 0.7, curve: \"easeInOut\"}}]}".utf8))
+        var most = 0
+        try ScriptRunner(view: view, script: script).run { _, _, event in most = max(most, event.laidOut.count) }
+        XCTAssertLessThan(most, 150, "paragraphs laid out in one frame")
+    }
     private func script(_ text: String) throws -> ScrollScript {
         try ScrollScript(data: Data(text.utf8), fileName: "s.json5")
     }

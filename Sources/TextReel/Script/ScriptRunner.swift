@@ -12,6 +12,8 @@ public final class ScriptRunner {
     private var landings: [Int: Landing] = [:]
     /// How many frames ahead the leading overdraw looks.
     static let lookahead = 6
+    /// The most the leading overdraw grows, in viewport heights.
+    static let maximumLeadingOverdraw = 2.0
 
     public init(view: TextView, script: ScrollScript, maximumFrames: Int = ScrollScript.maximumFrames,
                 maximumSteps: Int = ScrollScript.maximumSteps) throws {
@@ -209,7 +211,10 @@ public final class ScriptRunner {
         }
     }
 
-    /// Grows the overdraw on the side the next frames scroll towards, so layout is ready in time.
+    /// Grows the overdraw on the side the next frames scroll towards, so layout is ready in time;
+    /// at most `maximumLeadingOverdraw` viewports, since a scroll that crosses more in a few frames
+    /// skips what lies between (the explorer found a far animated scroll laying out thousands of
+    /// paragraphs a frame).
     private func leadingOverdraw(after offset: Int) -> (above: Double, below: Double) {
         var total = 0.0
         for frame in timeline.frames.dropFirst(offset + 1).prefix(Self.lookahead) {
@@ -221,6 +226,7 @@ public final class ScriptRunner {
                 }
             }
         }
-        return (above: max(-total, 0), below: max(total, 0))
+        let limit = Self.maximumLeadingOverdraw * view.viewportSize.height
+        return (above: min(max(-total, 0), limit), below: min(max(total, 0), limit))
     }
 }
