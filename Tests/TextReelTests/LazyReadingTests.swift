@@ -28,13 +28,17 @@ final class LazyReadingTests: XCTestCase {
                 if let at = wa.indices.first(where: { $0 >= wb.count || wa[$0] != wb[$0] }) ?? (wa.count != wb.count ? wa.count : nil) {
                     XCTFail("\(what.prefix(300)), sections of \(size): warning \(at) of \(wa.count)/\(wb.count): whole \(at < wa.count ? wa[at] : "none"), sections \(at < wb.count ? wb[at] : "none")", file: file, line: line)
                 }
+                // Searches on a document whose sections are not parsed yet (a search parses only
+                // those it must).
+                let unread = try! TextDocument(markdownData: data, sectionBytes: size)
+                let fresh = { unread }
                 for paragraph in a.paragraphs {
                     if case .heading = paragraph.kind {
-                        XCTAssertEqual(a.index(ofHeading: paragraph.text), b.index(ofHeading: paragraph.text),
+                        XCTAssertEqual(a.index(ofHeading: paragraph.text), fresh().index(ofHeading: paragraph.text),
                                        "\(what): heading '\(paragraph.text)'", file: file, line: line)
                     }
                     for attachment in paragraph.attachments {
-                        XCTAssertEqual(a.index(ofAttachment: attachment.id), b.index(ofAttachment: attachment.id), file: file, line: line)
+                        XCTAssertEqual(a.index(ofAttachment: attachment.id), fresh().index(ofAttachment: attachment.id), file: file, line: line)
                     }
                     XCTAssertEqual(b.index(of: paragraph.id), a.index(of: paragraph.id), file: file, line: line)
                 }
@@ -79,7 +83,10 @@ final class LazyReadingTests: XCTestCase {
             "===\n", "Text\n    lazy indented\n", "\t tabbed\n", "- [ ] task\n- [x] done\n", "www.example.com autolink\n",
             "Some \u{05E9}\u{05DC}\u{05D5}\u{05DD} and 文本.\n", "", "\n", "\n\n",
             // Found by the fuzzer: cmark-gfm takes a vertical tab or form feed after "-" for a space.
-            "-\u{0B}\n", "text\n-\u{0C}\n", "*\u{0B}x\n", "1.\u{0B}\n",
+            "-\u{0B}\n", "text\n-\u{0C}\n", "*\u{0B}x\n", "1.\u{0B}\n", "1.\u{0B}b\n",
+            // Found by reading cmark-gfm: "= =" is no underline, a BOM is skipped at the start of
+            // a parse, a CR in alt text ends a line, "-:" under one column makes a table.
+            "a\n= =\nb\n", "\u{FEFF}```\ncode\n```\n", "\u{FEFF}# Intro\n", "![a\r\rb](video:x)\n", "a\n-:\n=\nc\n",
             // And that an image inside another's alt text claims its id though it is dropped.
             "![a ![b](control:c1?kind=toggle) c](video:v9)\n",
         ]

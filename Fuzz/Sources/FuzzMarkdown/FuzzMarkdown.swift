@@ -9,13 +9,25 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     let bytes = Data(bytes: data, count: size)
     let whole = Result { try TextDocument(markdownData: bytes, sectionBytes: 0) }
     let sections = Result { try TextDocument(markdownData: bytes, sectionBytes: 1) }
+    // cmark-gfm's table extension gives some blocks near a table other lines (or none) in a whole
+    // parse, so messages are compared without their place.
+    func unplaced(_ message: String) -> String {
+        message.replacingOccurrences(of: #"^<markdown>(:\d+)*:"#, with: "", options: .regularExpression)
+            .replacingOccurrences(of: #"first (at [\d:]+|earlier)"#, with: "first", options: .regularExpression)
+    }
     switch (whole, sections) {
     case (.success(let a), .success(let b)):
-        if !a.paragraphs.elementsEqual(b.paragraphs) || a.warnings.count != b.warnings.count {
+        if !a.paragraphs.elementsEqual(b.paragraphs) || a.warnings.map(unplaced) != b.warnings.map(unplaced) {
             fatalError("a document read in sections differs from one read whole")
         }
+        let fresh = try! TextDocument(markdownData: bytes, sectionBytes: 1)
+        for (index, paragraph) in a.paragraphs.enumerated() {
+            if case .heading = paragraph.kind, fresh.index(ofHeading: paragraph.text) != a.index(ofHeading: paragraph.text) {
+                fatalError("heading search differs for paragraph \(index)")
+            }
+        }
     case (.failure(let a), .failure(let b)):
-        if type(of: a) != type(of: b) { fatalError("reading whole and in sections fail differently: \(a) / \(b)") }
+        if unplaced("\(a)") != unplaced("\(b)") { fatalError("reading whole and in sections fail differently: \(a) / \(b)") }
     default:
         fatalError("reading whole and in sections disagree: \(whole) / \(sections)")
     }

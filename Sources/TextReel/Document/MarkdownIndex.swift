@@ -53,10 +53,10 @@ struct MarkdownIndex {
             // The second half is scanned as if the file began there: right when the first half
             // ends outside any fence or HTML block, as a split after a blank line must. When it
             // does not, the second half is scanned again after the first.
-            let halves = Halves(Scan(bytes: bytes, range: 0..<middle, sectionBytes: sectionBytes, limits: limits),
-                                Scan(bytes: bytes, range: middle..<bytes.count, sectionBytes: sectionBytes, limits: limits))
-            DispatchQueue.concurrentPerform(iterations: 2) { halves.scans[$0].run() }
-            let (first, second) = (halves.scans[0], halves.scans[1])
+            let halves = [Half(Scan(bytes: bytes, range: 0..<middle, sectionBytes: sectionBytes, limits: limits)),
+                          Half(Scan(bytes: bytes, range: middle..<bytes.count, sectionBytes: sectionBytes, limits: limits))]
+            DispatchQueue.concurrentPerform(iterations: 2) { halves[$0].scan.run() }
+            let (first, second) = (halves[0].scan, halves[1].scan)
             if first.fence == nil, first.splitting, !first.mustStayWhole {
                 if second.mustStayWhole {
                     sections = [Section(bytes: whole, firstLine: 1)]
@@ -76,7 +76,7 @@ struct MarkdownIndex {
     /// Where the second half starts: after the first blank line past the middle, before a line
     /// that starts a top-level block whatever came before.
     private static func middle(of bytes: UnsafeRawBufferPointer) -> Int? {
-        let probe = Scan(bytes: bytes, range: 0..<bytes.count, sectionBytes: 1, limits: .standard)
+        let probe = Scan(bytes: bytes, range: 0..<0, sectionBytes: 1, limits: .standard)
         guard let base = bytes.baseAddress else { return nil }
         func lineEnd(from start: Int) -> Int {
             memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
@@ -90,10 +90,10 @@ struct MarkdownIndex {
         return nil
     }
 
-    /// The two scans, shared with the two cores (each writes only its own).
-    private final class Halves: @unchecked Sendable {
-        var scans: [Scan]
-        init(_ first: Scan, _ second: Scan) { scans = [first, second] }
+    /// One half's scan, in a box of its own: each core writes only its box.
+    private final class Half: @unchecked Sendable {
+        var scan: Scan
+        init(_ scan: Scan) { self.scan = scan }
     }
 }
 
@@ -169,6 +169,8 @@ private struct Scan: @unchecked Sendable {
         let c = self[start]
         switch c {
         case 0x20, 0x09, 0x0D, 0x3C: return false                         // indent, CR, "<"
+        case 0xEF where start + 2 < end && self[start + 1] == 0xBB && self[start + 2] == 0xBF:
+            return false                                                  // a BOM: cmark-gfm skips one at the start of a parse
         case 0x2D, 0x2B, 0x2A, 0x5F: return false                         // - + * _
         case 0x30...0x39: return !isOrderedMarker(start, end)
         default: return true
@@ -179,7 +181,7 @@ private struct Scan: @unchecked Sendable {
         var i = start
         while i < end, i - start < 10, (0x30...0x39).contains(self[i]) { i += 1 }
         guard i > start, i - start <= 9, i < end, self[i] == 0x2E || self[i] == 0x29 else { return false }
-        return i + 1 == end || self[i + 1] == 0x20 || self[i + 1] == 0x09 || self[i + 1] == 0x0D
+        return i + 1 == end || [0x20, 0x09, 0x0B, 0x0C, 0x0D].contains(self[i + 1])   // cmark-gfm's spaces
     }
 
     // MARK: Lines
@@ -193,8 +195,10 @@ private struct Scan: @unchecked Sendable {
             previousBlank = false
             return
         }
-        // Leading whitespace, in columns (a tab goes to the next multiple of 4).
+        // Leading whitespace, in columns (a tab goes to the next multiple of 4), after the BOM
+        // cmark-gfm skips at the start of the file.
         var s = start, column = 0
+        if start == 0, end >= 3, self[0] == 0xEF, self[1] == 0xBB, self[2] == 0xBF { s = 3 }
         while s < end, self[s] == 0x20 || self[s] == 0x09 {
             column = self[s] == 0x09 ? (column / 4 + 1) * 4 : column + 1
             s += 1
@@ -227,16 +231,18 @@ private struct Scan: @unchecked Sendable {
             return
         case 0x3E:                                                        // >
             sure = false
+        case _ where (c == 0x2D || c == 0x3A) && onlyDelimiterRow(s, end):   // "-:", ":-:" — maybe a one-column table
+            sure = false
         case 0x2D, 0x2B, 0x2A, 0x5F:                                      // - + * _
             let next = s + 1 < end ? self[s + 1] : 0x20
             if c != 0x5F && (next == 0x20 || next == 0x09) { sure = false }
             else if onlyRepeats(of: c, s, end) && (c == 0x2D || repeats(of: c, s, end) >= 3) { sure = false }
-        case 0x3A where onlyDelimiterRow(s, end):                        // ":-:" — maybe a table
-            sure = false
-        case 0x3D where inParagraph && onlyRepeats(of: c, s, end):        // a setext underline
+        case 0x3D where inParagraph && isUnderline(s, end):               // a setext underline: =+ then spaces
             current.styledHeadings = true
             endParagraph(at: start)
             return
+        case 0x3D where onlyRepeats(of: c, s, end):                       // "= =": text to cmark, but close to it
+            sure = false
         case 0x30...0x39 where isOrderedMarker(s, end):
             sure = false
         default:
@@ -254,7 +260,8 @@ private struct Scan: @unchecked Sendable {
 
     /// A section the scan is sure of nests no deeper than this, so parsing it later needs no
     /// deep stack and cannot pass the nesting limit.
-    static func nestingBound(_ limits: ReadingLimits) -> Int { min(limits.nesting, 48) }
+    /// (Three levels are kept for what no delimiter shows: an autolink inside an image's alt text.)
+    static func nestingBound(_ limits: ReadingLimits) -> Int { min(limits.nesting - 3, 48) }
 
     mutating func endParagraph(at start: Int) {
         if inParagraph { checkBlockSize(upTo: start) }
@@ -360,6 +367,13 @@ private struct Scan: @unchecked Sendable {
         return table
     }()
 
+    /// `=`s then nothing but spaces and tabs, as cmark-gfm reads a setext underline.
+    func isUnderline(_ s: Int, _ end: Int) -> Bool {
+        var i = s
+        while i < end, self[i] == 0x3D { i += 1 }
+        return (i..<end).allSatisfy { self[$0] == 0x20 || self[$0] == 0x09 }
+    }
+
     func onlyRepeats(of c: UInt8, _ s: Int, _ end: Int) -> Bool {
         (s..<end).allSatisfy { self[$0] == c || self[$0] == 0x20 || self[$0] == 0x09 }
     }
@@ -382,7 +396,7 @@ private struct Scan: @unchecked Sendable {
         lineDelimiters += 1                                               // the image is a nesting level
         while i < end, self[i] != 0x5D {
             switch self[i] {
-            case 0x5B, 0x5C, 0x60: return nil
+            case 0x5B, 0x5C, 0x60, 0x0D: return nil
             case 0x2A, 0x5F, 0x7E: lineDelimiters += 1
             case 0x00: invalidUTF8 = true
             case 0x80...: nonASCII = 1

@@ -115,16 +115,6 @@ final class ParagraphStore: @unchecked Sendable {
     var sectionsParsedNow: Int { lock.lock(); defer { lock.unlock() }; return segments.filter { $0.paragraphs != nil }.count }
     var sectionCount: Int { segments.count }
 
-    /// Bytes of text: the paragraphs' in segments kept for good, the source's in the others
-    /// (parsed or not, so the figure does not depend on what has been shown).
-    var textBytes: Int {
-        lock.lock(); defer { lock.unlock() }
-        return segments.reduce(0) { sum, segment in
-            guard segment.kept, let paragraphs = segment.paragraphs else { return sum + (segment.section?.bytes.count ?? 0) }
-            return sum + paragraphs.reduce(0) { $0 + $1.text.utf8.count }
-        }
-    }
-
     subscript(index: Int) -> TextParagraph {
         lock.lock(); defer { lock.unlock() }
         let k = segment(containing: index)

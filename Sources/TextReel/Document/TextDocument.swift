@@ -17,9 +17,12 @@ public struct TextDocument: Sendable {
     private var nextID: Int
     /// The limits it was read within; edits keep them too.
     public internal(set) var limits: ReadingLimits = .standard
-    /// Bytes of paragraph text, as edited (for the document-size limit); a section not parsed
-    /// when the file was opened counts its source bytes, whether it has been parsed since or not.
-    public var textBytes: Int { store.textBytes }
+    /// The document's size for the document-size limit: the bytes it was read from, plus what
+    /// edits added and less what they removed. (Not the paragraphs' text: that of sections not
+    /// parsed yet is unknown, and the limit must not depend on what has been shown.)
+    public var textBytes: Int { readBytes + editedBytes }
+    private var readBytes: Int
+    private var editedBytes = 0
 
     /// Reads a Markdown file within `limits`; `attachments` names the schemes beyond the built-in
     /// ones (`AttachmentProviders.kinds` of the registry the text view will use).
@@ -62,7 +65,9 @@ public struct TextDocument: Sendable {
     /// parsed at once).
     init(markdownData: Data, baseURL: URL?, fileName: String, limits: ReadingLimits, attachments: AttachmentKinds,
          sectionBytes: Int = TextDocument.sectionBytes) throws {
-        var index = markdownData.withUnsafeBytes { MarkdownIndex($0, sectionBytes: sectionBytes == 0 ? Int.max : sectionBytes, limits: limits) }
+        var index = markdownData.withUnsafeBytes {
+            MarkdownIndex($0, sectionBytes: sectionBytes == 0 ? Int.max : sectionBytes, limits: limits, parallel: sectionBytes != 0)
+        }
         if index.invalidUTF8 { try MarkdownReader.validateUTF8(markdownData, fileName: fileName) }
         if sectionBytes == 0 { index = MarkdownIndex(unsure: index) }
         func read(_ index: MarkdownIndex) throws -> (ParagraphStore, [String]) {
@@ -78,6 +83,7 @@ public struct TextDocument: Sendable {
             (store, warnings) = try read(MarkdownIndex(unsure: index))
         }
         self.store = store
+        readBytes = markdownData.count
         self.baseURL = baseURL
         self.warnings = warnings
         self.nextID = store.count
@@ -91,6 +97,7 @@ public struct TextDocument: Sendable {
     /// A document made of the given paragraphs (for generated documents and tests).
     public init(paragraphs: [TextParagraph], baseURL: URL? = nil) {
         store = ParagraphStore(paragraphs: paragraphs)
+        readBytes = paragraphs.reduce(0) { $0 + $1.text.utf8.count }
         self.baseURL = baseURL
         self.warnings = []
         self.nextID = (paragraphs.map(\.id.rawValue).max() ?? -1) + 1
@@ -138,14 +145,17 @@ extension TextDocument {
     }
 
     mutating func replaceParagraph(at index: Int, with paragraph: TextParagraph) {
+        editedBytes += paragraph.text.utf8.count - store[index].text.utf8.count
         editableStore().replace(at: index, with: paragraph)
     }
 
     mutating func insertParagraph(_ paragraph: TextParagraph, at index: Int) {
+        editedBytes += paragraph.text.utf8.count
         editableStore().insert(paragraph, at: index)
     }
 
     mutating func removeParagraph(at index: Int) {
+        editedBytes -= store[index].text.utf8.count
         editableStore().remove(at: index)
     }
 
