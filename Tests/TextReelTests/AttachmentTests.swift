@@ -135,6 +135,10 @@ final class AttachmentTests: XCTestCase {
         let pixel = frame.pixel(x: Int(box.midX), y: Int(fragment.layoutFragmentFrame.minY + box.midY))
         XCTAssertEqual([pixel.red, pixel.green, pixel.blue], [255, 0, 255], "drawn by the custom view")
         XCTAssertEqual(view.drainAttachmentEvents().first?.provider, "badge")
+        // A script registers a policy for it when read with the same registry.
+        let script = Data("{register: [{provider: \"badge\", policies: [\"onScrollingOutOfViewport\"]}]}".utf8)
+        XCTAssertThrowsError(try ScrollScript(data: script))
+        XCTAssertNoThrow(try ScriptRunner(view: view, script: ScrollScript(data: script, providers: providers)).run { _, _, _ in })
     }
 
     func testBadAttachmentStepsNameTheStep() throws {

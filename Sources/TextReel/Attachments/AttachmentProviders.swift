@@ -27,14 +27,7 @@ public final class AttachmentProviders: @unchecked Sendable {
 
     /// The provider type scripts name ("video"), matched on `providerName` or scheme.
     public func type(named name: String) -> TextAttachmentViewProvider.Type? {
-        lock.withLock { Self.type(named: name, in: types) }
-    }
-
-    /// A built-in provider type by name: what scripts may register policies for.
-    static func builtInType(named name: String) -> TextAttachmentViewProvider.Type? { type(named: name, in: builtIn) }
-
-    private static func type(named name: String, in types: [String: TextAttachmentViewProvider.Type]) -> TextAttachmentViewProvider.Type? {
-        types[name] ?? types.values.first { $0.providerName == name }
+        lock.withLock { types[name] ?? types.values.first { $0.providerName == name } }
     }
 
     /// The box a provider that tracks its view's bounds gives `attachment`, for layout (nil: the
@@ -45,7 +38,7 @@ public final class AttachmentProviders: @unchecked Sendable {
         return provider.tracksTextAttachmentViewBounds ? provider.attachmentBounds(proposedWidth: proposedWidth).size : nil
     }
 
-    static var builtInSchemes: [String] { builtIn.keys.sorted() }
+    var schemes: [String] { lock.withLock { types.keys.sorted() } }
 
     /// What a document reader needs to know of these providers: the schemes beyond the built-in
     /// ones with their default sizes, and TextReel's image reader.
@@ -53,6 +46,11 @@ public final class AttachmentProviders: @unchecked Sendable {
         let custom = lock.withLock { types.filter { Self.builtIn[$0.key] == nil }.mapValues { $0.defaultSize } }
         return AttachmentKinds(customSchemes: custom, inspectImage: ImageFile.inspect)
     }
+}
+
+extension CodingUserInfoKey {
+    /// The registry a script's `register` names are looked up in.
+    static let attachmentProviders = CodingUserInfoKey(rawValue: "attachmentProviders")!
 }
 
 extension AttachmentKinds {

@@ -41,8 +41,10 @@ public struct JSON5Document {
 
     /// Decodes the tree with Foundation's decoder; a decoding error becomes one line naming the
     /// place in the file, what was found and what was expected.
-    public func decode<T: Decodable>(_ type: T.Type) throws -> T {
-        do { return try JSONDecoder().decode(type, from: json) } catch let error as DecodingError {
+    public func decode<T: Decodable>(_ type: T.Type, userInfo: [CodingUserInfoKey: any Sendable] = [:]) throws -> T {
+        let decoder = JSONDecoder()
+        decoder.userInfo = userInfo
+        do { return try decoder.decode(type, from: json) } catch let error as DecodingError {
             func at(_ path: [CodingKey], _ message: String) -> TextReelError {
                 let p = position(of: path)
                 let name = path.isEmpty ? "" : " at \(path.map { $0.intValue.map(String.init) ?? $0.stringValue }.joined(separator: "."))"

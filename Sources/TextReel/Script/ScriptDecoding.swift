@@ -115,8 +115,9 @@ extension ScrollScript.Registration: Decodable {
     public init(from decoder: Decoder) throws {
         let c = try StrictContainer(decoder, allowed: ["provider", "policies"])
         provider = try c.required(String.self, "provider")
-        guard AttachmentProviders.builtInType(named: provider) != nil else {
-            throw c.impossible("provider", "unknown provider '\(provider)'; expected one of \(AttachmentProviders.builtInSchemes.joined(separator: ", "))")
+        let providers = decoder.userInfo[.attachmentProviders] as? AttachmentProviders ?? AttachmentProviders()
+        guard providers.type(named: provider) != nil else {
+            throw c.impossible("provider", "unknown provider '\(provider)'; expected one of \(providers.schemes.joined(separator: ", "))")
         }
         var policy = ReusePolicy()
         for name in try c.required([String].self, "policies") {

@@ -100,8 +100,9 @@ public struct ScrollScript: Sendable {
 }
 
 extension ScrollScript {
-    /// Reads a script file; every problem is a `TextReelError` with line and column.
-    public init(contentsOf url: URL) throws {
+    /// Reads a script file; every problem is a `TextReelError` with line and column. Providers
+    /// named in `register` are looked up in `providers` (the built-in ones unless given).
+    public init(contentsOf url: URL, providers: AttachmentProviders = AttachmentProviders()) throws {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw TextReelError(file: url.path, "no such script; expected a JSON5 scroll script")
@@ -113,16 +114,16 @@ extension ScrollScript {
         }
         defer { try? handle.close() }
         let data = (try? handle.readToEnd()) ?? Data()
-        try self.init(data: data, fileName: url.path)
+        try self.init(data: data, fileName: url.path, providers: providers)
     }
 
-    public init(data: Data, fileName: String = "<script>") throws {
+    public init(data: Data, fileName: String = "<script>", providers: AttachmentProviders = AttachmentProviders()) throws {
         guard let text = String(data: data, encoding: .utf8) else {
             throw TextReelError(file: fileName, "invalid UTF-8; expected a JSON5 text file")
         }
         let document = try JSON5Document(text: text, fileName: fileName)
         do {
-            let decoded = try document.decode(ScriptFile.self)
+            let decoded = try document.decode(ScriptFile.self, userInfo: [.attachmentProviders: providers])
             viewport = decoded.viewport
             fps = decoded.fps
             overdraw = decoded.overdraw
