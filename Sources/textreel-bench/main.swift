@@ -277,7 +277,7 @@ if let path = ["/usr/bin/pango-view", "/usr/local/bin/pango-view"].first(where: 
     pangoView = Measure.median(runs)
 }
 
-func row(_ name: String, _ value: String) { print(name.padding(toLength: 58, withPad: " ", startingAt: 0) + value) }
+func row(_ name: String, _ value: String) { print(name.padding(toLength: max(58, name.count + 1), withPad: " ", startingAt: 0) + value) }
 func f(_ x: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", x) }
 print("")
 for count in [1_000, 100_000, 1_000_000] {

@@ -104,6 +104,8 @@ final class ParagraphStore: @unchecked Sendable {
         segments = other.segments
         starts = other.starts
         recent = other.recent
+        parsedAtOpen = other.parsedAtOpen
+        lazyParses = other.lazyParses
     }
 
     var count: Int { starts[starts.count - 1] }
@@ -231,8 +233,7 @@ final class ParagraphStore: @unchecked Sendable {
     }
 
     func insert(_ paragraph: TextParagraph, at index: Int) {
-        let k = index == count ? segments.count - 1 : editable(containing: index)
-        if index == count { _ = editable(k) }
+        let k = editable(index == count ? segments.count - 1 : segment(containing: index))
         segments[k].paragraphs!.insert(paragraph, at: index - starts[k])
         resize(k, by: 1)
     }
@@ -245,7 +246,7 @@ final class ParagraphStore: @unchecked Sendable {
 
     private func editable(containing index: Int) -> Int { editable(segment(containing: index)) }
 
-    @discardableResult
+    /// Segment k, parsed and kept for good, since its paragraphs are about to change.
     private func editable(_ k: Int) -> Int {
         _ = paragraphs(of: k)
         segments[k].kept = true
