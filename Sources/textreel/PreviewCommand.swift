@@ -111,7 +111,7 @@ enum PreviewCommand {
         let documentURL = URL(fileURLWithPath: args.positional[0])
         let document = try TextDocument(contentsOf: documentURL, limits: try LimitOptions.reading(args))
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) } ?? .still
-        for warning in script.warnings { Terminal.error(warning) }
+        for warning in document.warnings + script.warnings { Terminal.error(warning) }
         let standard = script.viewport ?? .standard
         let viewport = try ViewportLimits.check(width: try args.double("width", default: standard.width),
                                                 height: try args.double("height", default: standard.height),

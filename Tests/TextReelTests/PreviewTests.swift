@@ -39,6 +39,18 @@ final class PreviewTests: XCTestCase {
         XCTAssertGreaterThan(decoded.measuredParagraphs, 0)
     }
 
+    /// The document's warnings reach stderr in preview as in render (a new-user helper found
+    /// preview silent), and stdout stays the table or JSON alone.
+    func testPreviewPrintsTheDocumentsWarnings() throws {
+        let folder = Paths.temporaryFolder()
+        let doc = folder.appendingPathComponent("w.md")
+        try Data("A ![](video:dup) and ![](video:dup).\n".utf8).write(to: doc)
+        let result = try CLI.run(["preview", doc.path, "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertTrue(result.stderr.contains("attachment id 'dup' is used again"), result.stderr)
+        XCTAssertNoThrow(try JSONDecoder().decode(LayoutPreview.self, from: Data(result.stdout.utf8)))
+    }
+
     /// `--at` is where the script starts, in preview as in render: frame N of both is the same moment.
     func testAtStartsTheScriptAsRenderDoes() throws {
         let out = Paths.temporaryFolder()

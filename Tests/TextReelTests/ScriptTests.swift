@@ -3,6 +3,20 @@ import XCTest
 
 final class ScriptTests: XCTestCase {
 
+    /// Inserting Markdown that makes no paragraph is an error at its step (it was a silent no-op
+    /// whose event named the next paragraph's id; found by a new-user helper).
+    func testInsertingNothingIsAnError() throws {
+        for markdown in ["", "[r]: /u", "> "] {
+            let view = TextView(document: try TextDocument(markdown: "One.\n\nTwo.\n"), viewportSize: CGSize(width: 400, height: 300))
+            let script = try ScrollScript(data: Data("{steps: [\n {wait: 0.1},\n {edit: {insertParagraph: \(String(reflecting: markdown)), after: 0}}]}".utf8))
+            XCTAssertThrowsError(try ScriptRunner(view: view, script: script).run { _, _, _ in }) { error in
+                XCTAssertEqual((error as? TextReelError)?.line, 3, "\(error)")
+                XCTAssertTrue("\(error)".contains("makes no paragraph"), "\(error)")
+            }
+            XCTAssertEqual(view.document.count, 2)
+        }
+    }
+
     /// A scroll across most of a long document in a few frames lays out a few viewports a frame,
     /// not everything the next frames will cross (found by the explorer on 20,000 paragraphs:
     /// thousands of paragraphs a frame, a minute for 22 frames).

@@ -35,6 +35,9 @@ extension TextView {
     public func insertParagraphs(markdown: String, after index: Int) throws -> Int {
         guard index >= -1, index < textLayoutManager.paragraphCount else { try checkIndex(index); return 0 }
         let parsed = try TextDocument(markdown: markdown, baseURL: document.baseURL, limits: document.limits, attachments: providers.kinds)
+        guard parsed.count > 0 else {
+            throw TextReelError("the Markdown \(String(reflecting: String(markdown.prefix(40)))) makes no paragraph (blank, a link definition or an empty block); insert at least one block")
+        }
         try document.checkEdit(adding: Array(parsed.paragraphs), removing: nil, at: index + 1)
         for (offset, paragraph) in parsed.paragraphs.enumerated() {
             let id = textLayoutManager.makeParagraphID()
