@@ -25,14 +25,18 @@ enum PreviewTable {
         out.append("")
 
         let minimapWidth = 3
-        let words = max(width - 66 - minimapWidth, 10)
-        let header = pad("#", 5) + pad("id", 5) + pad("kind", 17) + pad("y range", 13) + pad("lines", 6) + pad("state", 7)
+        // Columns as wide as their widest value, so numbers of long documents are never cut.
+        func column(_ values: [String], _ minimum: Int) -> Int { max(minimum, (values.map(\.count).max() ?? 0) + 1) }
+        let indexWidth = column(p.fragments.map { String($0.index) }, 5), idWidth = column(p.fragments.map { String($0.paragraph) }, 5)
+        let rangeWidth = column(p.fragments.map { "\(n($0.top))–\(n($0.bottom))" }, 13)
+        let words = max(width - 39 - indexWidth - idWidth - rangeWidth - minimapWidth, 10)
+        let header = pad("#", indexWidth) + pad("id", idWidth) + pad("kind", 17) + pad("y range", rangeWidth) + pad("lines", 6) + pad("state", 7)
             + pad("where", 9) + pad("first words", words)
         var rows: [String] = [style.bold(header)]
         for f in p.fragments {
             let kind = f.kind
-            var row = pad(String(f.index), 5) + pad(String(f.paragraph), 5) + pad(kind, 17)
-            row += pad("\(n(f.top))–\(n(f.bottom))", 13) + pad(String(f.lines), 6) + pad(f.state == "layoutAvailable" ? "laid" : "est", 7)
+            var row = pad(String(f.index), indexWidth) + pad(String(f.paragraph), idWidth) + pad(kind, 17)
+            row += pad("\(n(f.top))–\(n(f.bottom))", rangeWidth) + pad(String(f.lines), 6) + pad(f.state == "layoutAvailable" ? "laid" : "est", 7)
             row += pad(f.visible ? "visible" : "overdraw", 9) + pad(f.firstWords, words)
             var line = f.visible ? (kind.hasPrefix("heading") ? style.bold(row) : row) : style.dim(row)
             if !f.attachments.isEmpty { line = line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
@@ -63,11 +67,14 @@ enum PreviewTable {
     /// A narrow table for the interactive view: index, kind, y range, where, first words.
     static func compact(_ p: LayoutPreview, width: Int, style: TextStyle) -> [String] {
         func n(_ v: Double) -> String { String(Int(v.rounded())) }
+        let indexWidth = max(5, (p.fragments.map { String($0.index).count }.max() ?? 0) + 1)
+        let rangeWidth = max(12, (p.fragments.map { "\(n($0.top))–\(n($0.bottom))".count }.max() ?? 0) + 1)
+        let words = max(width - 11 - indexWidth - rangeWidth, 4)
         var rows = [style.bold(pad("doc \(n(p.documentHeight)) pt, \(p.measuredParagraphs)/\(p.paragraphs) measured", width)),
-                    style.bold(pad("#", 5) + pad("kind", 11) + pad("y", 12) + pad("words", max(width - 28, 4)))]
+                    style.bold(pad("#", indexWidth) + pad("kind", 11) + pad("y", rangeWidth) + pad("words", words))]
         for f in p.fragments {
-            let row = pad(String(f.index), 5) + pad(f.kind, 11) + pad("\(n(f.top))–\(n(f.bottom))", 12)
-                + pad(f.firstWords, max(width - 28, 4))
+            let row = pad(String(f.index), indexWidth) + pad(f.kind, 11) + pad("\(n(f.top))–\(n(f.bottom))", rangeWidth)
+                + pad(f.firstWords, words)
             rows.append(f.visible ? row : style.dim(row))
             for a in f.attachments {
                 rows.append(style.magenta(pad("  ▣ \(a.id) \(a.lastEvent ?? "") \(a.state)", width)))

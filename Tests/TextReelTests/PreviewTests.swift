@@ -51,6 +51,22 @@ final class PreviewTests: XCTestCase {
         XCTAssertNoThrow(try JSONDecoder().decode(LayoutPreview.self, from: Data(result.stdout.utf8)))
     }
 
+    /// Numbers of a long document fit their columns (six-digit indexes and eight-digit y ranges
+    /// were cut; found by a new-user helper).
+    func testColumnsFitLongDocumentsNumbers() throws {
+        let folder = Paths.temporaryFolder()
+        let doc = folder.appendingPathComponent("long.md")
+        try Data(TextDocument.generatedMarkdown(paragraphs: 120_000).utf8).write(to: doc)
+        let result = try CLI.run(["preview", doc.path, "--at", "9000000"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let rows = result.stdout.split(separator: "\n").filter { $0.first?.isNumber == true }
+        XCTAssertFalse(rows.isEmpty, result.stdout)
+        for row in rows {
+            let cells = row.split(separator: " ", omittingEmptySubsequences: true)
+            XCTAssertTrue(Int(cells[0]) != nil && Int(cells[1]) != nil && !cells[3].contains("…"), String(row))
+        }
+    }
+
     /// `--at` is where the script starts, in preview as in render: frame N of both is the same moment.
     func testAtStartsTheScriptAsRenderDoes() throws {
         let out = Paths.temporaryFolder()
