@@ -48,6 +48,28 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(view.contentOffset.y, 900)
         XCTAssertEqual(view.lastCorrection, 0)
     }
+
+    /// `exact` measures every paragraph above the target, however far: a paragraph lands at the
+    /// same y whichever exact target shows it (beyond 4,000 paragraphs it landed up to 335 pt
+    /// apart; found by a new-user helper).
+    func testExactMeasuresEveryParagraphAbove() throws {
+        let document = TextDocument.generated(paragraphs: 9000, attachments: false)
+        var views: [TextView] = []
+        for target in [640_000.0, 640_400.0] {
+            let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))
+            view.scroll(toY: target, exact: true)
+            _ = try view.renderFrame()
+            let manager = view.textLayoutManager
+            let index = manager.paragraph(at: target).index
+            XCTAssertGreaterThan(index, 4000)
+            XCTAssertTrue((0...index).allSatisfy { manager.isMeasured(paragraphAt: $0) }, "every paragraph above is measured")
+            XCTAssertEqual(view.contentOffset.y, target, accuracy: 0.01)
+            views.append(view)
+        }
+        let shared = views[0].textLayoutManager.paragraph(at: 640_000).index
+        XCTAssertEqual(views[0].textLayoutManager.y(ofParagraphAt: shared), views[1].textLayoutManager.y(ofParagraphAt: shared),
+                       "a paragraph is at one place whichever exact target shows it")
+    }
 }
 
 final class RepeatedFrameTests: XCTestCase {

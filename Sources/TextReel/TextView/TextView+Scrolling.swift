@@ -8,12 +8,12 @@ extension TextView {
     /// coordinates, and the scroll anchor keeps the content still when they are measured later).
     public var contentOffset: CGPoint {
         get { CGPoint(x: 0, y: scrollPosition.y) }
-        set { scrollPosition.scroll(to: newValue.y, exact: true) }
+        set { scrollPosition.scroll(to: newValue.y, exact: true, limit: exactScrollLayoutLimit) }
     }
 
-    /// Scrolls to document `y`: with `exact`, as setting `contentOffset` does; without, where the
-    /// current (partly estimated) coordinates put it, at the cost of one viewport whatever the
-    /// distance (TextReel's `--at` and a script's `to:`).
+    /// Scrolls to document `y`: with `exact`, after measuring every paragraph above it (on every
+    /// core; `--exact`, a script's `exact: true`); without, where the current (partly estimated)
+    /// coordinates put it, at the cost of one viewport whatever the distance (`--at`, `to:`).
     public func scroll(toY y: Double, exact: Bool) { scrollPosition.scroll(to: y, exact: exact) }
 
     /// How many paragraphs above an absolute scroll target are measured so it lands exactly.

@@ -44,9 +44,9 @@ public final class ScrollPosition {
     func scroll(by delta: Double) { setAnchor(y: y + delta, byScroll: true) }
 
     /// Scrolls to document `y`: where the current (partly estimated) coordinates put it, or
-    /// with `exact`, after measuring the paragraphs above it (on every core).
-    func scroll(to target: Double, exact: Bool) {
-        if exact { measureParagraphs(above: target) }
+    /// with `exact`, after measuring up to `limit` paragraphs above it (on every core).
+    func scroll(to target: Double, exact: Bool, limit: Int = .max) {
+        if exact { measureParagraphs(above: target, limit: limit) }
         setAnchor(y: target, byScroll: true)
     }
 
@@ -81,14 +81,14 @@ public final class ScrollPosition {
         return manager.ensureLayout(forParagraphAt: index)
     }
 
-    /// Measures the paragraphs above document `y` (on two cores) until the paragraph at `y`
-    /// stops changing.
-    func measureParagraphs(above target: Double) {
+    /// Measures the paragraphs above document `y` (on two cores), up to `limit` of them, until
+    /// the paragraph at `y` stops changing. Without a limit, every one: `y` is then exact.
+    func measureParagraphs(above target: Double, limit: Int = .max) {
         guard manager.paragraphCount > 0 else { return }
-        for _ in 0..<4 {
+        while true {
             let index = manager.paragraph(at: min(max(target, 0), maximumY)).index
-            let first = max(0, index - exactScrollLayoutLimit)
-            if !(first...index).contains(where: { !manager.isMeasured(paragraphAt: $0) }) { return }
+            let first = index - min(index, limit)
+            guard (first...index).contains(where: { !manager.isMeasured(paragraphAt: $0) }) else { return }
             manager.measure(paragraphsIn: first...index)
         }
     }
