@@ -98,7 +98,8 @@ enum RenderCommand {
         if at != 0 {
             view.scroll(toY: at, exact: args.flags.contains("exact"))
             if !quiet && abs(view.contentOffset.y - at) > 0.5 {
-                Terminal.error("textreel: warning: --at \(args.values["at"] ?? "") is outside the document (0 to \(Int(view.maximumContentOffset))); showing y \(Int(view.contentOffset.y.rounded()))")
+                let shown = at > view.maximumContentOffset ? "its end" : "y \(Int(view.contentOffset.y.rounded()))"
+                Terminal.error("textreel: warning: --at \(args.values["at"] ?? "") is outside the document (0 to about \(Int(view.maximumContentOffset)), from the heights known so far); showing \(shown)")
             }
         }
         let runner = try LimitOptions.runner(view, script ?? ScrollScript.still, args)

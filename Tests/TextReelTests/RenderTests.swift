@@ -52,6 +52,20 @@ final class RenderTests: XCTestCase {
     /// `exact` measures every paragraph above the target, however far: a paragraph lands at the
     /// same y whichever exact target shows it (beyond 4,000 paragraphs it landed up to 335 pt
     /// apart; found by a new-user helper).
+    /// A target past the end shows the end, however far the estimates below were off (on
+    /// 20,000 paragraphs the frame stopped 153 pt short of it; found by a new-user helper).
+    func testATargetPastTheEndShowsTheEnd() throws {
+        let view = TextView(document: TextDocument.generated(paragraphs: 20_000), viewportSize: CGSize(width: 800, height: 600))
+        view.scroll(toY: 1e9, exact: false)
+        _ = try view.renderFrame()
+        let manager = view.textLayoutManager
+        let last = manager.paragraphCount - 1
+        XCTAssertTrue(manager.isMeasured(paragraphAt: last))
+        XCTAssertEqual(view.contentOffset.y, view.maximumContentOffset, accuracy: 0.5)
+        XCTAssertEqual(manager.y(ofParagraphAt: last) + manager.height(ofParagraphAt: last) + view.theme.insets.bottom,
+                       view.contentOffset.y + 600, accuracy: 0.5, "the last paragraph ends at the bottom of the view")
+    }
+
     func testExactMeasuresEveryParagraphAbove() throws {
         let document = TextDocument.generated(paragraphs: 9000, attachments: false)
         var views: [TextView] = []

@@ -41,13 +41,21 @@ public final class ScrollPosition {
     public var maximumY: Double { max(manager.documentHeight - viewportHeight, 0) }
 
     /// Scrolls by `delta` points of visible content.
-    func scroll(by delta: Double) { setAnchor(y: y + delta, byScroll: true) }
+    func scroll(by delta: Double) {
+        pinnedToEnd = false
+        setAnchor(y: y + delta, byScroll: true)
+    }
+
+    /// An absolute scroll to the end or past it: the view stays at the document's end while
+    /// measuring moves the end (estimates below the viewport were short or long).
+    private(set) var pinnedToEnd = false
 
     /// Scrolls to document `y`: where the current (partly estimated) coordinates put it, or
     /// with `exact`, after measuring up to `limit` paragraphs above it (on every core).
     func scroll(to target: Double, exact: Bool, limit: Int = .max) {
         if exact { measureParagraphs(above: target, limit: limit) }
         setAnchor(y: target, byScroll: true)
+        pinnedToEnd = target >= maximumY && manager.paragraphCount > 0
     }
 
     /// Scrolls so paragraph `index` is at the top: by anchoring to it, whatever the distance,
@@ -61,6 +69,7 @@ public final class ScrollPosition {
     /// one paragraph, not the distance: what lies above is measured by the pass that shows it,
     /// and the anchor keeps the paragraph where it was put.
     func scroll(toParagraph id: ParagraphID, offset: Double) {
+        pinnedToEnd = false
         guard let index = manager.index(of: id) else { return }
         let target = manager.y(ofParagraphAt: index) + offset
         guard target >= 0, target <= maximumY, offset <= manager.height(ofParagraphAt: index) else {
@@ -135,7 +144,7 @@ public final class ScrollPosition {
     /// above its paragraph (a centred target) can leave the top above y = 0: returns true when the
     /// offset had to move back inside the document (the pass is then run again).
     func clampToDocument() -> Bool {
-        if y > maximumY + 0.25 { setAnchor(y: maximumY, byScroll: false); return true }
+        if y > maximumY + 0.25 || (pinnedToEnd && y < maximumY - 0.25) { setAnchor(y: maximumY, byScroll: false); return true }
         if y < -0.25 { setAnchor(y: 0, byScroll: false); return true }
         return false
     }
