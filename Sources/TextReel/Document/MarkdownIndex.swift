@@ -41,6 +41,7 @@ struct MarkdownIndex {
     /// The same sections, none of them counted: each parsed when the file is opened.
     init(unsure index: MarkdownIndex) {
         sections = index.sections.map { var s = $0; s.paragraphs = nil; return s }
+        invalidUTF8 = index.invalidUTF8
     }
 
     /// Files from this size on are scanned in two halves at once, on two cores.
