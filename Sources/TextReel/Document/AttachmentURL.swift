@@ -13,6 +13,8 @@ struct AttachmentURL {
         "image": CGSize(width: 160, height: 120),
     ]
     static let controlKinds = ["textfield", "toggle", "slider"]
+    /// The query keys each built-in scheme reads besides `size` and `id`; others get a warning.
+    static let readKeys: [String: Set<String>] = ["video": ["duration", "loop"], "control": ["kind"], "drawing": [], "image": []]
     /// Largest side an attachment may have, in points.
     static let maximumSide: Double = 8192
 
@@ -36,9 +38,8 @@ struct AttachmentURL {
             items[key] = value
         }
         // Keys no built-in provider reads are ignored: say so (a registered scheme's provider may read any).
-        let read: [String: Set<String>] = ["video": ["duration", "loop"], "control": ["kind"], "drawing": [], "image": []]
         let kind = scheme.map { $0 == "file" ? "image" : $0 } ?? "image"
-        if let known = read[kind] {
+        if let known = readKeys[kind] {
             for key in items.keys.sorted() where !known.union(["size", "id"]).contains(key) {
                 notes.append("unknown query key '\(key)' is ignored; \(kind) reads \((known.sorted() + ["size", "id"]).joined(separator: ", "))")
             }

@@ -409,61 +409,8 @@ private struct Scan: @unchecked Sendable {
         let urlStart = i + 2
         var close = urlStart
         while close < end, self[close] != 0x29 { close += 1 }
-        guard close < end, let id = Self.explicitID(UnsafeRawBufferPointer(rebasing: bytes[urlStart..<close])) else { return nil }
+        guard close < end, let id = TrustedAttachmentURL.id(in: UnsafeRawBufferPointer(rebasing: bytes[urlStart..<close])) else { return nil }
         current.attachmentIDs.append(StableHash.of(UnsafeRawBufferPointer(rebasing: bytes[(urlStart + id.lowerBound)..<(urlStart + id.upperBound)])))
         return close + 1
     }
-
-    /// Where the id is in an attachment URL the scan is sure of, or nil. Byte by byte, since a
-    /// generated document has an attachment every few paragraphs; stricter than `AttachmentURL`
-    /// (whole numbers only), so whatever passes here parses there without a warning.
-    static func explicitID(_ url: UnsafeRawBufferPointer) -> Range<Int>? {
-        guard let colon = url.firstIndex(of: 0x3A), url.allSatisfy({ $0 < 0x80 && urlBytes[Int($0)] != 0 }) else { return nil }
-        let scheme = String(decoding: UnsafeRawBufferPointer(rebasing: url[..<colon]), as: UTF8.self)
-        guard let keys = readKeys[scheme] else { return nil }
-        let mark = url[(colon + 1)...].firstIndex(of: 0x3F) ?? url.count
-        let id = (colon + 1)..<mark
-        guard !id.isEmpty, url[id].allSatisfy({ idBytes[Int($0)] != 0 }) else { return nil }
-        var seen: [String] = []
-        for pair in url[min(mark + 1, url.count)...].split(separator: 0x26) {
-            guard let equals = pair.firstIndex(of: 0x3D) else { return nil }
-            let key = String(decoding: UnsafeRawBufferPointer(rebasing: url[pair.startIndex..<equals]), as: UTF8.self)
-            let value = UnsafeRawBufferPointer(rebasing: url[(equals + 1)..<pair.endIndex])
-            guard keys.contains(key), !seen.contains(key) else { return nil }
-            seen.append(key)
-            switch key {
-            case "size":
-                guard let x = value.firstIndex(of: 0x78), let w = wholeNumber(value[..<x]), let h = wholeNumber(value[(x + 1)...]),
-                      (1...Int(AttachmentURL.maximumSide)).contains(w), (1...Int(AttachmentURL.maximumSide)).contains(h) else { return nil }
-            case "kind":
-                guard AttachmentURL.controlKinds.contains(String(decoding: value, as: UTF8.self)) else { return nil }
-            case "duration":
-                guard let seconds = wholeNumber(value[...]), seconds > 0, Double(seconds) <= VideoAttachmentViewProvider.maximumDuration else { return nil }
-            default:
-                break
-            }
-        }
-        return id
-    }
-
-    /// Up to six decimal digits, nothing else.
-    static func wholeNumber(_ digits: Slice<UnsafeRawBufferPointer>) -> Int? {
-        guard !digits.isEmpty, digits.count <= 6, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
-        return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
-    }
-
-    static let readKeys: [String: Set<String>] = ["video": ["duration", "loop", "size"], "drawing": ["size"], "control": ["kind", "size"]]
-
-    /// Bytes an attachment URL the scan is sure of may hold: no entity, escape or percent sign.
-    static let urlBytes: [UInt8] = {
-        var table = [UInt8](repeating: 0, count: 128)
-        for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:?=&_-.".utf8 { table[Int(c)] = 1 }
-        return table
-    }()
-
-    static let idBytes: [UInt8] = {
-        var table = [UInt8](repeating: 0, count: 128)
-        for c in "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.".utf8 { table[Int(c)] = 1 }
-        return table
-    }()
 }
