@@ -62,20 +62,8 @@ struct MarkdownReader {
     }
 
     private mutating func parse(_ bytes: UnsafeRawBufferPointer) throws {
-        cmark_gfm_core_extensions_ensure_registered()
-        guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_UNSAFE) else {
-            throw TextReelError(file: fileName, "cmark-gfm could not create a parser")
-        }
-        defer { cmark_parser_free(parser) }
-        for name in ["table", "strikethrough", "tasklist", "autolink"] {
-            if let ext = cmark_find_syntax_extension(name) { cmark_parser_attach_syntax_extension(parser, ext) }
-        }
-        if let base = bytes.baseAddress { cmark_parser_feed(parser, base.assumingMemoryBound(to: CChar.self), bytes.count) }
-        guard let root = cmark_parser_finish(parser) else {
-            throw TextReelError(file: fileName, "cmark-gfm could not parse the document")
-        }
-        defer { cmark_node_free(root) }
-        try readBlocks(of: root)
+        let read: Void? = try CMarkParser.withDocument(bytes) { root in try readBlocks(of: root) }
+        if read == nil { throw TextReelError(file: fileName, "cmark-gfm could not parse the document") }
     }
 
     static func validateUTF8(_ data: Data, fileName: String) throws {
