@@ -72,7 +72,7 @@ public enum GoldenSuite {
             for name in ((try? fm.contentsOfDirectory(atPath: expected.path)) ?? []).sorted() where !name.hasPrefix(".") {
                 let path = expected.appendingPathComponent(name)
                 var isDirectory: ObjCBool = false
-                fm.fileExists(atPath: path.path, isDirectory: &isDirectory)
+                guard fm.fileExists(atPath: path.path, isDirectory: &isDirectory) else { continue }
                 if isDirectory.boolValue, !wanted.contains(name) {
                     found.append((path.path, "the variant \(name) is not in the case's matrix any more"))
                 } else if !isDirectory.boolValue {
@@ -169,10 +169,11 @@ public enum GoldenSuite {
         var result: CaseResult
         do {
             result = try compare(testCase, options: options)
-        } catch let error as TextReelError where error.exitStatus == 2 {
-            // A case that cannot run (a missing script, a step that fails) fails alone; the
-            // other cases still run.
+        } catch {
+            // A case that cannot run (a missing script, a step that fails, a full disk) fails
+            // alone; the other cases still run, and the run exits 2 at the end.
             result = CaseResult(name: testCase.name, folder: testCase.folder.path, status: .failed, frames: 0)
+            result.error = "\(error)"
             result.structure = ["the case cannot run: \(error)"]
         }
         result.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
@@ -354,6 +355,8 @@ public struct CaseResult: Codable, Sendable {
     public var pruned: [String] = []
     /// True when this run wrote the case's goldens.
     public var written = false
+    /// Why the case could not run (its input, its goldens' index or the disk), or nil.
+    public var error: String?
     /// The look a `test --theme …` run gave the case (theme, text size, direction), to run it
     /// again the same way when a change is accepted.
     public var look: [String?]?

@@ -76,7 +76,7 @@ enum ExploreCommand {
         Interruption.install()
 
         let start = Date()
-        var passed = 0, invalid = 0
+        var passed = 0
         for k in 0..<runs {
             if let seconds, Date().timeIntervalSince(start) >= seconds { break }
             try Interruption.check("after run \(k)")
@@ -86,8 +86,10 @@ enum ExploreCommand {
             case .passed:
                 passed += 1
             case .invalid(let reason):
-                invalid += 1
-                if !quiet { Terminal.error("run \(k + 1) (seed \(seed + k)) skipped: the script could not run: \(reason)") }
+                // The generator follows its own edits, so a script the engine refuses is its bug.
+                Terminal.error("run \(k + 1) (seed \(seed + k)): the generator wrote a script that cannot run: \(reason)")
+                print(script.json5, terminator: "")
+                return 1
             case .failed(let failure):
                 Terminal.error("run \(k + 1) (seed \(seed + k)) failed: \(describe(failure))")
                 Terminal.error("shrinking \(script.steps.count) steps …")
@@ -105,7 +107,7 @@ enum ExploreCommand {
         if !quiet {
             if Terminal.stderrIsTerminal { FileHandle.standardError.write(Data("\r".utf8)) }
             let elapsed = String(format: "%.1f", Date().timeIntervalSince(start))
-            print("\(passed) run\(passed == 1 ? "" : "s") passed\(invalid > 0 ? ", \(invalid) skipped (the script could not run)" : "") in \(elapsed) s (seeds \(seed)…\(seed + passed + invalid - 1)); no failure")
+            print("\(passed) run\(passed == 1 ? "" : "s") passed in \(elapsed) s (seeds \(seed)…\(seed + passed - 1)); no failure")
         }
         return 0
     }

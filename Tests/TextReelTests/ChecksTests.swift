@@ -112,4 +112,27 @@ final class ChecksTests: XCTestCase {
             }
         }
     }
+
+    /// A few hundred generated scripts hold every step kind (a `case 5, 10, 11 where …` once kept
+    /// paragraph jumps and text insertion out of every exploration), and every one of them runs:
+    /// a script the engine refuses is a generator bug (a jump to a heading or an attachment its
+    /// own earlier edits removed, a seek past a video's end), not a skipped run.
+    func testGeneratedScriptsHoldEveryKindAndAllRun() throws {
+        let documents = try ["demo.md", "attachments.md", "emoji.md"].map {
+            try TextDocument(contentsOf: Paths.fixtures.appendingPathComponent("documents/\($0)"))
+        } + [TextDocument.generated(paragraphs: 300)]
+        var kinds = Set<ExploreStep.Kind>()
+        for (d, document) in documents.enumerated() {
+            for seed in UInt64(0)..<60 {
+                var generator = ScriptGenerator(document: document, seed: seed)
+                let generated = generator.script(steps: 12)
+                kinds.formUnion(generated.steps.map(\.kind))
+                let script = try ScrollScript(data: Data(generated.json5.utf8))
+                let view = TextView(document: document, viewportSize: CGSize(width: generated.width, height: generated.height))
+                XCTAssertNoThrow(try ScriptRunner(view: view, script: script).run(drawing: 0...0) { _, _, _ in },
+                                 "document \(d), seed \(seed):\n\(generated.json5)")
+            }
+        }
+        XCTAssertEqual(Set(ExploreStep.Kind.allCases).subtracting(kinds), [], "step kinds never generated")
+    }
 }
