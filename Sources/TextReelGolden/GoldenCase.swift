@@ -163,9 +163,11 @@ public struct GoldenCase: Sendable {
         let viewport = self.viewport ?? script.viewport ?? .standard
         // The case's look over the script's; a theme file is relative to the case folder.
         let theme = try appearance.over(script.appearance).resolve(relativeTo: folder)
-        try theme.checkRoom(width: variant?.width ?? viewport.width)
-        let view = TextView(document: document, viewportSize: CGSize(width: variant?.width ?? viewport.width, height: viewport.height),
-                            scale: viewport.scale, theme: theme, fontSet: fontSet)
+        let size = CGSize(width: variant?.width ?? viewport.width, height: viewport.height)
+        do { try ViewportLimits.check(size, scale: viewport.scale, theme: theme) } catch let error as TextReelError {
+            throw TextReelError(file: (self.script ?? folder.appendingPathComponent("case.json5")).path, error.message)
+        }
+        let view = TextView(document: document, viewportSize: size, scale: viewport.scale, theme: theme, fontSet: fontSet)
         view.showsOverlay = overlay
         return try Self.render(view, script: script, frames: frames, fontSet: fontSet, budget: budget)
     }

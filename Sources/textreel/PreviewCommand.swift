@@ -109,15 +109,14 @@ enum PreviewCommand {
             throw Arguments.UsageError(message: args.positional.isEmpty ? "preview needs a document" : "preview takes one document")
         }
         let documentURL = URL(fileURLWithPath: args.positional[0])
-        let document = try TextDocument(contentsOf: documentURL, limits: try LimitOptions.reading(args))
+        let document = try DocumentInput.read(args.positional[0], limits: try LimitOptions.reading(args))
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) } ?? .still
         for warning in document.warnings + script.warnings { Terminal.error(warning) }
         let standard = script.viewport ?? .standard
+        let theme = try AppearanceOptions.theme(args, script: args.values["script"] == nil ? nil : script)
         let viewport = try ViewportLimits.check(width: try args.double("width", default: standard.width),
                                                 height: try args.double("height", default: standard.height),
-                                                scale: 1)
-        let theme = try AppearanceOptions.theme(args, script: args.values["script"] == nil ? nil : script)
-        try theme.checkRoom(width: viewport.size.width)
+                                                scale: 1, theme: theme)
         let session = try Session(document: document, script: script, size: viewport.size, name: documentURL.lastPathComponent,
                                   limits: (try LimitOptions.maximumFrames(args), try LimitOptions.maximumSteps(args)), theme: theme)
         let frameText = args.values["frame"] ?? "1"

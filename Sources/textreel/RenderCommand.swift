@@ -77,22 +77,21 @@ enum RenderCommand {
         let documentURL = URL(fileURLWithPath: args.positional[0])
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) }
         if !args.flags.contains("quiet") { for warning in script?.warnings ?? [] { Terminal.error(warning) } }
+        let at = try args.double("at", default: 0)
+        let budget = try Budget(parsing: args.values["budget"] ?? "")
+        let strict = args.flags.contains("strict")
+        let document = try DocumentInput.read(args.positional[0], limits: try LimitOptions.reading(args))
+        if !quiet { for warning in document.warnings { Terminal.error(warning) } }
+
+        let name = args.positional[0] == "-" ? "stdin" : documentURL.deletingPathExtension().lastPathComponent
+        let outDir = URL(fileURLWithPath: args.values["out"] ?? "Output/\(name)")
+
+        let theme = try AppearanceOptions.theme(args, script: script)
         let viewport = try ViewportLimits.check(
             width: try args.double("width", default: (script?.viewport ?? .standard).width),
             height: try args.double("height", default: (script?.viewport ?? .standard).height),
             scale: try args.double("scale", default: (script?.viewport ?? .standard).scale),
-            from: script?.viewport == nil ? nil : script?.fileName)
-        let at = try args.double("at", default: 0)
-        let budget = try Budget(parsing: args.values["budget"] ?? "")
-        let strict = args.flags.contains("strict")
-        let document = try TextDocument(contentsOf: documentURL, limits: try LimitOptions.reading(args))
-        if !quiet { for warning in document.warnings { Terminal.error(warning) } }
-
-        let name = documentURL.deletingPathExtension().lastPathComponent
-        let outDir = URL(fileURLWithPath: args.values["out"] ?? "Output/\(name)")
-
-        let theme = try AppearanceOptions.theme(args, script: script)
-        try theme.checkRoom(width: viewport.size.width)
+            theme: theme, from: script?.viewport == nil ? nil : script?.fileName)
         let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale, theme: theme)
         view.showsOverlay = args.flags.contains("overlay")
         if at != 0 {
@@ -186,27 +185,14 @@ enum RenderCommand {
     }
 }
 
-/// Checks a viewport against the size limit.
-enum ViewportLimits {
-    static let maximumPixels = 16384
-
+/// The command line's viewport, checked by the library's one viewport check.
+extension ViewportLimits {
     /// `file` names the script the viewport came from, for the error.
-    static func check(width: Double, height: Double, scale: Double, from file: String? = nil) throws -> (size: CGSize, scale: Double) {
-        do { return try check(width: width, height: height, scale: scale) } catch let error as TextReelError where file != nil {
+    static func check(width: Double, height: Double, scale: Double, theme: Theme, from file: String? = nil) throws -> (size: CGSize, scale: Double) {
+        let size = CGSize(width: width, height: height)
+        do { try check(size, scale: scale, theme: theme) } catch let error as TextReelError where file != nil {
             throw TextReelError(file: file, error.message + " (the script's viewport; --width, --height and --scale override it)")
         }
-    }
-
-    private static func check(width: Double, height: Double, scale: Double) throws -> (size: CGSize, scale: Double) {
-        guard width > 0, height > 0 else {
-            throw TextReelError("viewport \(width)×\(height) is not positive; expected a width and height above 0 points")
-        }
-        guard scale > 0, scale <= 8 else {
-            throw TextReelError("scale \(scale) is out of range; expected a number above 0 and at most 8")
-        }
-        guard width * scale <= Double(maximumPixels), height * scale <= Double(maximumPixels) else {
-            throw TextReelError("viewport \(Int(width * scale))×\(Int(height * scale)) px is too large; expected at most \(maximumPixels) px a side after scaling")
-        }
-        return (CGSize(width: width, height: height), scale)
+        return (size, scale)
     }
 }

@@ -124,6 +124,11 @@ enum TestCommand {
         if let file = args.values["json"] { try Reports.writeJSON(results, to: URL(fileURLWithPath: file)) }
         let failed = results.filter(\.isFailure).count
         print("\(results.count - failed) passed, \(failed) failed" + (options.shard.map { " (shard \($0.index)/\($0.count))" } ?? ""))
+        let unrunnable = results.filter { $0.error != nil }
+        if !unrunnable.isEmpty {
+            Terminal.error("\(unrunnable.count) case\(unrunnable.count == 1 ? "" : "s") could not run: \(unrunnable.map(\.name).joined(separator: ", "))")
+            return 2
+        }
         if args.flags.contains("fail-on-update") && !written.isEmpty {
             print("\(written.count) case\(written.count == 1 ? "" : "s") had goldens written; failing as --fail-on-update asks")
             return 1

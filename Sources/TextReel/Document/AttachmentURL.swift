@@ -59,7 +59,7 @@ struct AttachmentURL {
             let inspection = file.map { kinds.inspectImage($0, Double(limits.imagePixels)) } ?? .problem("not found")
             switch inspection {
             case .tooLarge(let intrinsic):
-                throw Message("image \(path) is \(Int(intrinsic.width))×\(Int(intrinsic.height)) px, over the \(limits.imagePixels >> 20) megapixel limit")
+                throw Message("image \(path) is \(Int(intrinsic.width))×\(Int(intrinsic.height)) px, too large; expected at most \(limits.imagePixels >> 20) megapixels and \(ReadingLimits.imageSide) px a side")
             case .image(let intrinsic):
                 if size == nil { size = intrinsic }
             case .damaged(let intrinsic, let why):

@@ -11,6 +11,8 @@ public struct ReadingLimits: Sendable, Equatable {
     public var nesting = 64
     /// Largest image, in pixels, checked from its header before decoding.
     public var imagePixels = 64 << 20
+    /// The widest or tallest image, in pixels: Cairo's limit for a surface.
+    public static let imageSide = 32767
     /// Allow image paths outside the document's folder (absolute, `..`, symlinks leaving it).
     public var allowOutside = false
 

@@ -34,8 +34,15 @@ public struct TextDocument: Sendable {
         if let size = attributes[.size] as? Int, size > limits.documentBytes {
             throw TextReelError(file: url.path, "the document is \(size >> 20) MB, over the \(limits.documentBytes >> 20) MB limit; raise it with --max-document-mb")
         }
-        guard attributes[.type] as? FileAttributeType != .typeDirectory else {
-            throw TextReelError(file: url.path, "is a folder; expected a Markdown file")
+        switch attributes[.type] as? FileAttributeType {
+        case .typeRegular?: break
+        case .typeDirectory?: throw TextReelError(file: url.path, "is a folder; expected a Markdown file")
+        case let type:
+            // A FIFO or a device would block or never end: standard input is read only when
+            // asked for (`-` on the command line).
+            let what = [FileAttributeType.typeCharacterSpecial: "a character device", .typeBlockSpecial: "a block device",
+                        .typeSocket: "a socket"][type ?? .typeUnknown] ?? "a pipe or other special file"
+            throw TextReelError(file: url.path, "is \(what), not a regular file; expected a Markdown file (give - to read standard input)")
         }
         let data: Data
         do { data = try MappedFile.map(url) ?? Data(contentsOf: url) } catch {
@@ -55,16 +62,9 @@ public struct TextDocument: Sendable {
     /// Reads Markdown bytes (invalid UTF-8 is an error with its place), indexed in sections of
     /// at least `sectionBytes` bytes; 0 parses the whole file at once. The paragraphs are the
     /// same whatever the section size (tests and the fuzzer compare them).
-    public init(markdownData: Data, baseURL: URL? = nil, limits: ReadingLimits = .standard,
+    /// `fileName` is what errors and warnings name (`<stdin>`, say).
+    public init(markdownData: Data, baseURL: URL? = nil, fileName: String = "<markdown>", limits: ReadingLimits = .standard,
                 attachments: AttachmentKinds = .standard, sectionBytes: Int = TextDocument.sectionBytes) throws {
-        try self.init(markdownData: markdownData, baseURL: baseURL, fileName: "<markdown>", limits: limits,
-                      attachments: attachments, sectionBytes: sectionBytes)
-    }
-
-    /// Reads `markdownData`, indexed in sections of at least `sectionBytes` (0: one section,
-    /// parsed at once).
-    init(markdownData: Data, baseURL: URL?, fileName: String, limits: ReadingLimits, attachments: AttachmentKinds,
-         sectionBytes: Int = TextDocument.sectionBytes) throws {
         var index = markdownData.withUnsafeBytes {
             MarkdownIndex($0, sectionBytes: sectionBytes == 0 ? Int.max : sectionBytes, limits: limits, parallel: sectionBytes != 0)
         }

@@ -8,7 +8,7 @@ final class CairoSurface {
     let height: Int
 
     /// Cairo's limit for image surfaces.
-    static let maximumSide = 32767
+    static let maximumSide = ReadingLimits.imageSide
 
     init(width: Int, height: Int, opaque: Bool) {
         self.width = max(width, 1)

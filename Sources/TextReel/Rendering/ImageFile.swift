@@ -25,11 +25,11 @@ enum ImageFile {
                 let text = head.allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 != 0x7F) }
                 return .problem(head.isEmpty ? "an empty file, not an image" : text ? "not an image (it holds text)" : "not an image (PNG, JPEG, GIF, WebP or SVG)")
             default:
-                return .problem("damaged \(kind.rawValue): \(decodeProblem(url, kind: kind) ?? "its header cannot be read")")
+                return .problem("damaged \(kind.rawValue): \(decodeProblem(url, kind: kind, maximumPixels: maximumPixels) ?? "its header cannot be read")")
             }
         }
-        if size.width * size.height > maximumPixels { return .tooLarge(size) }
-        if let why = decodeProblem(url, kind: kind) { return .damaged(size, "damaged \(kind == .unknown ? "image" : kind.rawValue): \(why)") }
+        if isTooLarge(size, maximumPixels: maximumPixels) { return .tooLarge(size) }
+        if let why = decodeProblem(url, kind: kind, maximumPixels: maximumPixels) { return .damaged(size, "damaged \(kind == .unknown ? "image" : kind.rawValue): \(why)") }
         return .image(size)
     }
 
@@ -45,7 +45,7 @@ enum ImageFile {
     }
 
     /// Why the file's data cannot be decoded, or nil when it decodes.
-    private static func decodeProblem(_ url: URL, kind: Kind) -> String? {
+    private static func decodeProblem(_ url: URL, kind: Kind, maximumPixels: Double) -> String? {
         switch kind {
         case .png:
             guard let data = try? Data(contentsOf: url) else { return "cannot be read" }
@@ -54,9 +54,11 @@ enum ImageFile {
             return data.withUnsafeBytes { raw -> String? in
                 source.data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
                 source.size = raw.count
-                guard textreel_png_read_rgba8(&source, nil, &width, &height, UInt.max) != 0 else { return message(source) }
+                // Only sizes `inspect` let through get here: the limit is a second guard.
+                let limit = UInt(maximumPixels)
+                guard textreel_png_read_rgba8(&source, nil, &width, &height, limit) != 0 else { return message(source) }
                 var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
-                let ok = pixels.withUnsafeMutableBufferPointer { textreel_png_read_rgba8(&source, $0.baseAddress, &width, &height, UInt.max) }
+                let ok = pixels.withUnsafeMutableBufferPointer { textreel_png_read_rgba8(&source, $0.baseAddress, &width, &height, limit) }
                 return ok != 0 ? nil : message(source)
             }
         case .svg:
@@ -91,11 +93,30 @@ enum ImageFile {
         withUnsafeBytes(of: source.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
     }
 
-    /// Width and height from the file's header, without decoding it.
+    /// Width and height from the file's header, without decoding it: gdk-pixbuf's, or for a PNG
+    /// libpng's reading of its header alone (gdk-pixbuf's loader refuses PNGs over 1,000,000 px
+    /// a side, which are too large to draw, not damaged).
     static func intrinsicSize(of url: URL) -> CGSize? {
         var width: Int32 = 0, height: Int32 = 0
-        guard gdk_pixbuf_get_file_info(url.path, &width, &height) != nil, width > 0, height > 0 else { return nil }
-        return CGSize(width: Double(width), height: Double(height))
+        if gdk_pixbuf_get_file_info(url.path, &width, &height) != nil, width > 0, height > 0 {
+            return CGSize(width: Double(width), height: Double(height))
+        }
+        guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return nil }
+        var source = textreel_png_source()
+        var w: UInt32 = 0, h: UInt32 = 0
+        let read = data.withUnsafeBytes { raw -> Int32 in
+            source.data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
+            source.size = raw.count
+            return textreel_png_read_rgba8(&source, nil, &w, &h, UInt.max)    // the header only: no pixels
+        }
+        return read != 0 && w > 0 && h > 0 ? CGSize(width: Double(w), height: Double(h)) : nil
+    }
+
+    /// Over the pixel budget, or wider or taller than Cairo can draw. In `Double`: a header's
+    /// width times its height never overflows.
+    static func isTooLarge(_ size: CGSize, maximumPixels: Double) -> Bool {
+        Double(size.width) * Double(size.height) > maximumPixels
+            || max(size.width, size.height) > CGFloat(CairoSurface.maximumSide)
     }
 
     /// Largest image decoded, in pixels: the header is read first, so a file that claims huge
@@ -104,8 +125,7 @@ enum ImageFile {
 
     /// Decodes the image into a surface of its own pixel size, or nil when it cannot be read.
     static func load(_ url: URL) -> CairoSurface? {
-        guard let size = intrinsicSize(of: url), size.width * size.height <= maximumPixels,
-              size.width <= Double(CairoSurface.maximumSide), size.height <= Double(CairoSurface.maximumSide) else { return nil }
+        guard let size = intrinsicSize(of: url), !isTooLarge(size, maximumPixels: maximumPixels) else { return nil }
         switch url.pathExtension.lowercased() {
         case "png":
             let surface = CairoSurface(taking: cairo_image_surface_create_from_png(url.path))

@@ -20,6 +20,17 @@ public final class ScriptRunner {
         guard script.steps.count <= maximumSteps else {
             throw TextReelError(file: script.fileName, "the script has \(script.steps.count) steps, more than \(maximumSteps); split it, or raise the limit with --max-steps")
         }
+        // Every size the view will have, before the first frame: a resize Cairo cannot draw
+        // stops here at its step, not in the middle of a render.
+        do { try ViewportLimits.check(view.viewportSize, scale: view.scale, theme: view.theme) } catch let error as TextReelError {
+            throw TextReelError(file: script.fileName, error.message)
+        }
+        for (step, kind) in script.steps.enumerated() {
+            guard case .resize(let width, let height) = kind else { continue }
+            do { try ViewportLimits.check(CGSize(width: width, height: height), scale: view.scale, theme: view.theme) } catch let error as TextReelError {
+                throw script.error(step: step, "resize: " + error.message)
+            }
+        }
         self.view = view
         self.script = script
         timeline = try Timeline(script: script, maximumFrames: maximumFrames)

@@ -24,11 +24,6 @@ public struct Theme: Hashable, Sendable {
     /// Space between the container's edges and the text.
     public var insets = Insets(left: 32, right: 32, top: 24, bottom: 24)
 
-    /// Refuses a view too narrow for the insets: every frame would be blank.
-    public func checkRoom(width: Double) throws {
-        guard width - insets.left - insets.right < 1 else { return }
-        throw TextReelError("the theme's insets (left \(Int(insets.left)) + right \(Int(insets.right))) leave no room for text in a view \(Int(width)) points wide; make the view wider or the insets smaller")
-    }
     public var paragraphSpacing = 10.0
     public var listIndent = 24.0
     public var quoteIndent = 18.0

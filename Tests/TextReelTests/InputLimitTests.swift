@@ -1,0 +1,92 @@
+import Foundation
+import XCTest
+@testable import TextReel
+
+/// Sizes and files that Cairo, libpng or a blocking read cannot take: each is refused with a
+/// clear error at its place before anything is allocated, and never stops a whole suite.
+final class InputLimitTests: XCTestCase {
+    private func script(_ text: String) throws -> ScrollScript { try ScrollScript(data: Data(text.utf8)) }
+
+    private func runnerError(_ scriptText: String, size: CGSize = CGSize(width: 400, height: 300), scale: Double = 1) throws -> TextReelError? {
+        let view = TextView(document: try TextDocument(markdown: "# Hi\n\nText."), viewportSize: size, scale: scale)
+        do { _ = try ScriptRunner(view: view, script: try script(scriptText)); return nil } catch { return error as? TextReelError }
+    }
+
+    /// A resize past what Cairo can draw (once SIGILL with nothing said), one that leaves the
+    /// insets no room (once a one-letter column), and a view made too large from Swift: each an
+    /// error at the step's line:column before the first frame.
+    func testEveryViewportPassesOneCheck() throws {
+        let wide = try runnerError("{steps: [\n  {wait: 0.1},\n  {resize: {width: 4096, height: 300}},\n]}", scale: 8)
+        XCTAssertEqual(wide.map { [$0.line, $0.column] }, [3, 3])
+        XCTAssertTrue(wide?.message.contains("32768×2400 px, too large") == true, "\(String(describing: wide))")
+        XCTAssertNotNil(try runnerError("{steps: [{resize: {width: 2100, height: 300}}]}", scale: 8), "16,800 px is over 16,384")
+        XCTAssertNil(try runnerError("{steps: [{resize: {width: 2048, height: 300}}]}", scale: 8), "16,384 px is allowed")
+        let narrow = try runnerError("{steps: [{wait: 0.1}, {resize: {width: 80, height: 300}}]}")
+        XCTAssertEqual(narrow?.column, 23)
+        XCTAssertTrue(narrow?.message.contains("between the theme's insets") == true, "\(String(describing: narrow))")
+        XCTAssertNotNil(try runnerError("{steps: []}", size: CGSize(width: 20_000, height: 300)), "the view's own size is checked too")
+        XCTAssertNotNil(try runnerError("{steps: []}", size: CGSize(width: 60, height: 300)))
+    }
+
+    /// PNG headers claiming 2,000,000 × 1 (gdk-pixbuf refuses it, and it was called damaged),
+    /// 2,147,483,632 × 3 (allocated 25 GB and aborted) and 40,000 × 2 (under the pixel budget,
+    /// wider than Cairo draws: a blank placeholder): all "too large", from the header alone.
+    func testImagesTooLargeToDrawAreTooLargeFromTheirHeader() throws {
+        let folder = Paths.fixtures.appendingPathComponent("fuzz/regressions")
+        for (name, size) in [("png-2000000x1.png", "2000000×1"), ("png-2147483632x3.png", "2147483632×3"), ("png-40000x2.png", "40000×2")] {
+            XCTAssertThrowsError(try TextDocument(markdown: "Text\n\n![](\(name))", baseURL: folder), name) { error in
+                let message = (error as? TextReelError)?.message ?? "\(error)"
+                XCTAssertTrue(message.contains("is \(size) px, too large"), message)
+                XCTAssertEqual((error as? TextReelError)?.line, 3)
+            }
+            XCTAssertNil(ImageFile.load(folder.appendingPathComponent(name)))
+        }
+    }
+
+    /// A FIFO blocked forever and a device read without end: only regular files are documents;
+    /// standard input is read when the name is `-`.
+    func testSpecialFilesAreRefusedAndStandardInputIsAsked() throws {
+        let folder = Paths.temporaryFolder()
+        let fifo = folder.appendingPathComponent("doc.md")
+        XCTAssertEqual(mkfifo(fifo.path, 0o644), 0)
+        for (path, what) in [(fifo.path, "a pipe"), ("/dev/zero", "a character device")] {
+            let result = try CLI.run(["render", path, "--out", folder.appendingPathComponent("out").path])
+            XCTAssertEqual(result.status, 2, result.stderr)
+            XCTAssertTrue(result.stderr.contains("is \(what)") && result.stderr.contains("not a regular file"), result.stderr)
+        }
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["render", "-", "--out", folder.appendingPathComponent("stdin").path, "--quiet"]
+        let input = Pipe()
+        process.standardInput = input
+        try process.run()
+        input.fileHandleForWriting.write(Data("# From standard input\n\n~~struck~~\n".utf8))
+        try input.fileHandleForWriting.close()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
+        let events = try String(contentsOf: folder.appendingPathComponent("stdin/events.jsonl"), encoding: .utf8)
+        XCTAssertEqual(events.split(separator: "\n").count, 1)
+    }
+
+    /// A case that cannot run (a resize Cairo cannot draw, a variant too wide) fails alone: the
+    /// others run, the report and JUnit are written, and the run exits 2 as the README says.
+    func testACaseThatCannotRunNeverStopsTheSuite() throws {
+        let suite = Paths.temporaryFolder()
+        let fm = FileManager.default
+        for name in ["good", "bad", "variants"] { try fm.createDirectory(at: suite.appendingPathComponent(name), withIntermediateDirectories: true) }
+        try Data("# Hi\n\n~~Some~~ text.\n".utf8).write(to: suite.appendingPathComponent("doc.md"))
+        try Data(#"{document: "../doc.md", viewport: {width: 300, height: 200}}"#.utf8).write(to: suite.appendingPathComponent("good/case.json5"))
+        try Data("{viewport: {width: 400, height: 300, scale: 8},\n steps: [\n  {resize: {width: 4096, height: 300}},\n]}".utf8)
+            .write(to: suite.appendingPathComponent("bad/script.json5"))
+        try Data(#"{document: "../doc.md", script: "script.json5"}"#.utf8).write(to: suite.appendingPathComponent("bad/case.json5"))
+        try Data(#"{document: "../doc.md", viewport: {width: 300, height: 200, scale: 8}, variants: {width: [300, 3000]}}"#.utf8)
+            .write(to: suite.appendingPathComponent("variants/case.json5"))
+        let junit = suite.appendingPathComponent("junit.xml")
+        let result = try CLI.run(["test", suite.path, "--update", "missing", "--junit", junit.path, "--report", suite.appendingPathComponent("report").path])
+        XCTAssertEqual(result.status, 2, result.stdout + result.stderr)
+        XCTAssertTrue(result.stdout.contains("bad/script.json5:3:3: error: resize:"), result.stdout)
+        XCTAssertTrue(result.stdout.contains("+ good — recorded") && result.stdout.contains("+ variants [300] — recorded"), result.stdout)
+        XCTAssertTrue(result.stderr.contains("2 cases could not run"), result.stderr)
+        XCTAssertTrue(fm.fileExists(atPath: junit.path) && fm.fileExists(atPath: suite.appendingPathComponent("report/index.html").path))
+    }
+}
