@@ -15,7 +15,11 @@ final class ConcurrencyTests: XCTestCase {
                 text += "Para \(i): ~~struck \(i)~~ and **bold** and https://example.com/\(i) and www.example.org ~two~.\n\n"
                 text += "| a | b ~~c~~ | \(i) |\n|---|:-:|--:|\n| ~~x~~ | y | https://z.example |\n| 1 | 2 | 3 |\n\n"
                 text += "- [x] done ~~item~~ \(i)\n- [ ] open https://t.example\n\n"
-                text += "> quoted ~~\(i)~~ text with `code` and *emphasis*\n\n"
+                text += "> quoted ~~\(i)~~ text with `code` and *emphasis* and ***both***\n\n"
+                // Every face of the font set (more than Cairo keeps open at once: it closes and
+                // reopens FreeType faces while other threads shape).
+                text += "## العربية \(i) **עברית** *हिन्दी* 日本語の**文章** 한국어 👩‍👩‍👧‍👦 🇯🇵\n\n"
+                text += "```\nmono \(i) **not bold** 文本\n```\n\n"
             }
             return text
         }
@@ -25,7 +29,7 @@ final class ConcurrencyTests: XCTestCase {
     static func result(of markdown: String) throws -> [Data] {
         let document = try TextDocument(markdown: markdown)
         var out: [Data] = [Data(document.paragraphs.map { "\($0.text)|\($0.runs)" }.joined(separator: "\n").utf8)]
-        let view = TextView(document: document, viewportSize: CGSize(width: 320, height: 240))
+        let view = TextView(document: document, viewportSize: CGSize(width: 320, height: 240), scale: markdown.count % 2 == 0 ? 1 : 2)
         out.append(try view.renderFrame().pngData())
         view.scroll(by: 400)
         out.append(try view.renderFrame().pngData())

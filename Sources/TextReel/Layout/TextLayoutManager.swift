@@ -112,50 +112,23 @@ public final class TextLayoutManager {
         for index in range where index < paragraphCount { ensureLayout(forParagraphAt: index) }
     }
 
-    /// Measures the paragraphs in `range` that have only estimates, on two cores: each half is
-    /// shaped by its own typesetter (Pango font maps are not thread-safe), and only heights are
-    /// kept. The heights are the ones `ensureLayout` gives, whichever core measured them.
+    /// Measures the paragraphs in `range` that have only estimates, keeping only their heights
+    /// (the fragments are not cached). On one core: shaping holds the process-wide `FontLock`,
+    /// so a second thread would only wait.
     public func measure(paragraphsIn range: ClosedRange<Int>) {
         let pending = range.clamped(to: 0...max(paragraphCount - 1, 0)).filter { !heights.isMeasured($0) }
         guard pending.count >= 64 else {
             for index in pending { ensureLayout(forParagraphAt: index) }
             return
         }
-        let work = MeasureWork(paragraphs: pending.map { document.paragraphs[$0] },
-                               typesetters: [typesetter, helperTypesetter], width: containerWidth)
-        DispatchQueue.concurrentPerform(iterations: 2) { work.run(part: $0) }
-        let measured = work.first + work.second
-        for (k, index) in pending.enumerated() {
+        for index in pending {
             let paragraph = document.paragraphs[index]
-            estimator.record(paragraph, measured: measured[k])
+            let measured = Double(typesetter.fragment(for: paragraph, containerWidth: containerWidth).layoutFragmentFrame.height)
+            estimator.record(paragraph, measured: measured)
             estimatedTotal += heights.height(at: index)
-            measuredTotal += measured[k]
-            heights.setHeight(measured[k], at: index, measured: true)
+            measuredTotal += measured
+            heights.setHeight(measured, at: index, measured: true)
             shapedLog.append(paragraph.id)
-        }
-    }
-
-    /// A second typesetter with fonts of its own, for the second core.
-    private lazy var helperTypesetter = Typesetter(fonts: FontSystem(fontSet: typesetter.fonts.fontSet),
-                                                   theme: typesetter.theme, attachmentSize: typesetter.attachmentSize)
-
-    /// Two halves of a measurement; each part touches only its own typesetter and its own array.
-    private final class MeasureWork: @unchecked Sendable {
-        let paragraphs: [TextParagraph]
-        let typesetters: [Typesetter]
-        let width: Double
-        var first: [Double] = [], second: [Double] = []
-        init(paragraphs: [TextParagraph], typesetters: [Typesetter], width: Double) {
-            self.paragraphs = paragraphs
-            self.typesetters = typesetters
-            self.width = width
-        }
-        func run(part: Int) {
-            let half = paragraphs.count / 2
-            let heights = (part == 0 ? 0..<half : half..<paragraphs.count).map {
-                Double(typesetters[part].fragment(for: paragraphs[$0], containerWidth: width).layoutFragmentFrame.height)
-            }
-            if part == 0 { first = heights } else { second = heights }
         }
     }
 

@@ -152,7 +152,7 @@ enum ImageFile {
         let ok = surface.draw { cr -> Bool in
             var viewport = RsvgRectangle(x: 0, y: 0, width: size.width, height: size.height)
             var renderError: UnsafeMutablePointer<GError>?
-            let ok = rsvg_handle_render_document(handle, cr, &viewport, &renderError) != 0
+            let ok = FontLock.run { rsvg_handle_render_document(handle, cr, &viewport, &renderError) != 0 }
             if let renderError { g_error_free(renderError) }
             return ok
         }

@@ -17,9 +17,23 @@ extension JSON5Document {
             self.fileName = fileName
         }
 
+        /// The last column worked out, so that the next one counts on from there: a script on one
+        /// long line would otherwise recount its line for every value (quadratic).
+        private let columns = ColumnMemo()
+
         var position: Position {
-            // Columns count characters, not bytes.
-            Position(line: line, column: bytes[lineStart..<min(i, bytes.count)].reduce(1) { $0 + ($1 & 0xC0 != 0x80 ? 1 : 0) })
+            // Columns count characters, not bytes. `i` only grows, so the memo only moves forward.
+            let end = min(i, bytes.count)
+            if columns.lineStart != lineStart || columns.index > end { columns.lineStart = lineStart; columns.index = lineStart; columns.column = 1 }
+            var column = columns.column
+            for k in columns.index..<end where bytes[k] & 0xC0 != 0x80 { column += 1 }
+            columns.index = end
+            columns.column = column
+            return Position(line: line, column: column)
+        }
+
+        private final class ColumnMemo {
+            var lineStart = 0, index = 0, column = 1
         }
 
         func fail(_ message: String, at: Position? = nil) -> TextReelError {

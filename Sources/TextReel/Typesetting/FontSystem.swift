@@ -32,7 +32,11 @@ final class FontSystem {
 
     /// Never fails: a missing font file is recorded in `problem` (Pango would fall back silently).
     init(fontSet: FontSet = .standard) {
+        (fontMap, context, rightToLeftContext, problem) = FontLock.run { Self.make(fontSet) }
         self.fontSet = fontSet
+    }
+
+    private static func make(_ fontSet: FontSet) -> (UnsafeMutablePointer<PangoFontMap>, OpaquePointer, OpaquePointer, TextReelError?) {
         var problem: TextReelError?
         let config = FcConfigCreate()!
         defer { FcConfigDestroy(config) }
@@ -58,12 +62,11 @@ final class FontSystem {
                 }
             }
         }
-        self.problem = problem
-        fontMap = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)!
+        let fontMap = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)!
         pango_fc_font_map_set_config(OpaquePointer(fontMap), config)
         pango_cairo_font_map_set_resolution(OpaquePointer(fontMap), Self.resolution)
-        context = pango_font_map_create_context(fontMap)
-        rightToLeftContext = pango_font_map_create_context(fontMap)
+        let context = pango_font_map_create_context(fontMap)!
+        let rightToLeftContext = pango_font_map_create_context(fontMap)!
         let options = cairo_font_options_create()
         cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
         cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
@@ -76,11 +79,14 @@ final class FontSystem {
         }
         cairo_font_options_destroy(options)
         pango_context_set_base_dir(rightToLeftContext, PANGO_DIRECTION_RTL)
+        return (fontMap, context, rightToLeftContext, problem)
     }
 
     deinit {
-        g_object_unref(UnsafeMutableRawPointer(context))
-        g_object_unref(UnsafeMutableRawPointer(rightToLeftContext))
-        g_object_unref(UnsafeMutableRawPointer(fontMap))
+        FontLock.run {
+            g_object_unref(UnsafeMutableRawPointer(context))
+            g_object_unref(UnsafeMutableRawPointer(rightToLeftContext))
+            g_object_unref(UnsafeMutableRawPointer(fontMap))
+        }
     }
 }

@@ -2,21 +2,22 @@ import CPango
 import Foundation
 
 /// Owns one `PangoLayout` (a shaped paragraph); unreferenced when the fragment goes away.
+/// Measuring, drawing and freeing it hold the `FontLock` (each may open or close a face).
 final class PangoLayoutBox {
     let layout: OpaquePointer
     init(_ layout: OpaquePointer) { self.layout = layout }
-    deinit { g_object_unref(UnsafeMutableRawPointer(layout)) }
+    deinit { FontLock.run { g_object_unref(UnsafeMutableRawPointer(layout)) } }
 
     /// The logical size in points. (A method, so the box outlives the C call.)
     var logicalSize: CGSize {
         var logical = PangoRectangle()
-        pango_layout_get_extents(layout, nil, &logical)
+        FontLock.run { pango_layout_get_extents(layout, nil, &logical) }
         return PangoUnits.rect(logical).size
     }
 
     /// Draws the layout with its top-left at the current point of `cr`.
     func show(in cr: OpaquePointer) {
-        pango_cairo_show_layout(cr, layout)
+        FontLock.run { pango_cairo_show_layout(cr, layout) }
     }
 }
 

@@ -17,7 +17,12 @@ final class Typesetter {
         self.attachmentSize = attachmentSize
     }
 
+    /// Shapes `paragraph` under the `FontLock`.
     func fragment(for paragraph: TextParagraph, containerWidth: Double) -> TextLayoutFragment {
+        FontLock.run { shape(paragraph, containerWidth: containerWidth) }
+    }
+
+    private func shape(_ paragraph: TextParagraph, containerWidth: Double) -> TextLayoutFragment {
         let style = ParagraphStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
         var prefix = ""
         if case .listItem(let marker?) = paragraph.kind { prefix = marker + "\t" }
