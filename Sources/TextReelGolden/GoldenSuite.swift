@@ -46,7 +46,11 @@ public enum GoldenSuite {
             guard !found.isEmpty else { throw TextReelError(file: folder.path, "no golden cases here (folders with a case.json5)") }
             cases += try found.flatMap { try GoldenCase(folder: $0).variants }
         }
+        // A case named twice (`test a a`, or a suite and one of its cases) runs once: two runs
+        // at once would race for its folder.
+        var seen = Set<String>()
         return cases.sorted { ($0.folder.path, $0.name) < ($1.folder.path, $1.name) }
+            .filter { seen.insert($0.folder.standardizedFileURL.resolvingSymlinksInPath().path + "\u{0}" + $0.name).inserted }
     }
 
     /// Goldens no case produces any more, with the reason: an `expected/` folder in a suite
@@ -78,6 +82,17 @@ public enum GoldenSuite {
                 } else if !isDirectory.boolValue {
                     found.append((path.path, "left from before the case had variants"))
                 }
+            }
+        }
+        // Images in a case's goldens that its index.json does not name: no comparison reads them.
+        for golden in cases {
+            let expected = golden.variant.map { golden.folder.appendingPathComponent("expected/\($0.folderName)") }
+                ?? golden.folder.appendingPathComponent("expected")
+            guard let index = try? ExpectedFolder.read(at: expected)?.index else { continue }
+            let named = Set(index.frames.values)
+            for name in ((try? fm.contentsOfDirectory(atPath: expected.path)) ?? []).sorted()
+            where name.hasSuffix(".png") && !named.contains(name) {
+                found.append((expected.appendingPathComponent(name).path, "index.json names no frame with this image"))
             }
         }
         return found.sorted { $0.0 < $1.0 }

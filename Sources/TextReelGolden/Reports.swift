@@ -8,8 +8,15 @@ public enum Reports {
     public struct Blob: Codable {
         public var format = "textreel-blob-1"
         public var shard: String?
+        /// Which suite the shard was cut from: a hash of the names of all its cases, before
+        /// sharding. Blobs of different suites never merge.
+        public var suite: String?
         public var results: [CaseResult]
-        public init(shard: String?, results: [CaseResult]) { self.shard = shard; self.results = results }
+        public init(shard: String?, suite: [String]? = nil, results: [CaseResult]) {
+            self.shard = shard
+            self.suite = suite.map { String(StableHash.of($0.joined(separator: "\n")), radix: 16) + " (\($0.count) cases)" }
+            self.results = results
+        }
     }
 
     public static func writeBlob(_ blob: Blob, to url: URL) throws {
@@ -24,6 +31,7 @@ public enum Reports {
     public static func merge(blobs urls: [URL]) throws -> (results: [CaseResult], missing: [String]) {
         var results: [CaseResult] = []
         var shards: [String: String] = [:], cases: [String: String] = [:]
+        var suite: (id: String, file: String)?
         for url in urls {
             guard let data = FileManager.default.contents(atPath: url.path) else {
                 throw TextReelError(file: url.path, "no such blob; expected a file written by textreel test --blob")
@@ -31,7 +39,16 @@ public enum Reports {
             guard let blob = try? JSONDecoder().decode(Blob.self, from: data), blob.format == "textreel-blob-1" else {
                 throw TextReelError(file: url.path, "not a blob textreel test --blob wrote (or from another version)")
             }
+            if let id = blob.suite {
+                if let suite, suite.id != id {
+                    throw TextReelError(file: url.path, "a blob of another suite (\(id), not \(suite.id) as \(suite.file)); merge the blobs of one run")
+                }
+                suite = suite ?? (id, url.path)
+            }
             if let shard = blob.shard {
+                if let count = shard.split(separator: "/").last, let other = shards.keys.first(where: { $0.split(separator: "/").last != count }) {
+                    throw TextReelError(file: url.path, "shard \(shard) is of another split than shard \(other) (\(shards[other]!)); merge the blobs of one run")
+                }
                 if let other = shards.updateValue(url.path, forKey: shard) {
                     throw TextReelError(file: url.path, "shard \(shard) is given twice (also \(other)); give each shard's blob once")
                 }

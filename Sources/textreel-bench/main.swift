@@ -226,6 +226,9 @@ FileHandle.standardError.write(Data("… 200 drawings, with and without the scro
 results["drawings-policy"] = try child(["--child", "drawings", "200", "--policy"])
 results["drawings-none"] = try child(["--child", "drawings", "200", "--none"])
 
+FileHandle.standardError.write(Data("… reading scripts of 10^3 to 10^5 steps\n".utf8))
+results["script"] = try ScriptReading.measure()
+
 // Image diff speed: two different 1600 × 1200 frames (scale 2), and the exact fast path.
 FileHandle.standardError.write(Data("… image diff\n".utf8))
 let diffView = TextView(document: try TextDocument(contentsOf: URL(fileURLWithPath: "Fixtures/documents/demo.md")),
@@ -316,6 +319,10 @@ row("image diff, differing 1600×1200 frames (with diff image)", "\(f(results["d
 row("image diff, identical frames (exact fast path)", "\(f(results["diff"]!["mpsIdentical"]!, 0)) MP/s")
 row("textreel diff, two differing 4000×3000 PNGs, whole process", results["diff"]!["processMps"]! > 0
     ? "\(f(results["diff"]!["processMps"]!, 0)) MP/s  (target ≥ 150)" : "textreel not built (swift build -c release --product textreel)")
+let sr = results["script"]!
+for count in [1_000, 10_000, 100_000] {
+    row("script of \(count) steps: steps/s one line / one per line", "\(f(sr["oneLine-\(count)"]! / 1000, 0))k / \(f(sr["multiLine-\(count)"]! / 1000, 0))k  (error at its end: \(f(sr["errorMs-\(count)"]!, 1)) ms)")
+}
 let dp = results["drawings-policy"]!, dn = results["drawings-none"]!
 row("200 drawings down, up, down: surface draws with policy", "\(f(dp["draws"]!, 0))  (\(f(dp["draws"]! / 200, 1)) per drawing)")
 row("200 drawings down, up, down: surface draws without", "\(f(dn["draws"]!, 0))  (\(f(dn["draws"]! / 200, 1)) per drawing)")

@@ -14,8 +14,15 @@ enum OutputFolder {
         }
     }
 
+    /// Locks `url` for a render whose inputs are `inputs`. A full run replaces the frames of an
+    /// earlier render in the folder; a `--frames` run (`fullRun` false) may only complete a
+    /// render of the same inputs. Frames TextReel did not write (no `summary.json` beside them)
+    /// are never deleted or mixed with: the render is refused.
     @discardableResult
-    static func prepare(_ url: URL, removingFramesOf fullRun: Bool) throws -> Lock {
+    static func prepare(_ url: URL, removingFramesOf fullRun: Bool, inputs: String? = nil) throws -> Lock {
+        guard !url.path.isEmpty, url.standardizedFileURL.path != "/" else {
+            throw TextReelError("--out names no folder; expected the folder the frames go into")
+        }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw TextReelError(file: url.path, "this is a file, not a folder; --out names the folder the frames go into")
@@ -37,11 +44,20 @@ enum OutputFolder {
         }
         let lock = Lock(fd: fd, path: lockPath)
         AtomicFile.removeStaleTemporaries(in: url)
-        // A full run replaces the frames of an earlier, longer one.
-        if fullRun, let names = try? FileManager.default.contentsOfDirectory(atPath: url.path) {
-            for name in names where name.wholeMatch(of: /frame-\d{5}\.png/) != nil {
-                try? FileManager.default.removeItem(at: url.appendingPathComponent(name))
-            }
+        let frames = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.wholeMatch(of: /frame-\d{5}\.png/) != nil }
+        guard !frames.isEmpty else { return lock }
+        let summary = (try? Data(contentsOf: url.appendingPathComponent("summary.json")))
+            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+        guard let summary else {
+            lock.release()
+            throw TextReelError(file: url.path, "holds \(frames.count) frame-*.png file\(frames.count == 1 ? "" : "s") and no summary.json: not a TextReel render, and TextReel never deletes files it did not write; choose another --out")
+        }
+        if fullRun {
+            // A full run replaces the frames of an earlier render.
+            for name in frames { try? FileManager.default.removeItem(at: url.appendingPathComponent(name)) }
+        } else if inputs == nil || summary["inputs"] as? String != inputs {
+            lock.release()
+            throw TextReelError(file: url.path, "holds \(frames.count) frames of another render (another document, script, options or environment); --frames only completes a render of the same inputs: render all frames, or choose another --out")
         }
         return lock
     }
@@ -60,11 +76,78 @@ final class EventLog {
         guard fd >= 0 else { throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(errno))))") }
     }
 
+    /// The bytes of whole lines written so far.
+    private var length: off_t = 0
+
+    /// Appends `line` whole, or not at all: a write cut short (a full disk) is truncated away.
     func append(_ line: Data) throws {
         if let failure = AtomicFile.writeAll(line, to: fd) {
+            ftruncate(fd, length)
             throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(failure))))")
         }
+        length += off_t(line.count)
     }
 
     deinit { close(fd) }
+}
+
+/// Frame events held back until their frame's file is on disk, then written in frame order and
+/// counted in the summary: after a full disk or a kill, `events.jsonl` and `summary.json` never
+/// describe a frame whose PNG is missing.
+struct PendingEvents {
+    /// Each event with its file and the file's place in the writer's hand-over order (nil: no
+    /// file to wait for).
+    private var pending: [(file: (index: Int, url: URL)?, line: Data, event: FrameEvent, drawn: Bool)] = []
+    private var first = 0
+
+    mutating func add(_ event: FrameEvent, line: Data, file: (index: Int, url: URL)?, drawn: Bool) {
+        pending.append((file, line, event, drawn))
+    }
+
+    /// After a failure: removes the files of frames that were written but not counted (written
+    /// after a frame that failed, or whose event line could not be written), so the folder
+    /// holds exactly the frames the summary counts.
+    func removeUncounted() {
+        for entry in pending[first...] {
+            if let file = entry.file { try? FileManager.default.removeItem(at: file.url) }
+        }
+    }
+
+    /// Writes and counts the leading events whose files are among the first `onDisk` written.
+    mutating func flush(onDisk: Int, into log: EventLog, summary: inout RunSummary) throws {
+        while first < pending.count {
+            let next = pending[first]
+            if let file = next.file, file.index >= onDisk { break }
+            try log.append(next.line)
+            summary.add(next.event, written: next.drawn)
+            first += 1
+        }
+        if first > 256 { pending.removeFirst(first); first = 0 }
+    }
+}
+
+/// What a render's frames depend on, as one string kept in `summary.json`: the document and
+/// script (path, size, modification time), the options that change frames, and the library and
+/// font versions. A `--frames` run into a folder completes it only when this is the same.
+enum RenderInputs {
+    /// Options that change where frames go or what is printed, not what they hold.
+    static let ignored: Set<String> = ["out", "frames", "quiet", "verbose", "serial", "contact-sheet", "video", "format", "compression"]
+
+    static func key(document: String, script: String?, args: Arguments) -> String? {
+        guard document != "-" else { return nil }   // standard input cannot be compared
+        func file(_ path: String) -> String {
+            let url = URL(fileURLWithPath: path).standardizedFileURL
+            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+            let size = (attributes?[.size] as? Int) ?? -1
+            let time = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
+            return "\(url.path) \(size) \(time)"
+        }
+        let options = args.values.filter { !ignored.contains($0.key) }.sorted { $0.key < $1.key }.map { "--\($0.key)=\($0.value)" }
+            + args.flags.subtracting(ignored).sorted().map { "--\($0)" }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys    // the font table is a dictionary: a fixed order
+        let environment = (try? encoder.encode(EnvironmentFingerprint.current())).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let whole = [file(document), script.map(file) ?? "no script", options.joined(separator: " "), environment].joined(separator: "\n")
+        return String(StableHash.of(whole), radix: 16)
+    }
 }

@@ -84,7 +84,9 @@ enum RenderCommand {
         if !quiet { for warning in document.warnings { Terminal.error(warning) } }
 
         let name = args.positional[0] == "-" ? "stdin" : documentURL.deletingPathExtension().lastPathComponent
-        let outDir = URL(fileURLWithPath: args.values["out"] ?? "Output/\(name)")
+        let outPath = args.values["out"] ?? "Output/\(name)"
+        guard !outPath.isEmpty else { throw Arguments.UsageError(message: "--out expects a folder, got an empty path") }
+        let outDir = URL(fileURLWithPath: outPath)
 
         let theme = try AppearanceOptions.theme(args, script: script)
         let viewport = try ViewportLimits.check(
@@ -103,7 +105,8 @@ enum RenderCommand {
         }
         let runner = try LimitOptions.runner(view, script ?? ScrollScript.still, args)
         let range = try args.values["frames"].map { try parseFrames($0, count: runner.frameCount) }
-        let lock = try OutputFolder.prepare(outDir, removingFramesOf: range == nil)
+        let inputs = RenderInputs.key(document: args.positional[0], script: args.values["script"], args: args)
+        let lock = try OutputFolder.prepare(outDir, removingFramesOf: range == nil, inputs: inputs)
         defer { lock.release() }
         Interruption.install()
 
@@ -119,6 +122,7 @@ enum RenderCommand {
             try AtomicFile.write(pretty.encode(summary) + Data("\n".utf8), to: outDir.appendingPathComponent("summary.json"))
         }
         var partial = RunSummary()
+        partial.inputs = inputs
         partial.status = "running"
         try writeSummary(partial)
         try? FileManager.default.removeItem(at: outDir.appendingPathComponent("contact-sheet.png"))
@@ -126,13 +130,16 @@ enum RenderCommand {
         let sheet = args.flags.contains("contact-sheet") ? ContactSheet() : nil
         var y4m = toStdout ? Y4MWriter(fd: STDOUT_FILENO, fps: script?.fps ?? 30) : nil
         var summary: RunSummary
+        var pending = PendingEvents()
         do {
             try video?.start(fps: script?.fps ?? 30)
             summary = try runner.run(drawing: range) { number, frame, event in
                 try Interruption.check("after frame \(number - 1)")
+                var file: (index: Int, url: URL)?
                 if let frame {
                     if y4m != nil { try y4m!.write(frame) } else {
-                        try writer.write(frame, to: outDir.appendingPathComponent(String(format: "frame-%05d.png", number)))
+                        let url = outDir.appendingPathComponent(String(format: "frame-%05d.png", number))
+                        file = (try writer.write(frame, to: url), url)
                     }
                     sheet?.add(frame, number: number)
                     try video?.add(frame)
@@ -141,27 +148,33 @@ enum RenderCommand {
                 if verbose {
                     Terminal.error("frame \(number): y \(event.viewport.y), correction \(event.correction), shaped \(event.laidOut.count), pass \(event.pass.joined(separator: " "))")
                 }
-                try events.append(encoder.encode(event) + Data("\n".utf8))
-                partial.add(event, written: frame != nil)
+                pending.add(event, line: try encoder.encode(event) + Data("\n".utf8), file: file, drawn: frame != nil)
+                try pending.flush(onDisk: writer.framesOnDisk, into: events, summary: &partial)
                 for violation in budget.violations(of: event) {
                     if strict { throw TextReelError("\(violation) (--strict)", exitStatus: 1) }
                     Terminal.error("textreel: warning: \(violation)")
                 }
             }
             try writer.finish()
+            try pending.flush(onDisk: writer.framesOnDisk, into: events, summary: &partial)
             progress.finish()
             try video?.finish()
             if let sheet { try sheet.render().write(to: outDir.appendingPathComponent("contact-sheet.png")) }
         } catch {
             // Frames in flight are finished, then the summary says what the folder holds.
             try? writer.finish()
+            try? pending.flush(onDisk: writer.framesOnDisk, into: events, summary: &partial)
+            pending.removeUncounted()
             progress.finish()
+            partial.documentHeight = view.textLayoutManager.documentHeight
+            partial.paragraphs = view.textLayoutManager.paragraphCount
             partial.status = (error as? TextReelError).map { $0.exitStatus == 130 || $0.exitStatus == 143 } == true ? "interrupted" : "failed"
             partial.error = "\(error)"
             try? writeSummary(partial)
             throw error
         }
         summary.status = "complete"
+        summary.inputs = inputs
         try writeSummary(summary)
         if !quiet {
             let first = range?.lowerBound ?? 1, last = range?.upperBound ?? runner.frameCount

@@ -117,7 +117,7 @@ enum TestCommand {
             for result in written { print("wrote goldens: \(result.expected ?? result.folder)") }
         }
         if let file = args.values["blob"] {
-            try Reports.writeBlob(.init(shard: args.values["shard"], results: results), to: URL(fileURLWithPath: file))
+            try Reports.writeBlob(.init(shard: args.values["shard"], suite: cases.map(\.name), results: results), to: URL(fileURLWithPath: file))
         }
         if let folder = args.values["report"] { try Reports.writeHTML(results, to: URL(fileURLWithPath: folder)) }
         if let file = args.values["junit"] { try Reports.writeJUnit(results, to: URL(fileURLWithPath: file)) }

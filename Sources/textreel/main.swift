@@ -36,6 +36,9 @@ do {
     case "-h", "--help", "help":
         print(help)
     case "--version", "version":
+        if let extra = arguments.first {
+            fail("textreel: error: version takes no arguments, got '\(extra)'; run `textreel --help` for usage", status: 2)
+        }
         print(Version.description)
     case "render":
         exit(try RenderCommand.run(arguments))

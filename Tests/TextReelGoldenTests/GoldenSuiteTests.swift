@@ -134,6 +134,45 @@ final class GoldenSuiteTests: XCTestCase {
             }
         }
     }
+    /// A case named twice runs once (two runs at once raced for its folder).
+    func testACaseNamedTwiceRunsOnce() throws {
+        let (suite, folder) = try makeSuite(text)
+        XCTAssertEqual(try GoldenSuite.cases(in: [suite, folder, suite.appendingPathComponent("./case")]).count, 1)
+    }
+
+    /// A golden image that index.json does not name is obsolete: listed, and pruned.
+    func testImagesTheIndexDoesNotNameAreObsolete() throws {
+        let (suite, folder) = try makeSuite(text)
+        XCTAssertEqual(try run(suite, .missing).status, .recorded)
+        let stray = folder.appendingPathComponent("expected/frame-00099.png")
+        try FileManager.default.copyItem(at: folder.appendingPathComponent("expected/frame-00001.png"), to: stray)
+        let orphans = GoldenSuite.orphans(in: [suite], cases: try GoldenSuite.cases(in: [suite]))
+        XCTAssertEqual(orphans.map(\.path), [stray.path])
+        XCTAssertTrue(orphans[0].reason.contains("index.json"), orphans[0].reason)
+        try GoldenSuite.prune(orphans.map(\.path))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: stray.path))
+        XCTAssertEqual(try run(suite, .none).status, .passed)
+    }
+
+    /// Blobs of different suites, or of different splits, are refused instead of merged.
+    func testBlobsOfAnotherSuiteOrSplitAreRefused() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("textreel-blobs-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        func blob(_ name: String, shard: String, suite: [String], cases: [String]) throws -> URL {
+            let url = folder.appendingPathComponent(name)
+            try Reports.writeBlob(.init(shard: shard, suite: suite, results: cases.map {
+                CaseResult(name: $0, folder: "/s/\($0)", status: .passed, frames: 1)
+            }), to: url)
+            return url
+        }
+        let a = try blob("a.json", shard: "1/2", suite: ["x", "y"], cases: ["x"])
+        let b = try blob("b.json", shard: "2/2", suite: ["x", "y"], cases: ["y"])
+        XCTAssertEqual(try Reports.merge(blobs: [a, b]).results.map(\.name), ["x", "y"])
+        let other = try blob("c.json", shard: "2/2", suite: ["x", "z"], cases: ["z"])
+        XCTAssertThrowsError(try Reports.merge(blobs: [a, other])) { XCTAssertTrue("\($0)".contains("another suite"), "\($0)") }
+        let split = try blob("d.json", shard: "2/3", suite: ["x", "y"], cases: ["y"])
+        XCTAssertThrowsError(try Reports.merge(blobs: [a, split])) { XCTAssertTrue("\($0)".contains("another split"), "\($0)") }
+    }
 }
 
 /// Swift-test API: a subclass verified against goldens stored beside this file.
@@ -177,4 +216,5 @@ final class FuzzRegressionTests: XCTestCase {
         let data = try Data(contentsOf: GoldenSuiteTests.fixtures.appendingPathComponent("fuzz/regressions/case-invalid-utf8-key.json5"))
         XCTAssertThrowsError(try GoldenCase.validate(caseData: data)) { XCTAssertTrue("\($0)".contains("invalid UTF-8"), "\($0)") }
     }
+
 }

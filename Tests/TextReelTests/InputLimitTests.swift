@@ -89,4 +89,23 @@ final class InputLimitTests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("2 cases could not run"), result.stderr)
         XCTAssertTrue(fm.fileExists(atPath: junit.path) && fm.fileExists(atPath: suite.appendingPathComponent("report/index.html").path))
     }
+
+    /// An SVG whose `<svg` tag follows a long comment was "not an image (it holds text)":
+    /// gdk-pixbuf's loader looks only at the file's start, so librsvg gives the size.
+    func testAnSVGAfterALongCommentIsAnImage() throws {
+        let folder = Paths.temporaryFolder()
+        let svg = "<?xml version=\"1.0\"?>\n<!-- " + String(repeating: "x", count: 8000) + " -->\n"
+            + ##"<svg xmlns="http://www.w3.org/2000/svg" width="120" height="80"><rect width="120" height="80" fill="#3a6"/></svg>"##
+        try Data(svg.utf8).write(to: folder.appendingPathComponent("late.svg"))
+        let document = try TextDocument(markdown: "![](late.svg)", baseURL: folder)
+        XCTAssertEqual(document.warnings, [])
+        XCTAssertEqual(document.paragraphs[0].attachments.first?.size, CGSize(width: 120, height: 80))
+        XCTAssertNotNil(ImageFile.load(folder.appendingPathComponent("late.svg")))
+    }
+
+    /// `version` with an argument it does not take is a usage error, not a version.
+    func testVersionRefusesArguments() throws {
+        XCTAssertEqual(try CLI.run(["version", "--bogus"]).status, 2)
+        XCTAssertEqual(try CLI.run(["--version"]).status, 0)
+    }
 }

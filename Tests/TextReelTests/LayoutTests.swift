@@ -93,6 +93,21 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(frame.height, (frame.width / 2).rounded())
     }
 
+    /// A table wider than the text column: every row stays one line, so header and data cells
+    /// keep their columns (wrapped, a 12-column header broke after other columns than its rows).
+    func testTablesWiderThanTheColumnKeepTheirColumns() throws {
+        for columns in [3, 12] {
+            let header = "| " + (0..<columns).map { "Header \($0)" }.joined(separator: " | ") + " |"
+            let rule = "|" + String(repeating: "---|", count: columns)
+            let rows = (0..<4).map { r in "| " + (0..<columns).map { "c\(r)\($0)" }.joined(separator: " | ") + " |" }
+            let view = try view(([header, rule] + rows).joined(separator: "\n"), width: 400)
+            let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+            XCTAssertEqual(fragment.textLineFragments.count, 5, "\(columns) columns: one line per row")
+            let lefts = fragment.textLineFragments.map(\.typographicBounds.minX)
+            XCTAssertEqual(Set(lefts).count, 1, "every row starts at the same x")
+        }
+    }
+
     func testRightToLeftParagraphsAreRightAligned() throws {
         let view = try view("שלום עולם, זו פסקה בעברית.\n\nالعربية: هذه فقرة.\n\nLeft to right.")
         let right = 600 - view.theme.insets.right

@@ -20,7 +20,8 @@ public final class AtomicFile {
             temporary = nil
             fd = open(url.path, O_WRONLY | O_CLOEXEC)
         } else {
-            let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).tmp").path
+            // The process and a number of its own: two threads writing one name never share a temporary.
+            let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(Self.nextNumber()).tmp").path
             self.temporary = temporary
             fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
         }
@@ -80,9 +81,13 @@ public final class AtomicFile {
 
     /// Removes what a run that died (SIGKILL, a crash) left in `folder`: our temporary files and
     /// Foundation's. Call it only while holding the folder's lock, when no other run writes there.
+    private static let counterLock = NSLock()
+    nonisolated(unsafe) private static var counter = 0
+    private static func nextNumber() -> Int { counterLock.withLock { counter += 1; return counter } }
+
     public static func removeStaleTemporaries(in folder: URL) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        for name in names where name.wholeMatch(of: /\..+\.\d+\.tmp/) != nil || name.hasPrefix(".dat.nosync") {
+        for name in names where name.wholeMatch(of: /\..+\.\d+(\.\d+)?\.tmp/) != nil || name.hasPrefix(".dat.nosync") {
             unlink(folder.appendingPathComponent(name).path)
         }
     }

@@ -12,23 +12,49 @@ public final class FrameWriter: @unchecked Sendable {
     private let group = DispatchGroup()
     private let lock = NSLock()
     private var firstError: Error?
+    /// Frames handed over, and which of them are on disk (by hand-over order).
+    private var handedOver = 0
+    private var onDisk = Set<Int>()
+    private var leadingOnDisk = 0
+
+    /// How many of the frames handed over so far, counted from the first, have their files on
+    /// disk: a frame is reported (counted, its event line written) only once this passes it.
+    public var framesOnDisk: Int { lock.withLock { leadingOnDisk } }
 
     public init(parallel: Bool = true, compression: PNGCompression = .fast) {
         self.parallel = parallel
         self.compression = compression
     }
 
-    /// Hands the frame over; a failure of an earlier frame is thrown here or by `finish()`.
-    public func write(_ frame: RenderedFrame, to url: URL) throws {
+    /// Hands the frame over and returns its place in hand-over order (compare `framesOnDisk`);
+    /// a failure of an earlier frame is thrown here or by `finish()`.
+    @discardableResult
+    public func write(_ frame: RenderedFrame, to url: URL) throws -> Int {
         try rethrow()
-        guard parallel else { return try frame.write(to: url, compression: compression) }
+        let index = lock.withLock { defer { handedOver += 1 }; return handedOver }
+        guard parallel else {
+            try frame.write(to: url, compression: compression)
+            written(index)
+            return index
+        }
         workers.wait()
         let job = Job(frame: frame, url: url)
         queue.async(group: group) { [self] in
             defer { workers.signal() }
-            do { try job.frame.write(to: job.url, compression: compression) } catch {
+            do {
+                try job.frame.write(to: job.url, compression: compression)
+                written(index)
+            } catch {
                 lock.withLock { if firstError == nil { firstError = error } }
             }
+        }
+        return index
+    }
+
+    private func written(_ index: Int) {
+        lock.withLock {
+            onDisk.insert(index)
+            while onDisk.remove(leadingOnDisk) != nil { leadingOnDisk += 1 }
         }
     }
 

@@ -16,13 +16,14 @@ enum ImageFile {
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             return .problem("not readable (\(String(cString: strerror(errno))))")
         }
-        let head = (try? handle.read(upToCount: 512)) ?? Data()
+        // Enough to find an `<svg` tag after an XML declaration, a doctype and long comments.
+        let head = (try? handle.read(upToCount: 64 << 10)) ?? Data()
         try? handle.close()
         let kind = Kind(sniffing: head)
         guard let size = intrinsicSize(of: url) else {
             switch kind {
             case .unknown:
-                let text = head.allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 != 0x7F) }
+                let text = head.prefix(512).allSatisfy { $0 == 0x09 || $0 == 0x0A || $0 == 0x0D || ($0 >= 0x20 && $0 != 0x7F) }
                 return .problem(head.isEmpty ? "an empty file, not an image" : text ? "not an image (it holds text)" : "not an image (PNG, JPEG, GIF, WebP or SVG)")
             default:
                 return .problem("damaged \(kind.rawValue): \(decodeProblem(url, kind: kind, maximumPixels: maximumPixels) ?? "its header cannot be read")")
@@ -102,6 +103,7 @@ enum ImageFile {
             return CGSize(width: Double(width), height: Double(height))
         }
         guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return nil }
+        if Kind(sniffing: data.prefix(64 << 10)) == .svg { return svgSize(data) }
         var source = textreel_png_source()
         var w: UInt32 = 0, h: UInt32 = 0
         let read = data.withUnsafeBytes { raw -> Int32 in
@@ -110,6 +112,19 @@ enum ImageFile {
             return textreel_png_read_rgba8(&source, nil, &w, &h, UInt.max)    // the header only: no pixels
         }
         return read != 0 && w > 0 && h > 0 ? CGSize(width: Double(w), height: Double(h)) : nil
+    }
+
+    /// An SVG's size from librsvg, for files gdk-pixbuf's loader does not recognise (the `<svg`
+    /// tag after a long comment), or nil when it has no size in pixels.
+    private static func svgSize(_ data: Data) -> CGSize? {
+        var error: UnsafeMutablePointer<GError>?
+        let made = data.withUnsafeBytes { rsvg_handle_new_from_data($0.baseAddress?.assumingMemoryBound(to: guint8.self), gsize(data.count), &error) }
+        if let error { g_error_free(error) }
+        guard let handle = made else { return nil }
+        defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
+        var width = 0.0, height = 0.0
+        guard rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0, width >= 1, height >= 1 else { return nil }
+        return CGSize(width: width.rounded(.up), height: height.rounded(.up))
     }
 
     /// Over the pixel budget, or wider or taller than Cairo can draw. In `Double`: a header's

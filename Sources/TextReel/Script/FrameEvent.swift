@@ -65,6 +65,9 @@ public struct RunSummary: Encodable, Sendable {
     /// then `frames` counts the frames it finished, and `error` says why it stopped.
     public var status = "complete"
     public var error: String?
+    /// What the frames depend on (see the CLI's `--frames`): a later run of part of the frames
+    /// into the same folder must have the same.
+    public var inputs: String?
     public var frames = 0
     public var framesWritten = 0
     public var laidOut = 0

@@ -21,10 +21,13 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
     /// of a second, so it is done once per process (a suite asks for it once per case).
     public static func current(fontSet: FontSet = .standard) -> EnvironmentFingerprint {
         let key = fontSet.files.joined(separator: "\n")
-        if let known = cacheLock.withLock({ cache[key] }) { return known }
-        let made = compute(fontSet: fontSet)
-        cacheLock.withLock { cache[key] = made }
-        return made
+        // Computed under the lock: two workers asking at once hash the fonts once, not twice.
+        return cacheLock.withLock {
+            if let known = cache[key] { return known }
+            let made = compute(fontSet: fontSet)
+            cache[key] = made
+            return made
+        }
     }
 
     nonisolated(unsafe) private static var cache: [String: EnvironmentFingerprint] = [:]

@@ -69,7 +69,15 @@ final class Typesetter {
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
         pango_layout_set_attributes(pl, attributes.list)
         if case .table(let columns) = paragraph.kind, columns > 1 {
-            setTabStops(pl, tableTabStops(pl, text: text, attributes: attributes.list, columns: columns))
+            // Columns as wide as their widest cell in any row. A table wider than the text
+            // column first narrows its gaps, then is not wrapped at all: wrapped, each row broke
+            // where its own cells ran out of room, and header and data columns no longer lined
+            // up. It overhangs the text column instead, cut at the view's edge.
+            let widths = tableColumnWidths(pl, text: text, attributes: attributes.list, columns: columns)
+            let gap = widths.reduce(0, +) + 24 * Double(columns - 1) <= available ? 24.0 : 8.0
+            if widths.reduce(0, +) + gap * Double(columns - 1) > available { pango_layout_set_width(pl, -1) }
+            var x = 0.0
+            setTabStops(pl, widths.dropLast().map { x += $0 + gap; return x })
         }
 
         var ink = PangoRectangle(), logical = PangoRectangle()
@@ -121,11 +129,11 @@ final class Typesetter {
         pango_tab_array_free(tabs)
     }
 
-    /// Column positions for a table: each column as wide as its widest cell, plus a gap. Cells are
+    /// The width of each column of a table: its widest cell in any row. Cells are
     /// measured in one unwrapped layout of the same bytes with each cell on its own line (a tab
     /// becomes a newline, a row separator three), so the attributes keep their byte offsets.
-    private func tableTabStops(_ table: OpaquePointer, text: String, attributes: OpaquePointer,
-                               columns: Int) -> [Double] {
+    private func tableColumnWidths(_ table: OpaquePointer, text: String, attributes: OpaquePointer,
+                                   columns: Int) -> [Double] {
         var cellColumn: [Int: Int] = [0: 0]
         var column = 0
         var measured: [UInt8] = []
@@ -163,14 +171,7 @@ final class Typesetter {
                 widths[column] = max(widths[column], PangoUnits.points(logical.width))
             }
         } while pango_layout_iter_next_line(iter) != 0
-        let gap = 24.0
-        var stops: [Double] = []
-        var x = 0.0
-        for width in widths.dropLast() {
-            x += width + gap
-            stops.append(x)
-        }
-        return stops
+        return widths
     }
 
     private func lineFragments(_ layout: OpaquePointer, origin: CGPoint, shift: Int) -> [TextLineFragment] {
