@@ -5,6 +5,13 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <string.h>
+#include <stdarg.h>
+
+/* libmicrohttpd's own messages ("Failed to bind to port …") would come before TextReel's, which
+ * says the same with what to do: they go nowhere. */
+static inline void textreel_http_quiet(void *context, const char *format, va_list arguments) {
+    (void)context; (void)format; (void)arguments;
+}
 
 static inline struct MHD_Daemon *textreel_http_start(unsigned short port, MHD_AccessHandlerCallback handler, void *context,
                                                      unsigned short *bound) {
@@ -13,9 +20,10 @@ static inline struct MHD_Daemon *textreel_http_start(unsigned short port, MHD_Ac
     address.sin_family = AF_INET;
     address.sin_port = htons(port);
     address.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    struct MHD_Daemon *daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_ERROR_LOG, port, NULL, NULL,
+    struct MHD_Daemon *daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, port, NULL, NULL,
                                                  handler, context,
                                                  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
+                                                 MHD_OPTION_EXTERNAL_LOGGER, textreel_http_quiet, NULL,
                                                  MHD_OPTION_END);
     if (daemon) {
         const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);

@@ -85,14 +85,16 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
                 } else if let k = fragment.lines.indices.first(where: { fragment.lines[$0] != was.lines[$0] }) {
                     say(number, "\(name) breaks differently: line \(k + 1) starts at byte \(fragment.lines[k]) instead of \(was.lines[k])")
                 }
-                if fragment.height != was.height {
+                // Compared as they are written: a move smaller than the message can show (24.0 to
+                // 24.0) is the pixels' business, not a structural change.
+                if fmt(fragment.height) != fmt(was.height) {
                     say(number, "\(name) is now \(fmt(fragment.height)) pt tall instead of \(fmt(was.height))")
-                } else if fragment.y - now.viewportY != was.y - before.viewportY && !moved {
+                } else if fmt(fragment.y - now.viewportY) != fmt(was.y - before.viewportY) && !moved {
                     moved = true
                     say(number, "\(name) moved on screen from y \(fmt(was.y - before.viewportY)) to \(fmt(fragment.y - now.viewportY))")
                 }
                 for attachment in fragment.attachments {
-                    if let previous = was.attachments.first(where: { $0.id == attachment.id }), previous.frame != attachment.frame {
+                    if let previous = was.attachments.first(where: { $0.id == attachment.id }), previous.frame.map(fmt) != attachment.frame.map(fmt) {
                         say(number, "attachment \(attachment.id) is now at \(attachment.frame.map(fmt)) instead of \(previous.frame.map(fmt))")
                     }
                 }

@@ -18,6 +18,10 @@ enum AppearanceOptions {
         let flags = try Appearance.parse(theme: args.values["theme"], textSize: args.values["text-size"], direction: args.values["direction"])
         if flags.theme != nil { return try flags.over(script?.appearance ?? Appearance()).resolve() }
         let folder = script.map { URL(fileURLWithPath: $0.fileName).deletingLastPathComponent() }
-        return try flags.over(script?.appearance ?? Appearance()).resolve(relativeTo: folder)
+        do { return try flags.over(script?.appearance ?? Appearance()).resolve(relativeTo: folder) } catch let error as TextReelError {
+            // The theme came from the script: say where it names it.
+            guard let script, script.appearance.theme != nil else { throw error }
+            throw script.themeError(error)
+        }
     }
 }

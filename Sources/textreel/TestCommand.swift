@@ -93,8 +93,18 @@ enum TestCommand {
             }
             if quiet && !result.isFailure { return }
             print("\(mark) \(result.name) — \(result.status.rawValue), \(result.frames) frame\(result.frames == 1 ? "" : "s"), \(String(format: "%.1f", result.seconds)) s")
-            for line in Reports.reasons(result) where result.isFailure || result.status == .updated { print("    \(line)") }
-            if let first = result.firstDivergingFrame, result.isFailure { print("    first diverging frame: \(first); images in \(result.folder)/actual and /diff") }
+            if result.isFailure || result.status == .updated {
+                // A case that changed everywhere says so in a screenful; the reports hold the rest.
+                let reasons = Reports.reasons(result), shown = 40
+                for line in reasons.prefix(shown) { print("    \(line)") }
+                if reasons.count > shown {
+                    print("    … and \(reasons.count - shown) more (all of them in --report, --json and --junit)")
+                }
+            }
+            if let first = result.firstDivergingFrame, result.isFailure {
+                let written = result.diffs.contains { $0.diff != nil } ? "actual/ and diff/" : "actual/"
+                print("    first diverging frame: \(first); images in \(result.folder)/\(written)")
+            }
             if !result.drift.isEmpty && !result.isFailure && result.status == .passed {
                 print("    note: environment differs from the goldens' (\(result.drift.joined(separator: "; "))) but pixels match")
             }

@@ -134,6 +134,19 @@ final class GoldenSuiteTests: XCTestCase {
             }
         }
     }
+    /// A move smaller than a message can show is no structural change ("moved on screen from
+    /// y 24.0 to 24.0"); one it can show is.
+    func testStructuralMessagesNeverSayTheSameNumberTwice() {
+        func snapshot(_ y: Double) -> LayoutSnapshot {
+            var s = LayoutSnapshot()
+            s.frames[1] = .init(viewportY: 0, scale: 1, fragments: [
+                .init(paragraph: 3, index: 3, y: y, height: 40, lines: [0], lineBounds: [[0, 20]], attachments: [])], events: [])
+            return s
+        }
+        XCTAssertEqual(snapshot(24.04).changes(from: snapshot(23.96)), [])
+        XCTAssertEqual(snapshot(25).changes(from: snapshot(24)), ["frame 1: paragraph 3 moved on screen from y 24 to 25"])
+    }
+
     /// A case named twice runs once (two runs at once raced for its folder).
     func testACaseNamedTwiceRunsOnce() throws {
         let (suite, folder) = try makeSuite(text)

@@ -178,6 +178,64 @@ final class MessageTests: XCTestCase {
         XCTAssertTrue(version.stdout.hasPrefix("textreel ") && version.stdout.contains("Pango"), version.stdout)
     }
 
+    /// Messages say where and only what happened: a script's unknown theme at its line:column, a
+    /// case's absolute script path as written, a taken port with TextReel's line alone, a
+    /// structure list capped with the count left out.
+    func testMessagesSayWhereAndOnlyWhatHappened() throws {
+        let folder = Paths.temporaryFolder()
+        try Data("# Hi\n".utf8).write(to: folder.appendingPathComponent("a.md"))
+        try Data("{\n  theme: \"nosuch\",\n  steps: []}\n".utf8).write(to: folder.appendingPathComponent("s.json5"))
+        let theme = try CLI.run(["render", "a.md", "--script", "s.json5", "--out", "out"], in: folder)
+        XCTAssertEqual(theme.status, 2)
+        XCTAssertTrue(theme.stderr.contains("s.json5:2:10: error: theme:") && theme.stderr.contains("nosuch"), theme.stderr)
+
+        let suite = folder.appendingPathComponent("suite/c")
+        try FileManager.default.createDirectory(at: suite, withIntermediateDirectories: true)
+        try Data("# Hi\n".utf8).write(to: suite.appendingPathComponent("a.md"))
+        try Data(#"{document: "a.md", script: "/nonexistent/script.json5"}"#.utf8).write(to: suite.appendingPathComponent("case.json5"))
+        let absolute = try CLI.run(["test", folder.appendingPathComponent("suite").path])
+        XCTAssertEqual(absolute.status, 2)
+        XCTAssertTrue(absolute.stdout.contains("/nonexistent/script.json5: error: no such script"), absolute.stdout)
+
+        let socket = Foundation.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(socket) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(socket, $0, length) == 0 && listen(socket, 1) == 0 && getsockname(socket, $0, &length) == 0 }
+        }
+        XCTAssertTrue(bound)
+        let report = folder.appendingPathComponent("report")
+        _ = try CLI.run(["test", "Fixtures/golden/emoji", "--report", report.path])
+        let taken = try CLI.run(["report", report.path, "--serve", "--port", String(UInt16(bigEndian: address.sin_port))])
+        XCTAssertEqual(taken.status, 2)
+        XCTAssertEqual(taken.stderr.split(separator: "\n").count, 1, taken.stderr)
+        XCTAssertTrue(taken.stderr.hasPrefix("textreel: "), taken.stderr)
+    }
+
+    /// A case that changed everywhere prints a screenful of reasons and says how many it left out.
+    func testAFailingCasePrintsAScreenful() throws {
+        let root = Paths.temporaryFolder()
+        let fm = FileManager.default
+        try fm.copyItem(at: Paths.fixtures.appendingPathComponent("golden/demo"), to: root.appendingPathComponent("golden/demo"))
+        try fm.createDirectory(at: root.appendingPathComponent("documents"), withIntermediateDirectories: true)
+        for name in try fm.contentsOfDirectory(atPath: Paths.fixtures.appendingPathComponent("documents").path) {
+            try fm.copyItem(at: Paths.fixtures.appendingPathComponent("documents/\(name)"), to: root.appendingPathComponent("documents/\(name)"))
+        }
+        try? fm.createDirectory(at: root.appendingPathComponent("scripts"), withIntermediateDirectories: true)
+        try? fm.copyItem(at: Paths.fixtures.appendingPathComponent("scripts/demo.json5"), to: root.appendingPathComponent("scripts/demo.json5"))
+        let demo = root.appendingPathComponent("documents/demo.md")
+        let text = try String(contentsOf: demo, encoding: .utf8)
+        try Data(("Every paragraph moves down.\n\n" + text).utf8).write(to: demo)
+        let result = try CLI.run(["test", root.appendingPathComponent("golden").path])
+        XCTAssertEqual(result.status, 1, result.stdout)
+        let reasons = result.stdout.split(separator: "\n").filter { $0.hasPrefix("    ") && !$0.hasPrefix("    first diverging") && !$0.hasPrefix("    …") }
+        XCTAssertEqual(reasons.count, 40, result.stdout)
+        XCTAssertTrue(result.stdout.contains("more (all of them in --report"), result.stdout)
+    }
+
     func testSilentlyChangedInputIsWarnedAbout() throws {
         let folder = Paths.temporaryFolder()
         let doc = folder.appendingPathComponent("q.md")

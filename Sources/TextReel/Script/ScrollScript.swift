@@ -88,6 +88,13 @@ public struct ScrollScript: Sendable {
     public var warnings: [String] = []
     /// `theme:`, `textSize:`, `direction:` (the command line's flags override them).
     public var appearance = Appearance()
+    /// Where `theme:` is written, for errors about the theme it names.
+    var themePosition: (line: Int, column: Int) = (1, 1)
+
+    /// `error`, about the theme this script names, at its `theme:` line and column.
+    public func themeError(_ error: TextReelError) -> TextReelError {
+        TextReelError(file: fileName, line: themePosition.line, column: themePosition.column, "theme: " + (error.file.map { "\($0): " } ?? "") + error.message)
+    }
 
     /// No steps: one frame of the document as it is.
     public static let still = ScrollScript(viewport: nil, fps: 30, overdraw: 0.5, steps: [], stepPositions: [],
@@ -132,6 +139,8 @@ extension ScrollScript {
             keptViewCount = decoded.keptViews?.count
             keptViewBytes = decoded.keptViews?.bytes
             appearance = decoded.appearance
+            let at = document.position(of: [AnyKey("theme")])
+            themePosition = (at.line, at.column)
             stepPositions = document.itemPositions(["steps"]).map { ($0.line, $0.column) }
             warnings = document.warnings
             self.fileName = fileName
