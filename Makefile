@@ -15,7 +15,7 @@ FUZZ_TARGETS := FuzzMarkdown FuzzScript FuzzScriptOnDocument FuzzAttachmentURL F
 FUZZ_SECONDS ?= 180
 FUZZ_SMOKE_RUNS ?= 2000
 
-.PHONY: setup demo test bench build fuzz fuzz-build fuzz-smoke explore
+.PHONY: setup demo test bench build fuzz fuzz-build fuzz-smoke explore tsan stress
 EXPLORE_SECONDS ?= 300
 .DEFAULT_GOAL := demo
 
@@ -46,6 +46,30 @@ test: setup
 	$(SWIFT) test $(STRICT)
 	$(MAKE) fuzz-smoke
 
+## tsan: the parsing, typesetting and rendering tests (the parallel stress test among them) under
+## ThreadSanitizer, in a build folder of their own so `make test`'s build stays incremental
+TSAN_TESTS := ConcurrencyTests|MarkdownReaderTests|LazyReadingTests|LayoutTests|RenderTests|AppearanceTests|AttachmentTests
+tsan: setup
+	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --scratch-path .build/tsan --sanitize=thread $(STRICT) --filter '$(TSAN_TESTS)'
+
+## stress: a GFM-heavy suite of 16 cases (Fixtures/documents/gfm.md at four widths, two scales,
+## light and dark, scrolled) recorded once, then run STRESS_RUNS times (default 1000) on two
+## workers; prints how many runs gave another verdict than the first
+STRESS_RUNS ?= 1000
+stress: build
+	@bin=$$($(SWIFT) build $(RELEASE) --show-bin-path); suite=Output/stress; rm -rf $$suite; \
+	for w in 320 480 640 800; do for s in 1 2; do for t in light dark; do \
+	  mkdir -p $$suite/gfm-$$w-$$s-$$t; \
+	  echo "{document: \"../../../Fixtures/documents/gfm.md\", script: \"../scroll.json5\", viewport: {width: $$w, height: 360, scale: $$s}, theme: \"$$t\", frames: \"all\"}" > $$suite/gfm-$$w-$$s-$$t/case.json5; \
+	done; done; done; \
+	echo '{fps: 10, steps: [{scroll: {by: 400, duration: 0.5}}, {scroll: {toParagraph: 12}}, {wait: 0.2}]}' > $$suite/scroll.json5; \
+	$$bin/textreel test $$suite --update all --quiet > /dev/null || exit 1; \
+	differing=0; for i in $$(seq 1 $(STRESS_RUNS)); do \
+	  $$bin/textreel test $$suite --update none --workers 2 --quiet > $$suite.log 2>&1 || { differing=$$((differing + 1)); cp $$suite.log $$suite-failure-$$i.log; }; \
+	done; \
+	echo "stress: $$differing of $(STRESS_RUNS) runs of 16 GFM cases on 2 workers differed from the recording"; \
+	test $$differing -eq 0
+
 ## fuzz-build: the libFuzzer targets (a package of their own under Fuzz/)
 fuzz-build: setup
 	@for t in $(FUZZ_TARGETS); do \
@@ -73,13 +97,16 @@ fuzz: fuzz-build
 	    -artifact_prefix=Output/fuzz/$$t-crash- Output/fuzz/$$t Fixtures/fuzz/$$t 2>&1 | tail -n 3 || exit 1; \
 	done
 
-## explore: random scripts on the demo, the attachments fixture and a generated 2,000-paragraph
-## document, EXPLORE_SECONDS (default 300) each; a failing script is shrunk into Output/explore/
+## explore: random scripts on every fixture document and on generated 2,000- and 20,000-paragraph
+## documents, EXPLORE_SECONDS (default 300) each; a failing script is shrunk into Output/explore/
 ## (make test runs a short fixed-seed exploration as part of the test suite)
+EXPLORE_DOCUMENTS ?= Fixtures/documents/demo.md Fixtures/documents/attachments.md Fixtures/documents/emoji.md \
+                     Fixtures/documents/gfm.md Output/explore/generated-2000.md Output/explore/generated-20000.md
 explore: build
 	@bin=$$($(SWIFT) build $(RELEASE) --show-bin-path); mkdir -p Output/explore; \
 	$$bin/textreel generate 2000 --out Output/explore/generated-2000.md || exit 1; \
-	for d in Fixtures/documents/demo.md Fixtures/documents/attachments.md Fixtures/documents/emoji.md Output/explore/generated-2000.md; do \
+	$$bin/textreel generate 20000 --out Output/explore/generated-20000.md || exit 1; \
+	for d in $(EXPLORE_DOCUMENTS); do \
 	  echo "explore: $$d for $(EXPLORE_SECONDS) s"; \
 	  $$bin/textreel explore $$d --time $(EXPLORE_SECONDS) --runs 1000000 --steps 12 --out Output/explore/cases || exit 1; \
 	done
