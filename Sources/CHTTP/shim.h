@@ -5,14 +5,9 @@
 #include <netinet/in.h>
 #include <arpa/inet.h>
 #include <string.h>
-#include <stdarg.h>
 
-/* libmicrohttpd's own messages ("Failed to bind to port …") would come before TextReel's, which
- * says the same with what to do: they go nowhere. */
-static inline void textreel_http_quiet(void *context, const char *format, va_list arguments) {
-    (void)context; (void)format; (void)arguments;
-}
-
+/* Without MHD_USE_ERROR_LOG, libmicrohttpd prints nothing of its own ("Failed to bind to port
+ * …"): TextReel says the same, with what to do. */
 static inline struct MHD_Daemon *textreel_http_start(unsigned short port, MHD_AccessHandlerCallback handler, void *context,
                                                      unsigned short *bound) {
     struct sockaddr_in address;
@@ -23,7 +18,6 @@ static inline struct MHD_Daemon *textreel_http_start(unsigned short port, MHD_Ac
     struct MHD_Daemon *daemon = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD, port, NULL, NULL,
                                                  handler, context,
                                                  MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&address,
-                                                 MHD_OPTION_EXTERNAL_LOGGER, textreel_http_quiet, NULL,
                                                  MHD_OPTION_END);
     if (daemon) {
         const union MHD_DaemonInfo *info = MHD_get_daemon_info(daemon, MHD_DAEMON_INFO_BIND_PORT);

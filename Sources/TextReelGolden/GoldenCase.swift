@@ -169,7 +169,10 @@ public struct GoldenCase: Sendable {
         let theme = try appearance.over(script.appearance).resolve(relativeTo: folder)
         let size = CGSize(width: variant?.width ?? viewport.width, height: viewport.height)
         do { try ViewportLimits.check(size, scale: viewport.scale, theme: theme) } catch let error as TextReelError {
-            throw TextReelError(file: (self.script ?? folder.appendingPathComponent("case.json5")).path, error.message)
+            // Named after where the size came from: the script's viewport, or case.json5.
+            let fromScript = self.viewport == nil && variant?.width == nil && script.viewport != nil
+            let source = (fromScript ? self.script : nil) ?? folder.appendingPathComponent("case.json5")
+            throw TextReelError(file: source.path, error.message)
         }
         let view = TextView(document: document, viewportSize: size, scale: viewport.scale, theme: theme, fontSet: fontSet)
         view.showsOverlay = overlay

@@ -134,6 +134,7 @@ public enum GoldenSuite {
                 while let index = pool.take() {
                     pool.finish(index, Result { try run(selected[index], options: options) })
                 }
+                FontSet.releaseThreadFonts()
                 pool.workerDone()
             }
             thread.stackSize = 16 << 20

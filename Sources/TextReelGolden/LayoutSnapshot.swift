@@ -138,7 +138,9 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
         return names.isEmpty ? "the margin" : names.joined(separator: ", ")
     }
 
+    /// One decimal, and none for a whole number once rounded (24.02 is "24", as 24 is).
     private func fmt(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
     }
 }

@@ -20,7 +20,7 @@ enum AppearanceOptions {
         let folder = script.map { URL(fileURLWithPath: $0.fileName).deletingLastPathComponent() }
         do { return try flags.over(script?.appearance ?? Appearance()).resolve(relativeTo: folder) } catch let error as TextReelError {
             // The theme came from the script: say where it names it.
-            guard let script, script.appearance.theme != nil else { throw error }
+            guard let script, script.appearance.theme != nil, error.line == nil else { throw error }
             throw script.themeError(error)
         }
     }

@@ -25,7 +25,10 @@ enum GenerateCommand {
         }
         let data = Data(TextDocument.generatedMarkdown(paragraphs: count).utf8)
         if let out = args.values["out"] {
-            let file = try AtomicFile(URL(fileURLWithPath: out))
+            let url = URL(fileURLWithPath: out)
+            // The folder is made as `render --out` makes its own: the file is all this writes.
+            try? FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            let file = try AtomicFile(url)
             try file.append(data)
             try file.commit()
         } else {

@@ -20,8 +20,8 @@ enum OutputFolder {
     /// are never deleted or mixed with: the render is refused.
     @discardableResult
     static func prepare(_ url: URL, removingFramesOf fullRun: Bool, inputs: String? = nil) throws -> Lock {
-        guard !url.path.isEmpty, url.standardizedFileURL.path != "/" else {
-            throw TextReelError("--out names no folder; expected the folder the frames go into")
+        guard url.standardizedFileURL.path != "/" else {
+            throw TextReelError(file: "/", "is the root folder; --out names the folder the frames go into")
         }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue {
@@ -43,7 +43,10 @@ enum OutputFolder {
             throw TextReelError(file: url.path, "another textreel render is writing into this folder; wait for it, or choose another --out")
         }
         let lock = Lock(fd: fd, path: lockPath)
-        AtomicFile.removeStaleTemporaries(in: url)
+        // Temporaries of a killed run are TextReel's only in a folder a render has described.
+        if FileManager.default.fileExists(atPath: url.appendingPathComponent("summary.json").path) {
+            AtomicFile.removeStaleTemporaries(in: url)
+        }
         let frames = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.wholeMatch(of: /frame-\d{5}\.png/) != nil }
         guard !frames.isEmpty else { return lock }
         let summary = (try? Data(contentsOf: url.appendingPathComponent("summary.json")))
@@ -133,7 +136,7 @@ enum RenderInputs {
     /// Options that change where frames go or what is printed, not what they hold.
     static let ignored: Set<String> = ["out", "frames", "quiet", "verbose", "serial", "contact-sheet", "video", "format", "compression"]
 
-    static func key(document: String, script: String?, args: Arguments) -> String? {
+    static func key(document: String, script: ScrollScript?, args: Arguments) -> String? {
         guard document != "-" else { return nil }   // standard input cannot be compared
         func file(_ path: String) -> String {
             let url = URL(fileURLWithPath: path).standardizedFileURL
@@ -147,7 +150,14 @@ enum RenderInputs {
         let encoder = JSONEncoder()
         encoder.outputFormatting = .sortedKeys    // the font table is a dictionary: a fixed order
         let environment = (try? encoder.encode(EnvironmentFingerprint.current())).map { String(decoding: $0, as: UTF8.self) } ?? ""
-        let whole = [file(document), script.map(file) ?? "no script", options.joined(separator: " "), environment].joined(separator: "\n")
+        // A theme file, named on the command line (from the working folder) or by the script
+        // (from the script's folder), counts like the script.
+        let scriptFolder = script.map { URL(fileURLWithPath: $0.fileName).deletingLastPathComponent() }
+        let theme = args.values["theme"].map { URL(fileURLWithPath: $0) }
+            ?? script?.appearance.theme.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : scriptFolder!.appendingPathComponent($0) }
+        let themeFile = theme.flatMap { FileManager.default.fileExists(atPath: $0.path) ? file($0.path) : nil } ?? "no theme file"
+        let whole = [file(document), script.map { file($0.fileName) } ?? "no script", themeFile, options.joined(separator: " "), environment]
+            .joined(separator: "\n")
         return String(StableHash.of(whole), radix: 16)
     }
 }

@@ -108,6 +108,9 @@ enum PreviewCommand {
         guard args.positional.count == 1 else {
             throw Arguments.UsageError(message: args.positional.isEmpty ? "preview needs a document" : "preview takes one document")
         }
+        if args.positional[0] == "-" && args.flags.contains("interactive") {
+            throw Arguments.UsageError(message: "--interactive reads keys from standard input, so the document cannot come from it; give a file")
+        }
         let documentURL = URL(fileURLWithPath: args.positional[0])
         let document = try DocumentInput.read(args.positional[0], limits: try LimitOptions.reading(args))
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) } ?? .still

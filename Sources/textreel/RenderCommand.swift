@@ -105,7 +105,7 @@ enum RenderCommand {
         }
         let runner = try LimitOptions.runner(view, script ?? ScrollScript.still, args)
         let range = try args.values["frames"].map { try parseFrames($0, count: runner.frameCount) }
-        let inputs = RenderInputs.key(document: args.positional[0], script: args.values["script"], args: args)
+        let inputs = RenderInputs.key(document: args.positional[0], script: script, args: args)
         let lock = try OutputFolder.prepare(outDir, removingFramesOf: range == nil, inputs: inputs)
         defer { lock.release() }
         Interruption.install()

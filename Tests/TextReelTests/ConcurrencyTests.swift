@@ -45,19 +45,31 @@ final class ConcurrencyTests: XCTestCase {
         }
         let results = Results()
         let rounds = 12, threads = 8
-        DispatchQueue.concurrentPerform(iterations: threads * rounds) { job in
-            let index = job % documents.count
-            let outcome = Result { try Self.result(of: documents[index]) }
-            results.lock.withLock {
-                switch outcome {
-                case .success(let got) where got != serial[index]:
-                    let what = got[0] != serial[index][0] ? "text" : "pixels"
-                    results.differing.append("job \(job), document \(index): \(what) differ")
-                case .failure(let error): results.differing.append("job \(job): \(error)")
-                default: break
+        // Threads of its own: `concurrentPerform` runs only as many at once as there are cores.
+        let group = DispatchGroup()
+        for thread in 0..<threads {
+            group.enter()
+            let worker = Thread {
+                for round in 0..<rounds {
+                    let job = thread * rounds + round, index = job % documents.count
+                    let outcome = Result { try Self.result(of: documents[index]) }
+                    results.lock.withLock {
+                        switch outcome {
+                        case .success(let got) where got != serial[index]:
+                            let what = got[0] != serial[index][0] ? "text" : "pixels"
+                            results.differing.append("job \(job), document \(index): \(what) differ")
+                        case .failure(let error): results.differing.append("job \(job): \(error)")
+                        default: break
+                        }
+                    }
                 }
+                FontSet.releaseThreadFonts()
+                group.leave()
             }
+            worker.stackSize = 8 << 20
+            worker.start()
         }
+        group.wait()
         XCTAssertEqual(results.differing, [], "\(results.differing.count) of \(threads * rounds) parallel results differ from the serial run")
     }
 }

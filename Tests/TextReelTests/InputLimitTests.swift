@@ -28,6 +28,23 @@ final class InputLimitTests: XCTestCase {
         XCTAssertNotNil(try runnerError("{steps: []}", size: CGSize(width: 60, height: 300)))
     }
 
+    /// A view made from Swift too large to draw throws from `renderFrame` (Cairo's surface would
+    /// be an error object, and reading its pixels crashed); an attachment taller than Cairo draws
+    /// at its scale is drawn as its placeholder in place (it was an empty, invisible surface).
+    func testSurfacesPastCairosLimitAreErrorsOrDrawnInPlace() throws {
+        let huge = TextView(document: try TextDocument(markdown: "Text"), viewportSize: CGSize(width: 5000, height: 300), scale: 4)
+        XCTAssertThrowsError(try huge.renderFrame()) { XCTAssertTrue("\($0)".contains("too large"), "\($0)") }
+        let tall = TextView(document: try TextDocument(markdown: "![](drawing:d?size=200x8000)"),
+                            viewportSize: CGSize(width: 400, height: 300), scale: 8)
+        let frame = try tall.renderFrame()
+        let background = frame.pixel(x: 2, y: 2)
+        var drawn = 0
+        for y in stride(from: 200, to: frame.height, by: 40) {
+            for x in stride(from: 300, to: 1800, by: 40) where frame.pixel(x: x, y: y) != background { drawn += 1 }
+        }
+        XCTAssertGreaterThan(drawn, 0, "the attachment's box is drawn")
+    }
+
     /// PNG headers claiming 2,000,000 × 1 (gdk-pixbuf refuses it, and it was called damaged),
     /// 2,147,483,632 × 3 (allocated 25 GB and aborted) and 40,000 × 2 (under the pixel budget,
     /// wider than Cairo draws: a blank placeholder): all "too large", from the header alone.
@@ -101,6 +118,15 @@ final class InputLimitTests: XCTestCase {
         XCTAssertEqual(document.warnings, [])
         XCTAssertEqual(document.paragraphs[0].attachments.first?.size, CGSize(width: 120, height: 80))
         XCTAssertNotNil(ImageFile.load(folder.appendingPathComponent("late.svg")))
+    }
+
+    /// A document reached through a symbolic link is the file it points at (the special-file
+    /// check once looked at the link).
+    func testALinkedDocumentIsItsTarget() throws {
+        let folder = Paths.temporaryFolder()
+        try Data("# Linked\n".utf8).write(to: folder.appendingPathComponent("real.md"))
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.md").path, withDestinationPath: "real.md")
+        XCTAssertEqual(try TextDocument(contentsOf: folder.appendingPathComponent("link.md")).paragraphs.first?.text, "Linked")
     }
 
     /// `version` with an argument it does not take is a usage error, not a version.

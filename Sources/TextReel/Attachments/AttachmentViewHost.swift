@@ -219,7 +219,11 @@ final class AttachmentViewHost {
             surfaceHits += 1
             return surface
         }
-        let surface = CairoSurface(width: Int((size.width * scale).rounded(.up)), height: Int((size.height * scale).rounded(.up)), opaque: false)
+        let width = (size.width * scale).rounded(.up), height = (size.height * scale).rounded(.up)
+        // Taller or wider than Cairo can make a surface (an 8,000 pt drawing at scale 8): no
+        // surface, so the frame draws the placeholder in place, instead of an empty surface.
+        guard max(width, height) <= CGFloat(CairoSurface.maximumSide) else { return nil }
+        let surface = CairoSurface(width: Int(width), height: Int(height), opaque: false)
         surface.draw { cr in
             let canvas = AttachmentCanvas(cr: cr, painter: painter, size: size, scale: scale)
             if view.isLoaded { view.draw(in: canvas) } else { view.drawLoading(in: canvas) }

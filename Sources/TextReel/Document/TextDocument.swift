@@ -27,7 +27,8 @@ public struct TextDocument: Sendable {
     /// Reads a Markdown file within `limits`; `attachments` names the schemes beyond the built-in
     /// ones (`AttachmentProviders.kinds` of the registry the text view will use).
     public init(contentsOf url: URL, limits: ReadingLimits = .standard, attachments: AttachmentKinds = .standard) throws {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        // The file a link points at: its type and size are the document's.
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
         guard let attributes else {
             throw TextReelError(file: url.path, "no such document; expected a Markdown file")
         }

@@ -82,7 +82,11 @@ enum ImageFile {
                 return "data ends at byte \(data.count), before the end-of-image marker"
             }
             var error: UnsafeMutablePointer<GError>?
-            if let pixbuf = gdk_pixbuf_new_from_file(url.path, &error) { g_object_unref(UnsafeMutableRawPointer(pixbuf)); return nil }
+            // Under the font lock: gdk-pixbuf's SVG loader (for a file not named .svg) draws text with Pango.
+            if let pixbuf = FontLock.run({ gdk_pixbuf_new_from_file(url.path, &error) }) {
+                FontLock.run { g_object_unref(UnsafeMutableRawPointer(pixbuf)) }
+                return nil
+            }
             defer { if let error { g_error_free(error) } }
             // gdk-pixbuf's message starts with "Failed to load image “<path>”: ": keep the reason.
             let text = (error.map { String(cString: $0.pointee.message) } ?? "gdk-pixbuf cannot decode it").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -177,7 +181,7 @@ enum ImageFile {
     /// gdk-pixbuf gives straight RGB(A) bytes; Cairo wants premultiplied native-endian ARGB.
     private static func loadPixbuf(_ url: URL) -> CairoSurface? {
         var error: UnsafeMutablePointer<GError>?
-        guard let pixbuf = gdk_pixbuf_new_from_file(url.path, &error) else {
+        guard let pixbuf = FontLock.run({ gdk_pixbuf_new_from_file(url.path, &error) }) else {
             if let error { g_error_free(error) }
             return nil
         }

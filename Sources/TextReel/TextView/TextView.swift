@@ -67,6 +67,8 @@ open class TextView: TextViewportLayoutControllerDelegate {
     /// Throws `TextViewError` when an override skipped `super` or read controller state too
     /// early, and `TextReelError` when the named fonts are missing.
     public func renderFrame() throws -> RenderedFrame {
+        // A view made from Swift too large for a frame is an error here, not a crash in Cairo.
+        try ViewportLimits.check(viewportSize, scale: scale, theme: theme)
         var pass = try layoutPass()
         let surfaces = renderer.cache.counts, attachmentSurfaces = attachmentHost.surfaceCounts
         let host = attachmentHost, painter = renderer.attachments

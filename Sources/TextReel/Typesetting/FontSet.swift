@@ -67,3 +67,9 @@ public struct FontSet: Sendable {
     </fontconfig>
     """
 }
+
+extension FontSet {
+    /// Frees the calling thread's fonts (its font systems and Pango's default font map) under
+    /// the process-wide font lock. A thread of your own that rendered calls it before it ends.
+    public static func releaseThreadFonts() { FontSystem.releaseThreadFonts() }
+}

@@ -21,6 +21,20 @@ final class FontSystem {
         return made
     }
 
+    /// Frees the calling thread's fonts under the `FontLock`: its TextReel font systems and
+    /// Pango's per-thread default font map, which librsvg draws SVG text with. A thread that
+    /// rendered calls it last; otherwise they are freed as the thread exits, outside the lock,
+    /// while other threads may be opening faces.
+    static func releaseThreadFonts() {
+        FontLock.run {
+            let storage = Thread.current.threadDictionary
+            for key in storage.allKeys.compactMap({ $0 as? String }) where key.hasPrefix("TextReel.FontSystem.") {
+                storage.removeObject(forKey: key)
+            }
+            pango_cairo_font_map_set_default(nil)
+        }
+    }
+
     /// The fixed font options, as the fingerprint records them.
     static let optionsDescription = "antialias=gray hintstyle=none hintmetrics=off resolution=72"
 

@@ -68,6 +68,7 @@ final class Typesetter {
         }
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
         pango_layout_set_attributes(pl, attributes.list)
+        var unwrapped = false
         if case .table(let columns) = paragraph.kind, columns > 1 {
             // Columns as wide as their widest cell in any row. A table wider than the text
             // column first narrows its gaps, then is not wrapped at all: wrapped, each row broke
@@ -75,14 +76,17 @@ final class Typesetter {
             // up. It overhangs the text column instead, cut at the view's edge.
             let widths = tableColumnWidths(pl, text: text, attributes: attributes.list, columns: columns)
             let gap = widths.reduce(0, +) + 24 * Double(columns - 1) <= available ? 24.0 : 8.0
-            if widths.reduce(0, +) + gap * Double(columns - 1) > available { pango_layout_set_width(pl, -1) }
+            unwrapped = widths.reduce(0, +) + gap * Double(columns - 1) > available
+            if unwrapped { pango_layout_set_width(pl, -1) }
             var x = 0.0
             setTabStops(pl, widths.dropLast().map { x += $0 + gap; return x })
         }
 
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_extents(pl, &ink, &logical)
-        let origin = CGPoint(x: layoutX, y: style.spacingBefore + style.padding)
+        // A mirrored table wider than the column starts at the right and overhangs to the left.
+        let overhang = unwrapped && mirrored ? max(PangoUnits.points(logical.width) - available, 0) : 0
+        let origin = CGPoint(x: layoutX - overhang, y: style.spacingBefore + style.padding)
         let contentHeight = PangoUnits.points(logical.height)
         let height = (style.spacingBefore + 2 * style.padding + contentHeight + style.spacingAfter).rounded(.up)
         let lines = lineFragments(pl, origin: origin, shift: shift)
@@ -92,7 +96,10 @@ final class Typesetter {
         }
         let frameRect = CGRect(x: 0, y: 0, width: containerWidth, height: height)
         let inkRect = PangoUnits.rect(ink).offsetBy(dx: origin.x, dy: origin.y)
-        let surface = inkRect.isEmpty ? frameRect : frameRect.union(inkRect).integral
+        // Ink past the view's sides is never seen: the surface keeps to them (an unwrapped table
+        // would otherwise make a surface wider than Cairo draws at large scales).
+        let inked = inkRect.isEmpty ? frameRect : frameRect.union(inkRect).integral
+        let surface = inked.intersection(CGRect(x: 0, y: inked.minY, width: containerWidth, height: inked.height))
         return TextLayoutFragment(paragraph: paragraph, size: frameRect.size, renderingSurfaceBounds: surface,
                                   lines: lines, attachmentFrames: attachmentFrames, layoutOrigin: origin,
                                   style: style, layout: layout, containerWidth: containerWidth)
