@@ -16,23 +16,19 @@ public enum ViewportLimits {
     /// Throws a `TextReelError` saying what is wrong with a view `size` points at `scale` in
     /// `theme`; the caller adds where the size came from.
     public static func check(_ size: CGSize, scale: Double, theme: Theme) throws {
-        let width = Double(size.width), height = Double(size.height)
+        let width = Double(size.width), height = Double(size.height), f = PassChecks.fmt
         guard width > 0, height > 0, width.isFinite, height.isFinite else {
-            throw TextReelError("viewport \(format(width))×\(format(height)) is not positive; expected a width and height above 0 points")
+            throw TextReelError("viewport \(f(width))×\(f(height)) is not positive; expected a width and height above 0 points")
         }
         guard scale > 0, scale <= maximumScale else {
-            throw TextReelError("scale \(format(scale)) is out of range; expected a number above 0 and at most \(format(maximumScale))")
+            throw TextReelError("scale \(f(scale)) is out of range; expected a number above 0 and at most \(f(maximumScale))")
         }
         guard width * scale <= Double(maximumPixels), height * scale <= Double(maximumPixels) else {
-            throw TextReelError("viewport \(format(width))×\(format(height)) at scale \(format(scale)) is \(format((width * scale).rounded(.up)))×\(format((height * scale).rounded(.up))) px, too large; expected at most \(maximumPixels) px a side after scaling")
+            throw TextReelError("viewport \(f(width))×\(f(height)) at scale \(f(scale)) is \(f((width * scale).rounded(.up)))×\(f((height * scale).rounded(.up))) px, too large; expected at most \(maximumPixels) px a side after scaling")
         }
         let room = width - theme.insets.left - theme.insets.right, least = theme.bodySize * minimumTextColumn
         guard room >= least else {
-            throw TextReelError("a view \(format(width)) points wide leaves \(format(max(room, 0))) points between the theme's insets (left \(format(theme.insets.left)) + right \(format(theme.insets.right))); expected at least \(format(least)) for text; make the view wider or the insets smaller")
+            throw TextReelError("a view \(f(width)) points wide leaves \(f(max(room, 0))) points between the theme's insets (left \(f(theme.insets.left)) + right \(f(theme.insets.right))); expected at least \(f(least)) for text; make the view wider or the insets smaller")
         }
-    }
-
-    private static func format(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(format: "%.2f", value)
     }
 }
