@@ -48,7 +48,7 @@ test: setup
 
 ## tsan: the parsing, typesetting and rendering tests (the parallel stress test among them) under
 ## ThreadSanitizer, in a build folder of their own so `make test`'s build stays incremental
-TSAN_TESTS := ConcurrencyTests|MarkdownReaderTests|LazyReadingTests|LayoutTests|RenderTests|AppearanceTests|AttachmentTests
+TSAN_TESTS := ConcurrencyTests|MarkdownReaderTests|LazyReadingTests|LayoutTests|RenderTests|AppearanceTests|AttachmentTests|GoldenSuiteTests|ProjectGoldenTests
 tsan: setup
 	TSAN_OPTIONS=halt_on_error=1 $(SWIFT) test --scratch-path .build/tsan --sanitize=thread $(STRICT) --filter '$(TSAN_TESTS)'
 
