@@ -161,3 +161,59 @@ enum RenderInputs {
         return String(StableHash.of(whole), radix: 16)
     }
 }
+
+/// What a render's folder says about it, kept true as the render goes: `summary.json` says
+/// "running" from the start, `events.jsonl` gets a frame's line once its file is on disk, and
+/// at the end the summary says "complete", or "failed" / "interrupted" with the reason, counting
+/// exactly the frames the folder holds.
+final class RenderRecord {
+    let folder: URL
+    private let events: EventLog
+    private var pending = PendingEvents()
+    private var partial = RunSummary()
+    private let encoder = JSONEncoder()
+
+    init(folder: URL, inputs: String?) throws {
+        self.folder = folder
+        events = try EventLog(folder.appendingPathComponent("events.jsonl"))
+        encoder.outputFormatting = [.sortedKeys]
+        partial.inputs = inputs
+        partial.status = "running"
+        try write(partial)
+        try? FileManager.default.removeItem(at: folder.appendingPathComponent("contact-sheet.png"))   // an earlier render's
+    }
+
+    /// Frame `event`'s line, written once its file (if any) is among the first `onDisk` written.
+    func add(_ event: FrameEvent, file: (index: Int, url: URL)?, drawn: Bool, onDisk: Int) throws {
+        pending.add(event, line: try encoder.encode(event) + Data("\n".utf8), file: file, drawn: drawn)
+        try pending.flush(onDisk: onDisk, into: events, summary: &partial)
+    }
+
+    /// The render finished: every frame is on disk.
+    func complete(_ summary: RunSummary, onDisk: Int) throws {
+        try pending.flush(onDisk: onDisk, into: events, summary: &partial)
+        var summary = summary
+        summary.status = "complete"
+        summary.inputs = partial.inputs
+        try write(summary)
+    }
+
+    /// The render stopped with `error`: the frames on disk are counted, those written out of
+    /// order past a failure removed, and the summary says why.
+    func stopped(by error: Error, onDisk: Int, documentHeight: Double, paragraphs: Int) {
+        try? pending.flush(onDisk: onDisk, into: events, summary: &partial)
+        pending.removeUncounted()
+        partial.documentHeight = documentHeight
+        partial.paragraphs = paragraphs
+        let status = (error as? TextReelError)?.exitStatus
+        partial.status = status == 130 || status == 143 ? "interrupted" : "failed"
+        partial.error = "\(error)"
+        try? write(partial)
+    }
+
+    private func write(_ summary: RunSummary) throws {
+        let pretty = JSONEncoder()
+        pretty.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        try AtomicFile.write(pretty.encode(summary) + Data("\n".utf8), to: folder.appendingPathComponent("summary.json"))
+    }
+}

@@ -110,72 +110,44 @@ enum RenderCommand {
         defer { lock.release() }
         Interruption.install()
 
-        // The folder always describes one render: events.jsonl gets a line per finished frame as
-        // it goes, and summary.json says "running" until the render ends, then "complete", or
-        // "failed" / "interrupted" with the frame and the reason (see the README).
-        let events = try EventLog(outDir.appendingPathComponent("events.jsonl"))
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        func writeSummary(_ summary: RunSummary) throws {
-            let pretty = JSONEncoder()
-            pretty.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-            try AtomicFile.write(pretty.encode(summary) + Data("\n".utf8), to: outDir.appendingPathComponent("summary.json"))
+        let record = try RenderRecord(folder: outDir, inputs: inputs)
+        let fps = script?.fps ?? 30
+        var sinks: [FrameSink] = [toStdout ? Y4MSink(fps: fps) : PNGFolderSink(folder: outDir, writer: writer)]
+        if args.flags.contains("contact-sheet") { sinks.append(ContactSheetSink(url: outDir.appendingPathComponent("contact-sheet.png"))) }
+        if let video {
+            try video.start(fps: fps)
+            sinks.append(video)
         }
-        var partial = RunSummary()
-        partial.inputs = inputs
-        partial.status = "running"
-        try writeSummary(partial)
-        try? FileManager.default.removeItem(at: outDir.appendingPathComponent("contact-sheet.png"))
         let progress = Progress(total: range?.count ?? runner.frameCount, enabled: !quiet)
-        let sheet = args.flags.contains("contact-sheet") ? ContactSheet() : nil
-        var y4m = toStdout ? Y4MWriter(fd: STDOUT_FILENO, fps: script?.fps ?? 30) : nil
         var summary: RunSummary
-        var pending = PendingEvents()
         do {
-            try video?.start(fps: script?.fps ?? 30)
             summary = try runner.run(drawing: range) { number, frame, event in
                 try Interruption.check("after frame \(number - 1)")
                 var file: (index: Int, url: URL)?
                 if let frame {
-                    if y4m != nil { try y4m!.write(frame) } else {
-                        let url = outDir.appendingPathComponent(String(format: "frame-%05d.png", number))
-                        file = (try writer.write(frame, to: url), url)
-                    }
-                    sheet?.add(frame, number: number)
-                    try video?.add(frame)
+                    for sink in sinks { file = try sink.add(frame, number: number) ?? file }
                     progress.step()
                 }
                 if verbose {
                     Terminal.error("frame \(number): y \(event.viewport.y), correction \(event.correction), shaped \(event.laidOut.count), pass \(event.pass.joined(separator: " "))")
                 }
-                pending.add(event, line: try encoder.encode(event) + Data("\n".utf8), file: file, drawn: frame != nil)
-                try pending.flush(onDisk: writer.framesOnDisk, into: events, summary: &partial)
+                try record.add(event, file: file, drawn: frame != nil, onDisk: writer.framesOnDisk)
                 for violation in budget.violations(of: event) {
                     if strict { throw TextReelError("\(violation) (--strict)", exitStatus: 1) }
                     Terminal.error("textreel: warning: \(violation)")
                 }
             }
-            try writer.finish()
-            try pending.flush(onDisk: writer.framesOnDisk, into: events, summary: &partial)
+            for sink in sinks { try sink.finish() }
             progress.finish()
-            try video?.finish()
-            if let sheet { try sheet.render().write(to: outDir.appendingPathComponent("contact-sheet.png")) }
+            try record.complete(summary, onDisk: writer.framesOnDisk)
         } catch {
             // Frames in flight are finished, then the summary says what the folder holds.
             try? writer.finish()
-            try? pending.flush(onDisk: writer.framesOnDisk, into: events, summary: &partial)
-            pending.removeUncounted()
             progress.finish()
-            partial.documentHeight = view.textLayoutManager.documentHeight
-            partial.paragraphs = view.textLayoutManager.paragraphCount
-            partial.status = (error as? TextReelError).map { $0.exitStatus == 130 || $0.exitStatus == 143 } == true ? "interrupted" : "failed"
-            partial.error = "\(error)"
-            try? writeSummary(partial)
+            record.stopped(by: error, onDisk: writer.framesOnDisk, documentHeight: view.textLayoutManager.documentHeight,
+                           paragraphs: view.textLayoutManager.paragraphCount)
             throw error
         }
-        summary.status = "complete"
-        summary.inputs = inputs
-        try writeSummary(summary)
         if !quiet {
             let first = range?.lowerBound ?? 1, last = range?.upperBound ?? runner.frameCount
             let frames = first == last ? String(format: "frame-%05d.png", first)
