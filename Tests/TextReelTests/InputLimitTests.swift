@@ -107,6 +107,26 @@ final class InputLimitTests: XCTestCase {
         XCTAssertTrue(fm.fileExists(atPath: junit.path) && fm.fileExists(atPath: suite.appendingPathComponent("report/index.html").path))
     }
 
+    /// A golden that is not a PNG names only the folder it wrote (no diff image can be made), and
+    /// a damaged index.json is a case that cannot run: exit 2, as the README's table says.
+    func testDamagedGoldensSayWhatTheyWrote() throws {
+        let root = Paths.temporaryFolder()
+        let fm = FileManager.default
+        try fm.copyItem(at: Paths.fixtures.appendingPathComponent("golden/emoji"), to: root.appendingPathComponent("golden/emoji"))
+        try fm.copyItem(at: Paths.fixtures.appendingPathComponent("documents"), to: root.appendingPathComponent("documents"))
+        let expected = root.appendingPathComponent("golden/emoji/expected")
+        let frame = try fm.contentsOfDirectory(atPath: expected.path).first { $0.hasSuffix(".png") }!
+        try Data("not a PNG".utf8).write(to: expected.appendingPathComponent(frame))
+        let damaged = try CLI.run(["test", root.appendingPathComponent("golden").path, "--update", "none"])
+        XCTAssertEqual(damaged.status, 1, damaged.stdout)
+        XCTAssertTrue(damaged.stdout.contains("the golden is damaged") && damaged.stdout.contains("/actual/"), damaged.stdout)
+        XCTAssertFalse(damaged.stdout.contains("diff/"), damaged.stdout)
+        try Data("{not json".utf8).write(to: expected.appendingPathComponent("index.json"))
+        let index = try CLI.run(["test", root.appendingPathComponent("golden").path, "--update", "none"])
+        XCTAssertEqual(index.status, 2, index.stdout + index.stderr)
+        XCTAssertTrue(index.stdout.contains("index.json is damaged"), index.stdout)
+    }
+
     /// An SVG whose `<svg` tag follows a long comment was "not an image (it holds text)":
     /// gdk-pixbuf's loader looks only at the file's start, so librsvg gives the size.
     func testAnSVGAfterALongCommentIsAnImage() throws {
