@@ -103,7 +103,8 @@ enum ImageFile {
     /// a side, which are too large to draw, not damaged).
     static func intrinsicSize(of url: URL) -> CGSize? {
         var width: Int32 = 0, height: Int32 = 0
-        if gdk_pixbuf_get_file_info(url.path, &width, &height) != nil, width > 0, height > 0 {
+        // Under the font lock: for an SVG, gdk-pixbuf's loader is librsvg's, which may draw.
+        if FontLock.run({ gdk_pixbuf_get_file_info(url.path, &width, &height) }) != nil, width > 0, height > 0 {
             return CGSize(width: Double(width), height: Double(height))
         }
         guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return nil }
