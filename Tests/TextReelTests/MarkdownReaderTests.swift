@@ -52,6 +52,28 @@ final class MarkdownReaderTests: XCTestCase {
         XCTAssertEqual(body.runs.first { $0.style == .link }?.link, "https://x.org")
     }
 
+    /// A table that interrupts a paragraph: cmark-gfm puts its header row, and the paragraph's
+    /// inlines, on the paragraph's first line with columns counted through the paragraph. Errors
+    /// and warnings there name the true line (without a column); a whole read and a read in
+    /// sections agree (found by FuzzMarkdown: "2:55" read whole, "6:55" in sections).
+    func testATableInterruptingAParagraphNamesTrueLines() throws {
+        func line(_ markdown: String) -> Int? {
+            do { _ = try TextDocument(markdown: markdown); return nil } catch { return (error as? TextReelError)?.line }
+        }
+        XCTAssertEqual(line("b\n| c ![](bogus:x) |\n|-|\n"), 2, "the header row, with no body row")
+        XCTAssertEqual(line("b\n**bold** more\n| c ![](bogus:x) |\n|-|\n| d |\n"), 3, "the header row, before body rows")
+        XCTAssertEqual(line("x\n\n| a | b |\n|---|---|\n| c | ![](bogus:x) |\n"), 5, "a body row keeps cmark's line")
+        let error = try XCTUnwrap({ () -> TextReelError? in
+            do { _ = try TextDocument(markdown: "x\n\n| a | b |\n|---|---|\n| c | ![](bogus:x) |\n"); return nil } catch { return error as? TextReelError }
+        }())
+        XCTAssertEqual(error.column, 7, "and its column")
+        let text = "Intro.\n\n" + String(repeating: "Filler.\n\n", count: 40) + "b\n![](missing.png) c\n| h ![](gone.png) |\n|-|\n"
+        let whole = try TextDocument(markdownData: Data(text.utf8), sectionBytes: 0).warnings
+        let sections = try TextDocument(markdownData: Data(text.utf8), sectionBytes: 1).warnings
+        XCTAssertEqual(whole, sections)
+        XCTAssertEqual(whole.count, 2)
+    }
+
     func testHardBreakIsALineSeparator() throws {
         let doc = try TextDocument(markdown: "one\\\ntwo")
         XCTAssertEqual(doc.paragraphs[0].text, "one\u{2028}two")

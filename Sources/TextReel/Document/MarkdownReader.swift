@@ -282,6 +282,7 @@ struct MarkdownReader {
     /// Some blocks next to tables have none at all; then the place is unknown (the document's
     /// own line 1 would be wrong, and differ between a whole parse and one of a section).
     private func position(of node: OpaquePointer) -> (Int?, Int?) {
+        if let line = interruptedTableLine(of: node) { return (line + lineOffset, nil) }
         var current: OpaquePointer? = node
         while let n = current, cmark_node_parent(n) != nil {
             let line = Int(cmark_node_get_start_line(n))
@@ -292,6 +293,35 @@ struct MarkdownReader {
             current = cmark_node_parent(n)
         }
         return (nil, nil)
+    }
+
+    /// When a table interrupts a paragraph, cmark-gfm's table extension splits the paragraph: the
+    /// lines before the table stay a paragraph with no position, and the table, its header row and
+    /// everything in both get the paragraph's first line, with columns counted through the
+    /// paragraph's earlier lines (a whole parse and a parse of one section then disagree too).
+    /// The body rows keep their true lines, and the header row is the line before the delimiter
+    /// row: so a node there gets its true line, without a column. Nil for every other node.
+    private func interruptedTableLine(of node: OpaquePointer) -> Int? {
+        var current: OpaquePointer? = node
+        while let n = current, cmark_node_parent(n) != nil {
+            switch typeName(n) {
+            case "paragraph" where cmark_node_get_start_line(n) == 0:
+                // The paragraph's own lines, up to the table's header.
+                if let table = cmark_node_next(n), typeName(table) == "table" { return Int(cmark_node_get_start_line(table)) }
+                return nil
+            case "table_header", "table_row":
+                guard cmark_gfm_extensions_get_table_row_is_header(n) != 0,
+                      let table = cmark_node_parent(n), let before = cmark_node_previous(table),
+                      typeName(before) == "paragraph", cmark_node_get_start_line(before) == 0 else { return nil }
+                var row = cmark_node_next(n)
+                while let r = row, cmark_gfm_extensions_get_table_row_is_header(r) != 0 { row = cmark_node_next(r) }
+                let delimiter = row.map { Int(cmark_node_get_start_line($0)) - 1 } ?? Int(cmark_node_get_end_line(table))
+                return delimiter - 1
+            case "table", "document": return nil
+            default: current = cmark_node_parent(n)
+            }
+        }
+        return nil
     }
 
     /// "line:column", "line", or nil when unknown.
