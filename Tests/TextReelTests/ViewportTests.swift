@@ -242,8 +242,8 @@ final class FarJumpTests: XCTestCase {
         }
     }
 
-    /// Measuring on two cores gives the heights measuring on one does.
-    func testExactScrollsMeasureTheSameOnTwoCores() throws {
+    /// Measuring (heights only, the fragments not kept) gives the heights laying out does.
+    func testExactScrollsMeasureWhatLayoutGives() throws {
         let document = TextDocument.generated(paragraphs: 5000)
         let parallel = TextView(document: document, viewportSize: CGSize(width: 640, height: 480))
         parallel.textLayoutManager.measure(paragraphsIn: 0...3999)

@@ -7,7 +7,8 @@ import Foundation
 /// opened, and edited ones, keep their paragraphs for good.
 ///
 /// A class under `TextDocument`'s value semantics: a document copies it before editing one it
-/// shares, and reads lock it, since measuring asks for paragraphs from two cores.
+/// shares, and reads lock it: a document value may be read from several threads (golden cases
+/// and tests share one).
 final class ParagraphStore: @unchecked Sendable {
     struct Segment {
         /// Its source; nil for paragraphs given as values.

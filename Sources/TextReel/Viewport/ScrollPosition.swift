@@ -90,7 +90,7 @@ public final class ScrollPosition {
         return manager.ensureLayout(forParagraphAt: index)
     }
 
-    /// Measures the paragraphs above document `y` (on two cores), up to `limit` of them, until
+    /// Measures the paragraphs above document `y`, up to `limit` of them, until
     /// the paragraph at `y` stops changing. Without a limit, every one: `y` is then exact.
     func measureParagraphs(above target: Double, limit: Int = .max) {
         guard manager.paragraphCount > 0 else { return }
