@@ -245,13 +245,13 @@ final class FarJumpTests: XCTestCase {
     /// Measuring (heights only, the fragments not kept) gives the heights laying out does.
     func testExactScrollsMeasureWhatLayoutGives() throws {
         let document = TextDocument.generated(paragraphs: 5000)
-        let parallel = TextView(document: document, viewportSize: CGSize(width: 640, height: 480))
-        parallel.textLayoutManager.measure(paragraphsIn: 0...3999)
+        let measured = TextView(document: document, viewportSize: CGSize(width: 640, height: 480))
+        measured.textLayoutManager.measure(paragraphsIn: 0...3999)
         let serial = TextView(document: document, viewportSize: CGSize(width: 640, height: 480))
         serial.textLayoutManager.ensureLayout(forParagraphsIn: 0...3999)
         for index in stride(from: 0, through: 4000, by: 97) {
-            XCTAssertEqual(parallel.textLayoutManager.y(ofParagraphAt: index), serial.textLayoutManager.y(ofParagraphAt: index), "paragraph \(index)")
+            XCTAssertEqual(measured.textLayoutManager.y(ofParagraphAt: index), serial.textLayoutManager.y(ofParagraphAt: index), "paragraph \(index)")
         }
-        XCTAssertEqual(parallel.textLayoutManager.measuredParagraphCount, 4000)
+        XCTAssertEqual(measured.textLayoutManager.measuredParagraphCount, 4000)
     }
 }
