@@ -101,11 +101,11 @@ enum ExploreCommand {
                 return 1
             }
             if !quiet && Terminal.stderrIsTerminal {
-                FileHandle.standardError.write(Data("\r\(k + 1)/\(runs) runs passed".utf8))
+                Terminal.write("\r\(k + 1)/\(runs) runs passed", to: STDERR_FILENO)
             }
         }
         if !quiet {
-            if Terminal.stderrIsTerminal { FileHandle.standardError.write(Data("\r".utf8)) }
+            if Terminal.stderrIsTerminal { Terminal.write("\r", to: STDERR_FILENO) }
             let elapsed = String(format: "%.1f", Date().timeIntervalSince(start))
             print("\(passed) run\(passed == 1 ? "" : "s") passed in \(elapsed) s (seeds \(seed)…\(seed + passed - 1)); no failure")
         }

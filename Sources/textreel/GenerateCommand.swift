@@ -32,7 +32,9 @@ enum GenerateCommand {
             try file.append(data)
             try file.commit()
         } else {
-            FileHandle.standardOutput.write(data)
+            if let failure = AtomicFile.writeAll(data, to: STDOUT_FILENO), failure != EPIPE {
+                throw TextReelError("cannot write to standard output (\(String(cString: strerror(failure))))")
+            }
         }
         return 0
     }

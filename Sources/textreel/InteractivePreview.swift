@@ -33,7 +33,7 @@ enum RawTerminal {
     }
 
     static func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        Terminal.write(text, to: STDOUT_FILENO)
     }
 
     /// Takes and clears the resize flag.

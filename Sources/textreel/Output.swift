@@ -47,13 +47,20 @@ enum OutputFolder {
         if FileManager.default.fileExists(atPath: url.appendingPathComponent("summary.json").path) {
             AtomicFile.removeStaleTemporaries(in: url)
         }
-        let frames = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { $0.wholeMatch(of: /frame-\d{5}\.png/) != nil }
+        // Frames are regular files only: a folder or a link of that name is never TextReel's.
+        let frames = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { name in
+            var status = stat()
+            return name.wholeMatch(of: /frame-\d{5}\.png/) != nil
+                && lstat(url.appendingPathComponent(name).path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+        }
         guard !frames.isEmpty else { return lock }
+        // A summary TextReel wrote: it has a status.
         let summary = (try? Data(contentsOf: url.appendingPathComponent("summary.json")))
             .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+            .flatMap { $0["status"] is String ? $0 : nil }
         guard let summary else {
             lock.release()
-            throw TextReelError(file: url.path, "holds \(frames.count) frame-*.png file\(frames.count == 1 ? "" : "s") and no summary.json: not a TextReel render, and TextReel never deletes files it did not write; choose another --out")
+            throw TextReelError(file: url.path, "holds \(frames.count) frame-*.png file\(frames.count == 1 ? "" : "s") and no summary.json of a TextReel render beside them, and TextReel never deletes files it did not write; choose another --out")
         }
         if fullRun {
             // A full run replaces the frames of an earlier render.

@@ -55,7 +55,7 @@ enum ReviewCommand {
         }
         var options = GoldenSuite.Options()
         options.update = .none
-        FileHandle.standardError.write(Data("running the suite to find what fails …\n".utf8))
+        Terminal.error("running the suite to find what fails …")
         return try GoldenSuite.run(GoldenSuite.cases(in: folders), options: options)
     }
 

@@ -1,9 +1,15 @@
 import Foundation
+import TextReel
 
 enum Terminal {
-    static func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
-    }
+    static func error(_ line: String) { write(line + "\n", to: STDERR_FILENO) }
+
+    /// Writes `text` whole to a standard stream. A stream that cannot be written (a closed pipe,
+    /// a full disk, a closed descriptor) loses the text: Foundation's `FileHandle.write(_:)`
+    /// traps there instead, and a message must never crash the run it reports on.
+    static func write(_ text: String, to fd: Int32) { write(Data(text.utf8), to: fd) }
+
+    static func write(_ data: Data, to fd: Int32) { _ = AtomicFile.writeAll(data, to: fd) }
 
     static var stderrIsTerminal: Bool { isatty(2) == 1 }
     static var stdoutIsTerminal: Bool { isatty(1) == 1 }
@@ -37,18 +43,18 @@ final class Progress {
         let filled = total > 0 ? width * done / total : width
         let bar = String(repeating: "█", count: filled) + String(repeating: "░", count: width - filled)
         let line = String(format: "\r%@ %d/%d %@  %.1f/s  %.0fs left ", bar, done, total, unit, fps, left)
-        FileHandle.standardError.write(Data(line.utf8))
+        Terminal.write(line, to: STDERR_FILENO)
     }
 
     func finish() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Terminal.write("\r\u{1B}[K", to: STDERR_FILENO)
     }
 
     /// Clears the bar so a line can be printed; the next `step()` draws it again.
     func clear() {
         guard enabled else { return }
-        FileHandle.standardError.write(Data("\r\u{1B}[K".utf8))
+        Terminal.write("\r\u{1B}[K", to: STDERR_FILENO)
         lastDraw = .distantPast
     }
 }

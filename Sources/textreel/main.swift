@@ -22,7 +22,7 @@ Exit status: 0 ok, 1 a golden mismatch or a failed check (test, render --strict,
 """
 
 func fail(_ message: String, status: Int32) -> Never {
-    FileHandle.standardError.write(Data((message + "\n").utf8))
+    Terminal.write(message + "\n", to: STDERR_FILENO)
     exit(status)
 }
 

@@ -154,4 +154,30 @@ final class InputLimitTests: XCTestCase {
         XCTAssertEqual(try CLI.run(["version", "--bogus"]).status, 2)
         XCTAssertEqual(try CLI.run(["--version"]).status, 0)
     }
+
+    /// Found by a new user: a standard stream that cannot be written crashed the run with a trap
+    /// (Foundation's `FileHandle.write` is a `try!`); an environment's language list changed
+    /// the glyphs of Japanese lines; an image named for another format drew as missing.
+    func testStreamsEnvironmentAndFileNamesChangeNoVerdict() throws {
+        func shell(_ command: String, environment: [String: String] = [:]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/bash")
+            process.arguments = ["-c", command, CLI.executable.path]
+            process.currentDirectoryURL = Paths.root
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+        XCTAssertEqual(try shell("exec \"$0\" render no-such.md 2>/dev/full"), 2)
+        XCTAssertEqual(try shell("exec \"$0\" render no-such.md 2>&-"), 2)
+        XCTAssertEqual(try shell("set -o pipefail; \"$0\" generate 100000 | head -c 10 > /dev/null"), 0)
+        XCTAssertEqual(try shell("exec \"$0\" test Fixtures/golden/emoji --update none", environment: ["PANGO_LANGUAGE": "zh-tw", "LANGUAGE": "zh_TW"]), 0,
+                       "the goldens of Japanese, Arabic and Devanagari lines hold under another language list")
+        let folder = Paths.temporaryFolder()
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("documents/media/photo.jpg"), to: folder.appendingPathComponent("photo.png"))
+        XCTAssertNotNil(ImageFile.load(folder.appendingPathComponent("photo.png")), "a JPEG named .png is decoded as a JPEG")
+    }
 }

@@ -67,7 +67,17 @@ final class OutputFolderTests: XCTestCase {
         XCTAssertTrue(empty.stderr.contains("--out expects a folder"), empty.stderr)
         let into = try CLI.run(["render", Paths.root.appendingPathComponent(demo).path, "--out", folder.path])
         XCTAssertEqual(into.status, 2)
-        XCTAssertTrue(into.stderr.contains("not a TextReel render"), into.stderr)
+        XCTAssertTrue(into.stderr.contains("no summary.json of a TextReel render"), into.stderr)
         XCTAssertEqual(try Data(contentsOf: foreign), Data("not ours".utf8))
+        // Nor a summary that is not TextReel's, nor a folder or a link named like a frame.
+        try Data("{}".utf8).write(to: folder.appendingPathComponent("summary.json"))
+        XCTAssertEqual(try CLI.run(["render", Paths.root.appendingPathComponent(demo).path, "--out", folder.path]).status, 2)
+        let render = Paths.temporaryFolder("render-folder")
+        XCTAssertEqual(try CLI.run(["render", demo, "--out", render.path, "--quiet"]).status, 0)
+        try FileManager.default.createDirectory(at: render.appendingPathComponent("frame-00600.png/keep"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(atPath: render.appendingPathComponent("frame-00800.png").path, withDestinationPath: foreign.path)
+        XCTAssertEqual(try CLI.run(["render", demo, "--out", render.path, "--quiet"]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: render.appendingPathComponent("frame-00600.png/keep").path))
+        XCTAssertNotNil(try? FileManager.default.destinationOfSymbolicLink(atPath: render.appendingPathComponent("frame-00800.png").path))
     }
 }

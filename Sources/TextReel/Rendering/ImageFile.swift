@@ -146,13 +146,18 @@ enum ImageFile {
     /// Decodes the image into a surface of its own pixel size, or nil when it cannot be read.
     static func load(_ url: URL) -> CairoSurface? {
         guard let size = intrinsicSize(of: url), !isTooLarge(size, maximumPixels: maximumPixels) else { return nil }
-        switch url.pathExtension.lowercased() {
-        case "png":
+        // By what the bytes are, as `inspect` judges them, not by the name (a JPEG named .png).
+        let head = FileHandle(forReadingAtPath: url.path).flatMap { handle in
+            defer { try? handle.close() }
+            return try? handle.read(upToCount: 64 << 10)
+        } ?? Data()
+        switch Kind(sniffing: head) {
+        case .png:
             let surface = CairoSurface(taking: cairo_image_surface_create_from_png(url.path))
             return surface.isValid ? surface : nil
-        case "svg":
+        case .svg:
             return loadSVG(url)
-        default:
+        case .jpeg, .unknown:
             return loadPixbuf(url)
         }
     }

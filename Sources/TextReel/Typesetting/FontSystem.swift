@@ -50,7 +50,14 @@ final class FontSystem {
         self.fontSet = fontSet
     }
 
+    /// Pango gives each run of a script the first preferred language that writes it, from the
+    /// environment (`PANGO_LANGUAGE`, else `LANGUAGE`): under `zh-tw` a Japanese line took
+    /// Chinese glyph forms and failed its goldens. The list is pinned once, before Pango first
+    /// reads it, so no environment changes a frame.
+    private static let pinnedLanguages: Void = { setenv("PANGO_LANGUAGE", "en", 1) }()
+
     private static func make(_ fontSet: FontSet) -> (UnsafeMutablePointer<PangoFontMap>, OpaquePointer, OpaquePointer, TextReelError?) {
+        _ = pinnedLanguages
         var problem: TextReelError?
         let config = FcConfigCreate()!
         defer { FcConfigDestroy(config) }
