@@ -107,16 +107,13 @@ public struct GoldenCase: Sendable {
         if spec.document.hasPrefix("/") {
             throw TextReelError(file: file.path, "its document '\(spec.document)' is an absolute path; expected a path relative to the case folder, so the suite works wherever it is checked out")
         }
-        // Relative to the case's folder; an absolute path is taken as written.
-        func place(_ path: String) -> URL {
-            path.hasPrefix("/") ? URL(fileURLWithPath: path) : folder.appendingPathComponent(path).standardizedFileURL
-        }
-        document = place(spec.document)
+        document = folder.appendingPathComponent(spec.document).standardizedFileURL
         var isDirectory: ObjCBool = false
         if !FileManager.default.fileExists(atPath: document.path, isDirectory: &isDirectory) || isDirectory.boolValue {
             throw TextReelError(file: file.path, "its document '\(spec.document)' \(isDirectory.boolValue ? "is a folder" : "does not exist") (\(document.standardizedFileURL.path)); expected a Markdown file, relative to the case folder")
         }
-        script = spec.script.map(place)
+        // Relative to the case's folder; an absolute path is taken as written.
+        script = spec.script.map { $0.hasPrefix("/") ? URL(fileURLWithPath: $0) : folder.appendingPathComponent($0).standardizedFileURL }
         viewport = spec.viewport.map { ScrollScript.Viewport(width: $0.width, height: $0.height, scale: $0.scale ?? 1) }
         frames = spec.frames ?? .all
         tolerance = spec.tolerance ?? Tolerance()

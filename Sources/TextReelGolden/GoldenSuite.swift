@@ -86,8 +86,7 @@ public enum GoldenSuite {
         }
         // Images in a case's goldens that its index.json does not name: no comparison reads them.
         for golden in cases {
-            let expected = golden.variant.map { golden.folder.appendingPathComponent("expected/\($0.folderName)") }
-                ?? golden.folder.appendingPathComponent("expected")
+            let expected = folder("expected", of: golden.folder, variant: golden.variant?.folderName)
             guard let index = try? ExpectedFolder.read(at: expected)?.index else { continue }
             let named = Set(index.frames.values)
             for name in ((try? fm.contentsOfDirectory(atPath: expected.path)) ?? []).sorted()
@@ -208,12 +207,17 @@ public enum GoldenSuite {
         return result
     }
 
+    /// A case's `expected`, `actual` or `diff` folder, or a variant's folder in it.
+    static func folder(_ kind: String, of folder: URL, variant: String?) -> URL {
+        variant.map { folder.appendingPathComponent(kind).appendingPathComponent($0) } ?? folder.appendingPathComponent(kind)
+    }
+
     /// Compares a render with the goldens in `folder/expected`, writing `actual/` and `diff/`
     /// images for frames that differ, and goldens as `update` says.
     static func compare(_ rendered: GoldenCase.Rendered, name: String, folder: URL, variant: String? = nil,
                         tolerance: GoldenCase.Tolerance, update: UpdateMode, prune: Bool = false) throws -> CaseResult {
         let fm = FileManager.default
-        func place(_ kind: String) -> URL { variant.map { folder.appendingPathComponent(kind).appendingPathComponent($0) } ?? folder.appendingPathComponent(kind) }
+        func place(_ kind: String) -> URL { Self.folder(kind, of: folder, variant: variant) }
         let expectedFolder = place("expected")
         let actualFolder = place("actual")
         let diffFolder = place("diff")

@@ -101,41 +101,6 @@ final class EventLog {
     deinit { close(fd) }
 }
 
-/// Frame events held back until their frame's file is on disk, then written in frame order and
-/// counted in the summary: after a full disk or a kill, `events.jsonl` and `summary.json` never
-/// describe a frame whose PNG is missing.
-struct PendingEvents {
-    /// Each event with its file and the file's place in the writer's hand-over order (nil: no
-    /// file to wait for).
-    private var pending: [(file: (index: Int, url: URL)?, line: Data, event: FrameEvent, drawn: Bool)] = []
-    private var first = 0
-
-    mutating func add(_ event: FrameEvent, line: Data, file: (index: Int, url: URL)?, drawn: Bool) {
-        pending.append((file, line, event, drawn))
-    }
-
-    /// After a failure: removes the files of frames that were written but not counted (written
-    /// after a frame that failed, or whose event line could not be written), so the folder
-    /// holds exactly the frames the summary counts.
-    func removeUncounted() {
-        for entry in pending[first...] {
-            if let file = entry.file { try? FileManager.default.removeItem(at: file.url) }
-        }
-    }
-
-    /// Writes and counts the leading events whose files are among the first `onDisk` written.
-    mutating func flush(onDisk: Int, into log: EventLog, summary: inout RunSummary) throws {
-        while first < pending.count {
-            let next = pending[first]
-            if let file = next.file, file.index >= onDisk { break }
-            try log.append(next.line)
-            summary.add(next.event, written: next.drawn)
-            first += 1
-        }
-        if first > 256 { pending.removeFirst(first); first = 0 }
-    }
-}
-
 /// What a render's frames depend on, as one string kept in `summary.json`: the document and
 /// script (path, size, modification time), the options that change frames, and the library and
 /// font versions. A `--frames` run into a folder completes it only when this is the same.
@@ -176,9 +141,12 @@ enum RenderInputs {
 final class RenderRecord {
     let folder: URL
     private let events: EventLog
-    private var pending = PendingEvents()
     private var partial = RunSummary()
     private let encoder = JSONEncoder()
+    /// Events held back until their frame's file is on disk, each with that file and its place
+    /// in the writer's hand-over order (nil: no file to wait for); `first` is the next to write.
+    private var pending: [(file: (index: Int, url: URL)?, line: Data, event: FrameEvent, drawn: Bool)] = []
+    private var first = 0
 
     init(folder: URL, inputs: String?) throws {
         self.folder = folder
@@ -192,30 +160,45 @@ final class RenderRecord {
 
     /// Frame `event`'s line, written once its file (if any) is among the first `onDisk` written.
     func add(_ event: FrameEvent, file: (index: Int, url: URL)?, drawn: Bool, onDisk: Int) throws {
-        pending.add(event, line: try encoder.encode(event) + Data("\n".utf8), file: file, drawn: drawn)
-        try pending.flush(onDisk: onDisk, into: events, summary: &partial)
+        pending.append((file, try encoder.encode(event) + Data("\n".utf8), event, drawn))
+        try flush(onDisk: onDisk)
     }
 
     /// The render finished: every frame is on disk.
     func complete(_ summary: RunSummary, onDisk: Int) throws {
-        try pending.flush(onDisk: onDisk, into: events, summary: &partial)
+        try flush(onDisk: onDisk)
         var summary = summary
         summary.status = "complete"
         summary.inputs = partial.inputs
         try write(summary)
     }
 
-    /// The render stopped with `error`: the frames on disk are counted, those written out of
-    /// order past a failure removed, and the summary says why.
+    /// The render stopped with `error`: the frames on disk are counted, the files of frames
+    /// written but not counted (past a failed frame, or whose line could not be written) are
+    /// removed, and the summary says why.
     func stopped(by error: Error, onDisk: Int, documentHeight: Double, paragraphs: Int) {
-        try? pending.flush(onDisk: onDisk, into: events, summary: &partial)
-        pending.removeUncounted()
+        try? flush(onDisk: onDisk)
+        for entry in pending[first...] {
+            if let file = entry.file { try? FileManager.default.removeItem(at: file.url) }
+        }
         partial.documentHeight = documentHeight
         partial.paragraphs = paragraphs
         let status = (error as? TextReelError)?.exitStatus
         partial.status = status == 130 || status == 143 ? "interrupted" : "failed"
         partial.error = "\(error)"
         try? write(partial)
+    }
+
+    /// Writes and counts the leading events whose files are among the first `onDisk` written.
+    private func flush(onDisk: Int) throws {
+        while first < pending.count {
+            let next = pending[first]
+            if let file = next.file, file.index >= onDisk { break }
+            try events.append(next.line)
+            partial.add(next.event, written: next.drawn)
+            first += 1
+        }
+        if first > 256 { pending.removeFirst(first); first = 0 }
     }
 
     private func write(_ summary: RunSummary) throws {

@@ -6,8 +6,10 @@ import Foundation
 open class VideoAttachmentViewProvider: TextAttachmentViewProvider {
     /// The longest video a document may name, in seconds.
     public static let maximumDuration = 86_400.0
-    /// A video's length when its URL names none.
-    public static let defaultDuration = 10.0
+    /// A video's length in seconds: its URL's `duration`, else 10.
+    public static func duration(of attachment: TextAttachment) -> Double {
+        attachment.parameters["duration"].flatMap(Double.init) ?? 10
+    }
     open override class var providerName: String { "video" }
     open override func loadView() -> AttachmentView { VideoAttachmentView(attachment: textAttachment) }
 }
@@ -19,7 +21,7 @@ open class VideoAttachmentView: AttachmentView {
     public let loops: Bool
 
     public required init(attachment: TextAttachment) {
-        duration = attachment.parameters["duration"].flatMap(Double.init) ?? VideoAttachmentViewProvider.defaultDuration
+        duration = VideoAttachmentViewProvider.duration(of: attachment)
         loops = attachment.parameters["loop"] == "true"
         super.init(attachment: attachment)
     }

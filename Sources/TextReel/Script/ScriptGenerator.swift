@@ -18,7 +18,7 @@ public struct ScriptGenerator {
             length = paragraph.text.count
             if case .heading = paragraph.kind { heading = paragraph.text }
             attachments = paragraph.attachments.map {
-                ($0.id, $0.scheme, $0.parameters["kind"], $0.parameters["duration"].flatMap(Double.init) ?? VideoAttachmentViewProvider.defaultDuration)
+                ($0.id, $0.scheme, $0.parameters["kind"], VideoAttachmentViewProvider.duration(of: $0))
             }
         }
     }

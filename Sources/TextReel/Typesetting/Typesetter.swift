@@ -75,8 +75,9 @@ final class Typesetter {
             // where its own cells ran out of room, and header and data columns no longer lined
             // up. It overhangs the text column instead, cut at the view's edge.
             let widths = tableColumnWidths(pl, text: text, attributes: attributes.list, columns: columns)
-            let gap = widths.reduce(0, +) + 24 * Double(columns - 1) <= available ? 24.0 : 8.0
-            unwrapped = widths.reduce(0, +) + gap * Double(columns - 1) > available
+            let cells = widths.reduce(0, +), gaps = Double(columns - 1)
+            let gap = cells + 24 * gaps <= available ? 24.0 : 8.0
+            unwrapped = cells + gap * gaps > available
             if unwrapped { pango_layout_set_width(pl, -1) }
             var x = 0.0
             setTabStops(pl, widths.dropLast().map { x += $0 + gap; return x })
