@@ -109,8 +109,7 @@ final class AttachmentTests: XCTestCase {
         var draws: [Int] = []
         func frame() throws {
             view.time += 0.1
-            _ = try view.renderFrame()
-            draws.append(view.attachmentHost.drainSurfaceCounts().draws)
+            draws.append(try XCTUnwrap(view.renderFrame().pass).counters.attachmentDraws)
         }
         for _ in 0..<5 { try frame() }          // loading (2 frames), then paused
         try view.perform(.play, onAttachment: "v")

@@ -11,18 +11,9 @@ final class AttachmentViewHost {
         let provider: TextAttachmentViewProvider
         var inBounds: Bool
         var lastVisiblePass: Int
-        var surface: CairoSurface?
-        var surfaceKey: SurfaceKey?
         /// Made by an action before this pass: its "created" already says it is here.
         var madeByAction = false
         var view: AttachmentView { provider.view }
-    }
-
-    private struct SurfaceKey: Equatable {
-        var stateVersion: Int
-        var loadingFrame: Int?
-        var size: CGSize
-        var scale: Double
     }
 
     private let providers: AttachmentProviders
@@ -40,8 +31,6 @@ final class AttachmentViewHost {
     /// Caps on views kept out of the viewport bounds.
     var maximumKeptViews = 16
     var maximumKeptBytes = 32 << 20
-    private(set) var surfaceDraws = 0
-    private(set) var surfaceHits = 0
 
     init(providers: AttachmentProviders) { self.providers = providers }
 
@@ -56,14 +45,19 @@ final class AttachmentViewHost {
     /// The live view for attachment `id`, if any.
     func view(for id: String) -> AttachmentView? { entries[id]?.view }
 
+    /// Every live view's instance, by attachment id.
+    var liveViews: [String: Int] { entries.mapValues { $0.view.instance } }
+
     // MARK: A pass
 
-    /// Called once per layout pass with the attachments in the viewport bounds (document order)
-    /// and the script time that passed since the previous pass. Returns the attachments that
+    /// Called once per layout pass with the attachments in the viewport bounds (document order),
+    /// the script time that passed since the previous pass, and the bytes of the surfaces drawn
+    /// for views (id → view instance and bytes; a view without one counts its box). Returns the attachments that
     /// flicker: drawn as loading again after they had loaded, while they stayed in the bounds or
     /// left them under `.onScrollingOutOfViewport` (evictions over the caps excepted).
     @discardableResult
-    func update(inBounds attachments: [(TextAttachment, ParagraphID)], elapsed: Double) -> [String] {
+    func update(inBounds attachments: [(TextAttachment, ParagraphID)], elapsed: Double,
+                surfaceBytes: [String: (instance: Int, bytes: Int)] = [:]) -> [String] {
         pass += 1
         defer { previouslyInBounds = Set(attachments.map(\.0.id)) }
         var loadedNow: [String] = []
@@ -99,7 +93,7 @@ final class AttachmentViewHost {
                 discard(id)
             }
         }
-        evictOverCaps()
+        evictOverCaps(surfaceBytes)
         var flicker: [String] = []
         for id in seen.sorted() {
             guard let entry = entries[id] else { continue }
@@ -138,10 +132,15 @@ final class AttachmentViewHost {
         record(entry.provider, .discarded)
     }
 
-    private func evictOverCaps() {
+    private func evictOverCaps(_ surfaceBytes: [String: (instance: Int, bytes: Int)]) {
+        func size(of entry: Entry) -> Int {
+            let attachment = entry.provider.textAttachment
+            if let drawn = surfaceBytes[attachment.id], drawn.instance == entry.view.instance { return drawn.bytes }
+            return Int(attachment.size.width * attachment.size.height * 4)
+        }
         let kept = entries.filter { !$0.value.inBounds }
         var count = kept.count
-        var bytes = kept.values.reduce(0) { $0 + Self.bytes(of: $1) }
+        var bytes = kept.values.reduce(0) { $0 + size(of: $1) }
         guard count > maximumKeptViews || bytes > maximumKeptBytes else { return }
         let candidates = kept.filter { !$0.value.view.isPinned }
             .sorted { ($0.value.lastVisiblePass, $0.key) < ($1.value.lastVisiblePass, $1.key) }
@@ -149,14 +148,10 @@ final class AttachmentViewHost {
             if let state = entry.view.saveState() { saved[id] = state }
             entries[id] = nil
             count -= 1
-            bytes -= Self.bytes(of: entry)
+            bytes -= size(of: entry)
             record(entry.provider, .evicted)
             evicted.insert(id)
         }
-    }
-
-    private static func bytes(of entry: Entry) -> Int {
-        entry.surface?.byteCount ?? Int(entry.provider.textAttachment.size.width * entry.provider.textAttachment.size.height * 4)
     }
 
     // MARK: Edits and actions
@@ -192,46 +187,10 @@ final class AttachmentViewHost {
         return events
     }
 
-    var surfaceCounts: (draws: Int, hits: Int) { (surfaceDraws, surfaceHits) }
-
-    func drainSurfaceCounts() -> (draws: Int, hits: Int) {
-        defer { surfaceDraws = 0; surfaceHits = 0 }
-        return (surfaceDraws, surfaceHits)
-    }
-
     private func record(_ provider: TextAttachmentViewProvider, _ kind: AttachmentEvent.Kind) {
         var state = provider.view.visibleState
         state["instance"] = .number(Double(provider.view.instance))
         events.append(AttachmentEvent(id: provider.textAttachment.id, provider: Swift.type(of: provider).providerName,
                                       event: kind, state: state))
-    }
-
-    // MARK: Surfaces
-
-    /// The attachment's surface at `size` and `scale`: drawn again only when the view's state
-    /// changed (or while it is loading); nil when the attachment has no view.
-    func surface(for attachment: TextAttachment, size: CGSize, scale: Double, painter: AttachmentPainter) -> CairoSurface? {
-        guard var entry = entries[attachment.id] else { return nil }
-        let view = entry.view
-        let key = SurfaceKey(stateVersion: view.stateVersion, loadingFrame: view.isLoaded ? nil : view.framesSinceCreation,
-                             size: size, scale: scale)
-        if let surface = entry.surface, entry.surfaceKey == key {
-            surfaceHits += 1
-            return surface
-        }
-        let width = (size.width * scale).rounded(.up), height = (size.height * scale).rounded(.up)
-        // Taller or wider than Cairo can make a surface (an 8,000 pt drawing at scale 8): no
-        // surface, so the frame draws the placeholder in place, instead of an empty surface.
-        guard max(width, height) <= CGFloat(CairoSurface.maximumSide) else { return nil }
-        let surface = CairoSurface(width: Int(width), height: Int(height), opaque: false)
-        surface.draw { cr in
-            let canvas = AttachmentCanvas(cr: cr, painter: painter, size: size, scale: scale)
-            if view.isLoaded { view.draw(in: canvas) } else { view.drawLoading(in: canvas) }
-        }
-        entry.surface = surface
-        entry.surfaceKey = key
-        entries[attachment.id] = entry
-        surfaceDraws += 1
-        return surface
     }
 }

@@ -20,7 +20,7 @@ final class FragmentSurfaceCache {
     private var entries: [Key: Entry] = [:]
     private var bytes = 0
     var budget: Int
-    /// Counters since the last `drainCounts()`.
+    /// Surfaces drawn and reused so far (a frame counts the difference over its drawing).
     private(set) var draws = 0
     private(set) var hits = 0
 
@@ -66,13 +66,5 @@ final class FragmentSurfaceCache {
     func removeAll() {
         entries.removeAll()
         bytes = 0
-    }
-
-    /// The counters as they are (a pass reads the difference over its drawing).
-    var counts: (draws: Int, hits: Int) { (draws, hits) }
-
-    func drainCounts() -> (draws: Int, hits: Int) {
-        defer { draws = 0; hits = 0 }
-        return (draws, hits)
     }
 }

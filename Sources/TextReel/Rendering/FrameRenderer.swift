@@ -8,6 +8,7 @@ final class FrameRenderer {
     let painter: FragmentPainter
     let attachments: AttachmentPainter
     let cache = FragmentSurfaceCache()
+    let attachmentSurfaces = AttachmentSurfaceCache()
 
     init(fonts: FontSystem, theme: Theme) {
         self.theme = theme
@@ -48,16 +49,24 @@ final class FrameRenderer {
     }
     private var last: (composition: Composition, frame: RenderedFrame)?
 
-    /// `attachmentSurface` gives each attachment's surface at a size and scale (nil: draw the
-    /// plain placeholder).
-    func render(_ fragments: [TextLayoutFragment], visibleRect: CGRect, scale: Double,
-                decorations: [ParagraphID: [FragmentDecoration]] = [:], overlay: Overlay? = nil,
-                attachmentSurface: (TextAttachment, CGSize, Double) -> CairoSurface? = { _, _, _ in nil }) -> RenderedFrame {
+    /// Draws `scene`; returns the frame and the surfaces it drew and reused.
+    func render(_ scene: Scene) -> (frame: RenderedFrame, counters: RenderCounters) {
+        let before = (cache.draws, cache.hits, attachmentSurfaces.draws, attachmentSurfaces.hits)
+        let frame = draw(scene)
+        let counters = RenderCounters(surfaceDraws: cache.draws - before.0, surfaceHits: cache.hits - before.1,
+                                      attachmentDraws: attachmentSurfaces.draws - before.2,
+                                      attachmentHits: attachmentSurfaces.hits - before.3)
+        return (frame, counters)
+    }
+
+    private func draw(_ scene: Scene) -> RenderedFrame {
+        let visibleRect = scene.visibleRect, scale = scene.scale, overlay = scene.overlay
         let width = Int(device(visibleRect.width, scale)), height = Int(device(visibleRect.height, scale))
         let top = device(visibleRect.minY, scale)
+        attachmentSurfaces.keep(only: scene.liveViews)
         var pieces: [Piece] = []
-        for fragment in fragments {
-            let frameRect = fragment.layoutFragmentFrame
+        for item in scene.fragments {
+            let fragment = item.fragment, frameRect = item.frame
             let surfaceRect = fragment.renderingSurfaceBounds.offsetBy(dx: frameRect.minX, dy: frameRect.minY)
             guard surfaceRect.intersects(visibleRect), fragment.layout != nil else { continue }
             if max(surfaceRect.width, surfaceRect.height) * scale > Double(CairoSurface.maximumSide) {
@@ -66,17 +75,17 @@ final class FrameRenderer {
                 let surface = cache.surface(for: fragment, scale: scale) { painter.draw($0, in: $1) }
                 pieces.append(.surface(surface, x: device(surfaceRect.minX, scale), y: device(surfaceRect.minY, scale) - top))
             }
-            if let extra = decorations[fragment.paragraph.id] {
-                pieces.append(.decorations(fragment.paragraph.id, extra, x: device(frameRect.minX, scale), y: device(frameRect.minY, scale) - top))
+            if !item.decorations.isEmpty {
+                pieces.append(.decorations(fragment.paragraph.id, item.decorations, x: device(frameRect.minX, scale), y: device(frameRect.minY, scale) - top))
             }
-            for (attachment, rect) in fragment.attachmentFrames {
-                let box = rect.offsetBy(dx: frameRect.minX, dy: frameRect.minY)
+            for attachment in item.attachments {
+                let box = attachment.frame
                 guard box.intersects(visibleRect) else { continue }
                 let x = device(box.minX, scale), y = device(box.minY, scale) - top
-                if let surface = attachmentSurface(attachment, rect.size, scale) {
+                if let surface = attachmentSurfaces.surface(for: attachment, scale: scale, painter: self.attachments) {
                     pieces.append(.surface(surface, x: x, y: y))
                 } else {
-                    pieces.append(.placeholder(attachment, box: CGRect(origin: .zero, size: rect.size), x: x, y: y))
+                    pieces.append(.placeholder(attachment.attachment, box: CGRect(origin: .zero, size: box.size), x: x, y: y))
                 }
             }
         }

@@ -47,12 +47,7 @@ public struct LayoutPass: Sendable {
     }
 
     /// Surfaces drawn and reused by the frame drawn after the pass (zero when it was not drawn).
-    public struct Counters: Sendable, Equatable {
-        public var surfaceDraws = 0
-        public var surfaceHits = 0
-        public var attachmentDraws = 0
-        public var attachmentHits = 0
-    }
+    public typealias Counters = RenderCounters
 
     public var visibleRect: LayoutRect
     public var viewportBounds: LayoutRect

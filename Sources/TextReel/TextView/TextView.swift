@@ -70,19 +70,28 @@ open class TextView: TextViewportLayoutControllerDelegate {
         // A view made from Swift too large for a frame is an error here, not a crash in Cairo.
         try ViewportLimits.check(viewportSize, scale: scale, theme: theme)
         var pass = try layoutPass()
-        let surfaces = renderer.cache.counts, attachmentSurfaces = attachmentHost.surfaceCounts
-        let host = attachmentHost, painter = renderer.attachments
-        let frame = renderer.render(configuredFragments, visibleRect: visibleRect, scale: scale, decorations: decorations,
-                                    overlay: showsOverlay ? Overlay(pass) : nil) { attachment, size, scale in
-            host.surface(for: attachment, size: size, scale: scale, painter: painter)
-        }
-        pass.counters = LayoutPass.Counters(
-            surfaceDraws: renderer.cache.counts.draws - surfaces.draws, surfaceHits: renderer.cache.counts.hits - surfaces.hits,
-            attachmentDraws: attachmentHost.surfaceCounts.draws - attachmentSurfaces.draws,
-            attachmentHits: attachmentHost.surfaceCounts.hits - attachmentSurfaces.hits)
+        let (frame, counters) = renderer.render(scene(of: pass))
+        pass.counters = counters
         lastPass = pass
         frame.pass = pass
         return frame
+    }
+
+    /// What the renderer draws after `pass`: the configured fragments with their decorations and
+    /// the state of their attachments' views.
+    private func scene(of pass: LayoutPass) -> Scene {
+        let fragments = configuredFragments.map { fragment in
+            let frame = fragment.layoutFragmentFrame
+            return Scene.Fragment(
+                fragment: fragment, frame: frame, decorations: decorations[fragment.paragraph.id] ?? [],
+                attachments: fragment.attachmentFrames.map { attachment, rect in
+                    let view = attachmentHost.view(for: attachment.id)
+                    return Scene.Attachment(attachment: attachment, frame: rect.offsetBy(dx: frame.minX, dy: frame.minY),
+                                            view: view, drawn: view.map(Scene.DrawnState.init))
+                })
+        }
+        return Scene(visibleRect: visibleRect, scale: scale, fragments: fragments, liveViews: attachmentHost.liveViews,
+                     overlay: showsOverlay ? Overlay(pass) : nil)
     }
 
     /// Adds drawing to a fragment for this pass (call it from `configureRenderingSurfaceFor`).
@@ -116,7 +125,8 @@ open class TextView: TextViewportLayoutControllerDelegate {
         }
         // Then the attachment views, once per pass, for the fragments it settled on.
         let inBounds = configuredFragments.flatMap { fragment in fragment.paragraph.attachments.map { ($0, fragment.paragraph.id) } }
-        let flicker = attachmentHost.update(inBounds: inBounds, elapsed: lastPassTime.map { max(time - $0, 0) } ?? 0)
+        let flicker = attachmentHost.update(inBounds: inBounds, elapsed: lastPassTime.map { max(time - $0, 0) } ?? 0,
+                                            surfaceBytes: renderer.attachmentSurfaces.bytes)
         lastPassTime = time
         let moved = scrollPosition.endPass(before: before)
         try verifyCallOrder()
