@@ -342,6 +342,6 @@ struct VariantMatrix: Decodable {
 
 /// Widths as case names write them: 375, not 375.0.
 enum ViewportWidth {
-    static func format(_ width: Double) -> String { width == width.rounded() ? String(Int(width)) : String(width) }
+    static func format(_ width: Double) -> String { NumberText.text(width) }
 }
 

@@ -139,8 +139,5 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
     }
 
     /// One decimal, and none for a whole number once rounded (24.02 is "24", as 24 is).
-    private func fmt(_ value: Double) -> String {
-        let rounded = (value * 10).rounded() / 10
-        return rounded == rounded.rounded() ? String(Int(rounded)) : String(format: "%.1f", rounded)
-    }
+    private func fmt(_ value: Double) -> String { NumberText.text(value, decimals: 1, roundingFirst: true) }
 }

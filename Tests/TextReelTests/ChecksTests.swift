@@ -85,10 +85,17 @@ final class ChecksTests: XCTestCase {
     }
 
     func testShrinkSimplificationsOnlyGetSmaller() {
-        let step = ExploreStep(.scrollBy, [1200, 0.5, 2])
-        XCTAssertTrue(step.simplifications.allSatisfy { zip($0.numbers, step.numbers).allSatisfy { abs($0) <= abs($1) } })
-        XCTAssertTrue(ExploreStep(.resize, [100, 100]).simplifications.isEmpty, "a viewport keeps a size")
-        XCTAssertEqual(ExploreStep(.scrollBy, [300, 0, 0]).json5, "{scroll: {by: 300}}")
+        let step = ScrollStep(.by(1200), duration: 0.5, curve: .easeIn)
+        let simpler = step.simplifications.map { $0 as! ScrollStep }
+        XCTAssertEqual(simpler.count, 4, "duration to 0 and halved, distance to 0 and halved")
+        for s in simpler {
+            guard case .by(let dy) = s.target else { return XCTFail("a scroll by stays one") }
+            XCTAssertTrue(abs(dy) <= 1200 && s.duration <= 0.5 && (dy != 1200 || s.duration != 0.5), s.json5)
+        }
+        XCTAssertTrue(ResizeStep(width: 100, height: 100).simplifications.isEmpty, "a viewport keeps a size")
+        XCTAssertEqual(ResizeStep(width: 300, height: 100).simplifications.map(\.json5), ["{resize: {width: 100, height: 100}}", "{resize: {width: 200, height: 100}}"])
+        XCTAssertEqual(ScrollStep(.by(300)).json5, "{scroll: {by: 300}}")
+        XCTAssertEqual(EditStep(.deleteParagraph(7)).simplifications.map(\.json5), ["{edit: {deleteParagraph: 0}}", "{edit: {deleteParagraph: 3}}"])
     }
 
     func testGeneratedScriptsAreValidAndDeterministic() throws {
@@ -121,18 +128,34 @@ final class ChecksTests: XCTestCase {
         let documents = try ["demo.md", "attachments.md", "emoji.md"].map {
             try TextDocument(contentsOf: Paths.fixtures.appendingPathComponent("documents/\($0)"))
         } + [TextDocument.generated(paragraphs: 300)]
-        var kinds = Set<ExploreStep.Kind>()
+        /// A step's form: its kind, and which target, edit or action it is.
+        func form(_ step: any ScriptStep) -> String {
+            func name(_ value: Any) -> String { String(String(describing: value).prefix { $0 != "(" }) }
+            switch step {
+            case let scroll as ScrollStep: return "scroll." + name(scroll.target)
+            case let edit as EditStep: return "edit." + name(edit.edit)
+            case let attachment as AttachmentStep: return attachment.action.name
+            default: return "\(type(of: step))"
+            }
+        }
+        var kinds = Set<String>(), types = Set<ObjectIdentifier>()
         for (d, document) in documents.enumerated() {
             for seed in UInt64(0)..<60 {
                 var generator = ScriptGenerator(document: document, seed: seed)
                 let generated = generator.script(steps: 12)
-                kinds.formUnion(generated.steps.map(\.kind))
+                kinds.formUnion(generated.steps.map(form))
+                types.formUnion(generated.steps.map { ObjectIdentifier(type(of: $0)) })
                 let script = try ScrollScript(data: Data(generated.json5.utf8))
                 let view = TextView(document: document, viewportSize: CGSize(width: generated.width, height: generated.height))
                 XCTAssertNoThrow(try ScriptRunner(view: view, script: script).run(drawing: 0...0) { _, _, _ in },
                                  "document \(d), seed \(seed):\n\(generated.json5)")
             }
         }
-        XCTAssertEqual(Set(ExploreStep.Kind.allCases).subtracting(kinds), [], "step kinds never generated")
+        let every: Set = ["scroll.to", "scroll.by", "scroll.toParagraph", "scroll.toHeading", "scroll.toAttachment", "FlingStep",
+                          "WaitStep", "edit.insert", "edit.delete", "edit.insertParagraph", "edit.deleteParagraph", "ResizeStep",
+                          "SetNeedsLayoutStep", "RegisterStep", "play", "pause", "seek", "focus", "type", "toggle", "slide"]
+        XCTAssertEqual(every.subtracting(kinds), [], "step forms never generated")
+        let drawn = ScriptSteps.kinds.filter { $0.generatorWeight > 0 }.map { ObjectIdentifier($0) }
+        XCTAssertEqual(Set(drawn).subtracting(types), [], "a kind with a weight is generated")
     }
 }

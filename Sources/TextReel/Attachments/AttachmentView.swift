@@ -17,7 +17,7 @@ public enum StateValue: Encodable, Equatable, Sendable, CustomStringConvertible 
 
     public var description: String {
         switch self {
-        case .number(let value): value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
+        case .number(let value): NumberText.text(value, decimals: 2)
         case .bool(let value): String(value)
         case .string(let value): value
         }

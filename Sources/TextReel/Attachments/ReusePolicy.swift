@@ -19,4 +19,7 @@ public struct ReusePolicy: OptionSet, Hashable, Sendable {
     }
 
     public static let names = ["onScrollingOutOfViewport", "onEditingInlineParagraphs"]
+
+    /// The names of the policies this one holds, in `names` order.
+    public var memberNames: [String] { Self.names.filter { contains(ReusePolicy(name: $0)!) } }
 }

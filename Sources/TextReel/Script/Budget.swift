@@ -58,7 +58,7 @@ public struct Budget: Sendable, Equatable {
     /// The limits as `name=value` pairs, for messages and case files.
     public var settings: [(name: String, value: String)] {
         var out: [(String, String)] = []
-        func fmt(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v) }
+        func fmt(_ v: Double) -> String { NumberText.text(v) }
         if let maxJump { out.append(("maxJump", fmt(maxJump))) }
         if let maxCorrection { out.append(("maxCorrection", fmt(maxCorrection))) }
         if let maxCreated { out.append(("maxCreated", String(maxCreated))) }

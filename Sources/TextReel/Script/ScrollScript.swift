@@ -30,41 +30,10 @@ public struct ScrollScript: Sendable {
 
     public enum Align: String, Sendable, CaseIterable { case top, center, bottom }
 
-    public enum ScrollTarget: Sendable, Equatable {
-        /// An absolute y: where the (partly estimated) coordinates put it, or with `exact: true`
-        /// after measuring the paragraphs above it.
-        case to(Double, exact: Bool = false)
-        case by(Double)
-        case toParagraph(Int, Align)
-        case toHeading(String, Align)
-        case toAttachment(String, Align)
-    }
-
     /// UIScrollView's deceleration rates, per millisecond.
     public enum Deceleration: String, Sendable, CaseIterable {
         case normal, fast
         var rate: Double { self == .normal ? 0.998 : 0.99 }
-    }
-
-    public enum Edit: Sendable, Equatable {
-        case insert(paragraph: Int, text: String, at: Int)
-        case delete(paragraph: Int, from: Int, length: Int)
-        case insertParagraph(markdown: String, after: Int)
-        case deleteParagraph(Int)
-    }
-
-    public enum Step: Sendable, Equatable {
-        case scroll(ScrollTarget, duration: Double, curve: Curve)
-        case fling(velocity: Double, deceleration: Deceleration)
-        case wait(Double)
-        case edit(Edit)
-        case resize(width: Double, height: Double)
-        case setNeedsLayout
-        case snapshot(String)
-        /// play, pause, seek, focus, blur, type, toggle, slide, stroke on attachment `id`.
-        case attachment(id: String, AttachmentAction)
-        /// Reuse policies per provider type, by provider name ("video").
-        case register([Registration])
     }
 
     public struct Registration: Sendable, Equatable {
@@ -75,7 +44,8 @@ public struct ScrollScript: Sendable {
     public var viewport: Viewport?
     public var fps: Double
     public var overdraw: Double
-    public var steps: [Step]
+    /// The steps, each of its own kind (`ScriptSteps.kinds`).
+    public var steps: [any ScriptStep]
     /// Registrations from the top-level `register` key, applied before the first frame.
     public var registrations: [Registration] = []
     /// Caps on attachment views kept out of view (`keptViews: {count, bytes}`), when given.
@@ -134,7 +104,7 @@ extension ScrollScript {
             viewport = decoded.viewport
             fps = decoded.fps
             overdraw = decoded.overdraw
-            steps = decoded.steps
+            steps = decoded.steps.map(\.step)
             registrations = decoded.register
             keptViewCount = decoded.keptViews?.count
             keptViewBytes = decoded.keptViews?.bytes
@@ -149,7 +119,7 @@ extension ScrollScript {
 
     /// The error for a step that cannot run (a paragraph that does not exist at that frame, …).
     func error(step: Int, _ message: String) -> TextReelError {
-        let position = step < stepPositions.count ? stepPositions[step] : (1, 1)
+        let position = stepPositions.indices.contains(step) ? stepPositions[step] : (1, 1)
         return TextReelError(file: fileName, line: position.0, column: position.1, message)
     }
 }

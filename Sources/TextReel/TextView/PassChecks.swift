@@ -60,10 +60,6 @@ public struct PassChecks: Codable, Sendable, Equatable {
         return errors
     }
 
-    /// A number as messages write it: whole numbers without ".0" (huge or infinite ones as Swift
-    /// prints them, never through an Int conversion that would trap).
-    static func fmt(_ value: Double) -> String {
-        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
-        return value == value.rounded() ? String(Int(value)) : String(format: "%.2f", value)
-    }
+    /// A number as messages write it.
+    static func fmt(_ value: Double) -> String { NumberText.text(value, decimals: 2) }
 }

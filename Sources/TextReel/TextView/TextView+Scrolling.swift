@@ -33,7 +33,11 @@ extension TextView {
     func measureParagraphs(through index: Int) -> TextLayoutFragment { scrollPosition.measureParagraphs(through: index) }
 
     /// Measures the paragraphs above document `y` until the paragraph at `y` stops changing.
-    func measureParagraphs(above y: Double) { scrollPosition.measureParagraphs(above: y) }
+    public func measureParagraphs(above y: Double) { scrollPosition.measureParagraphs(above: y) }
+
+    /// Scrolls so that the point `offset` below paragraph `id`'s top is at the top of the view,
+    /// wherever that paragraph is by then (the anchor follows it through corrections).
+    public func scroll(toParagraph id: ParagraphID, offset: Double) { scrollPosition.scroll(toParagraph: id, offset: offset) }
 
     /// The visible rect in document coordinates.
     public var visibleRect: CGRect {

@@ -1,0 +1,23 @@
+import Foundation
+
+/// The one way numbers are written for people: in messages, script and case files, layout
+/// snapshots. A whole number has no ".0"; any other has `decimals` places, or Swift's shortest
+/// form when nil; with `roundingFirst` a number that rounds to a whole one at those places is
+/// written whole (24.02 at one decimal is "24"). Huge and non-finite numbers are written as Swift
+/// prints them, never through an Int conversion that would trap.
+public enum NumberText {
+    public static func text(_ value: Double, decimals: Int? = nil, roundingFirst: Bool = false) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+        var value = value
+        if roundingFirst, let decimals {
+            let k = pow(10, Double(decimals))
+            value = (value * k).rounded() / k
+        }
+        if value == value.rounded() { return String(Int(value)) }
+        guard let decimals else { return "\(value)".replacingOccurrences(of: ".0e", with: "e") }
+        return String(format: "%.\(decimals)f", value)
+    }
+
+    /// As script files write numbers (the explorer's, shrunk): three decimals at most.
+    static func script(_ value: Double) -> String { text(value, decimals: 3) }
+}

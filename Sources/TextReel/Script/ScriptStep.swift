@@ -1,0 +1,114 @@
+import Foundation
+
+/// One kind of script step (scroll, wait, edit …), declared whole in one file under `Steps/`:
+/// how it is read from JSON5 (errors at its line and column), how many frames it spans, what it
+/// does to the text view, how the explorer generates and simplifies it, and how it is written
+/// back. A new kind is one file plus one line in `ScriptSteps.kinds`.
+public protocol ScriptStep: Sendable {
+    /// The keys a step of this kind is written with (`{wait: 0.5}` is "wait").
+    static var keys: [String] { get }
+    /// Reads the step written under `key`.
+    static func decode(_ key: String, from step: StepSource) throws -> Self
+    /// Puts the step's frames on the timeline (instant steps act on the next frame).
+    func schedule(on timeline: inout TimelineBuilder, index: Int)
+    /// Does the step's `part` before a frame, through the view's public verbs; an edit returns
+    /// what it changed, for the frame's event.
+    func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit?
+    /// The step in the script language.
+    var json5: String { get }
+    /// Simpler versions, for shrinking a failing script (smaller numbers, nearer their floors).
+    var simplifications: [any ScriptStep] { get }
+    /// Steps of this kind the explorer may add next (`choice` is which of its
+    /// `generatorWeight` slots was drawn); nil when none fits the document now.
+    static func generate(_ choice: Int, _ generator: inout ScriptGenerator) -> [any ScriptStep]?
+    /// How many of the explorer's draws pick this kind.
+    static var generatorWeight: Int { get }
+    /// Refuses, before the first frame, a step the view can never run (a resize too large).
+    func check(for view: TextView) throws
+    /// Points this part will scroll, for the leading overdraw (0: none).
+    func motion(_ part: StepPart, index: Int, runner: ScriptRunner) -> Double
+}
+
+extension ScriptStep {
+    public var simplifications: [any ScriptStep] { [] }
+    public static func generate(_ choice: Int, _ generator: inout ScriptGenerator) -> [any ScriptStep]? { nil }
+    public static var generatorWeight: Int { 0 }
+    public func check(for view: TextView) throws {}
+    public func motion(_ part: StepPart, index: Int, runner: ScriptRunner) -> Double { 0 }
+}
+
+/// Which part of a step runs before a frame.
+public enum StepPart: Equatable, Sendable {
+    /// All of an instant step.
+    case instant
+    /// Eased progress from `from` to `to` (0…1) of a step with a duration.
+    case progress(from: Double, to: Double)
+    /// A precomputed displacement (a fling's, this frame).
+    case delta(Double)
+}
+
+/// Every step kind a script may hold, in the order the explorer's draws are shared out.
+public enum ScriptSteps {
+    public static let kinds: [any ScriptStep.Type] = [
+        ScrollStep.self, FlingStep.self, WaitStep.self, EditStep.self, ResizeStep.self, SetNeedsLayoutStep.self,
+        SnapshotStep.self, RegisterStep.self, AttachmentStep.self,
+    ]
+
+    /// Every key a step may be written with.
+    static var keys: [String] { kinds.flatMap { $0.keys } }
+
+    static func kind(forKey key: String) -> (any ScriptStep.Type)? {
+        kinds.first { $0.keys.contains(key) }
+    }
+}
+
+/// What a step kind reads itself from: the step object `{key: value}`.
+public struct StepSource {
+    let step: StrictContainer
+    /// The step's one key.
+    public let key: String
+
+    /// The value as an object with only `allowed` keys.
+    func object(allowed: [String]) throws -> StrictContainer {
+        try StrictContainer(step.container.superDecoder(forKey: AnyKey(key)), allowed: allowed)
+    }
+}
+
+/// Simpler numbers for shrinking: the floor, and halfway towards it (to 3 decimals).
+enum Shrink {
+    static func candidates(_ value: Double, floor: Double = 0) -> [Double] {
+        var out: [Double] = []
+        for candidate in [floor, (value + floor) / 2] {
+            let simpler = (candidate * 1000).rounded(.towardZero) / 1000
+            guard simpler != value, abs(simpler - floor) <= abs(value - floor), !out.contains(simpler) else { continue }
+            out.append(simpler)
+        }
+        return out
+    }
+
+    /// The same for whole numbers (indices, offsets).
+    static func candidates(_ value: Int, floor: Int = 0) -> [Int] {
+        var out: [Int] = []
+        for simpler in [floor, floor + (value - floor) / 2] where simpler != value && !out.contains(simpler) { out.append(simpler) }
+        return out
+    }
+}
+
+/// Writes script values back as JSON5.
+enum JSON5Writer {
+    /// A string literal, escaped.
+    static func quoted(_ text: String) -> String {
+        var s = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": s += "\\\""
+            case "\\": s += "\\\\"
+            case "\n": s += "\\n"
+            default: s.unicodeScalars.append(scalar)
+            }
+        }
+        return s + "\""
+    }
+
+    static func number(_ value: Double) -> String { NumberText.script(value) }
+}

@@ -1,0 +1,131 @@
+import Foundation
+
+/// `{edit: {paragraph, insert, at}}`, `{edit: {paragraph, delete: {from, length}}}`,
+/// `{edit: {insertParagraph: "Markdown", after}}`, `{edit: {deleteParagraph: n}}`: an edit of
+/// the document, which the layout, the height index and the attachment policies see.
+public struct EditStep: ScriptStep, Equatable {
+    public enum Edit: Sendable, Equatable {
+        case insert(paragraph: Int, text: String, at: Int)
+        case delete(paragraph: Int, from: Int, length: Int)
+        case insertParagraph(markdown: String, after: Int)
+        case deleteParagraph(Int)
+    }
+
+    public var edit: Edit
+    public init(_ edit: Edit) { self.edit = edit }
+
+    public static let keys = ["edit"]
+
+    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+        let e = try step.object(allowed: ["paragraph", "insert", "at", "delete", "insertParagraph", "after", "deleteParagraph"])
+        if e.has("insertParagraph") {
+            return EditStep(.insertParagraph(markdown: try e.required(String.self, "insertParagraph"),
+                                             after: Int(try e.number("after", in: -1...1e9))))
+        }
+        if e.has("deleteParagraph") { return EditStep(.deleteParagraph(try e.index("deleteParagraph"))) }
+        let paragraph = try e.index("paragraph")
+        if e.has("insert") {
+            return EditStep(.insert(paragraph: paragraph, text: try e.required(String.self, "insert"),
+                                    at: e.has("at") ? try e.index("at", what: "a character offset") : 0))
+        }
+        if e.has("delete") {
+            let d = try StrictContainer(e.container.superDecoder(forKey: AnyKey("delete")), allowed: ["from", "length"])
+            return EditStep(.delete(paragraph: paragraph, from: try d.index("from", what: "a character offset"),
+                                    length: try d.index("length", what: "a number of characters")))
+        }
+        throw e.impossible("paragraph", "an edit needs insert, delete, insertParagraph or deleteParagraph")
+    }
+
+    public var json5: String {
+        let q = JSON5Writer.quoted
+        return switch edit {
+        case .insert(let p, let text, let at): "{edit: {paragraph: \(p), insert: \(q(text)), at: \(at)}}"
+        case .delete(let p, let from, let length): "{edit: {paragraph: \(p), delete: {from: \(from), length: \(length)}}}"
+        case .insertParagraph(let markdown, let after): "{edit: {insertParagraph: \(q(markdown)), after: \(after)}}"
+        case .deleteParagraph(let p): "{edit: {deleteParagraph: \(p)}}"
+        }
+    }
+
+    public var simplifications: [any ScriptStep] {
+        let s: (Int, Int) -> [Int] = Shrink.candidates
+        return switch edit {
+        case .insert(let p, let text, let at):
+            s(p, 0).map { EditStep(.insert(paragraph: $0, text: text, at: at)) } + s(at, 0).map { EditStep(.insert(paragraph: p, text: text, at: $0)) }
+        case .delete(let p, let from, let length):
+            s(p, 0).map { EditStep(.delete(paragraph: $0, from: from, length: length)) }
+                + s(from, 0).map { EditStep(.delete(paragraph: p, from: $0, length: length)) }
+                + s(length, 0).map { EditStep(.delete(paragraph: p, from: from, length: $0)) }
+        case .insertParagraph(let markdown, let after): s(after, -1).map { EditStep(.insertParagraph(markdown: markdown, after: $0)) }
+        case .deleteParagraph(let p): s(p, 0).map { EditStep(.deleteParagraph($0)) }
+        }
+    }
+
+    public func schedule(on timeline: inout TimelineBuilder, index: Int) { timeline.instant(self, index: index) }
+
+    public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? {
+        let view = runner.view
+        let paragraphs = view.document.paragraphs
+        switch edit {
+        case .insert(let index, let text, let at):
+            try view.insertText(text, inParagraphAt: index, atCharacter: at)
+            return FrameEvent.Edit(kind: "insert", paragraph: paragraphs[index].id.rawValue, index: index)
+        case .delete(let index, let from, let length):
+            try view.deleteText(inParagraphAt: index, fromCharacter: from, length: length)
+            return FrameEvent.Edit(kind: "delete", paragraph: paragraphs[index].id.rawValue, index: index)
+        case .insertParagraph(let markdown, let after):
+            try view.insertParagraphs(markdown: markdown, after: after)
+            return FrameEvent.Edit(kind: "insertParagraph", paragraph: view.document.paragraphs[after + 1].id.rawValue, index: after + 1)
+        case .deleteParagraph(let index):
+            let id = index < paragraphs.count ? paragraphs[index].id.rawValue : nil
+            try view.deleteParagraph(at: index)
+            return FrameEvent.Edit(kind: "deleteParagraph", paragraph: id, index: index)
+        }
+    }
+
+    // MARK: Exploring
+
+    /// Inserting text, deleting text, inserting a paragraph, deleting paragraphs: at the first
+    /// and last paragraph often, and now and then everything. The generator's model follows.
+    public static let generatorWeight = 4
+
+    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
+        switch choice {
+        case 0:
+            guard !g.model.isEmpty else { return nil }
+            let p = g.paragraph(), at = g.below(g.model[p].length + 1)
+            let text = ["x", "Hello ", " more words to wrap the line further", "文本", "نص "][g.below(5)]
+            g.model[p].length += text.count
+            g.model[p].heading = nil
+            return [EditStep(.insert(paragraph: p, text: text, at: at))]
+        case 1:
+            guard !g.model.isEmpty else { return nil }
+            let p = g.paragraph()
+            guard g.model[p].length > 0 else { return nil }
+            let from = g.below(g.model[p].length), length = 1 + g.below(g.model[p].length - from)
+            g.model[p].length -= length
+            g.model[p].heading = nil
+            g.model[p].attachments = []
+            return [EditStep(.delete(paragraph: p, from: from, length: length))]
+        case 2:
+            let after = g.model.isEmpty || g.below(4) == 0 ? -1 : g.paragraph()
+            let markdown = ["A new paragraph.", "## New heading", "- a list item", "```\ncode\n```",
+                            "![](video:v\(g.random.next() % 1000)?size=200x100)", String(repeating: "long ", count: 120)][g.below(6)]
+            guard let parsed = (try? TextDocument(markdown: markdown))?.paragraphs.first else { return nil }
+            var inserted = ScriptGenerator.Paragraph(parsed)
+            inserted.attachments = []    // its id is the reader's to choose in the whole document
+            g.model.insert(inserted, at: after + 1)
+            return [EditStep(.insertParagraph(markdown: markdown, after: after))]
+        default:
+            guard g.model.count > 1 else { return nil }
+            if g.model.count <= 40 && g.below(6) == 0 {
+                // Delete everything that can be deleted (one paragraph always stays).
+                let steps = (1..<g.model.count).map { _ in EditStep(.deleteParagraph(0)) }
+                g.model = [g.model.last!]
+                return steps
+            }
+            let p = g.paragraph()
+            g.model.remove(at: p)
+            return [EditStep(.deleteParagraph(p))]
+        }
+    }
+}

@@ -1,0 +1,45 @@
+import Foundation
+
+/// `{resize: {width, height}}`: a new viewport size; every paragraph re-wraps and the anchor
+/// paragraph stays at the top.
+public struct ResizeStep: ScriptStep, Equatable {
+    public var width: Double
+    public var height: Double
+    public init(width: Double, height: Double) { self.width = width; self.height = height }
+
+    public static let keys = ["resize"]
+
+    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+        let r = try step.object(allowed: ["width", "height"])
+        return ResizeStep(width: try r.number("width", in: 1...16384), height: try r.number("height", in: 1...16384))
+    }
+
+    public var json5: String { "{resize: {width: \(JSON5Writer.number(width)), height: \(JSON5Writer.number(height))}}" }
+
+    /// A viewport keeps a size: no side shrinks below 100.
+    public var simplifications: [any ScriptStep] {
+        Shrink.candidates(width, floor: 100).map { ResizeStep(width: $0, height: height) }
+            + Shrink.candidates(height, floor: 100).map { ResizeStep(width: width, height: $0) }
+    }
+
+    /// A size Cairo cannot draw stops the script here, before the first frame.
+    public func check(for view: TextView) throws {
+        do { try ViewportLimits.check(CGSize(width: width, height: height), scale: view.scale, theme: view.theme) } catch let error as TextReelError {
+            throw TextReelError("resize: " + error.message)
+        }
+    }
+
+    public func schedule(on timeline: inout TimelineBuilder, index: Int) { timeline.instant(self, index: index) }
+
+    public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? {
+        runner.view.resize(to: CGSize(width: width, height: height))
+        return nil
+    }
+
+    public static let generatorWeight = 1
+
+    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
+        let width = Double(200 + g.below(900))
+        return [ResizeStep(width: width, height: Double(150 + g.below(700)))]
+    }
+}

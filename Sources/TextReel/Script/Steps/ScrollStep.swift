@@ -1,0 +1,211 @@
+import Foundation
+
+/// `{scroll: {to: y | by: dy | toParagraph: n | toHeading: "…" | toAttachment: "id", duration,
+/// curve, align, exact}}`: an animated or instant scroll. A target is followed where it is on
+/// every frame, so corrections met on the way never show up as a jump at the end.
+public struct ScrollStep: ScriptStep, Equatable {
+    public enum Target: Sendable, Equatable {
+        /// An absolute y: where the (partly estimated) coordinates put it, or with `exact: true`
+        /// after measuring the paragraphs above it.
+        case to(Double, exact: Bool = false)
+        case by(Double)
+        case toParagraph(Int, ScrollScript.Align)
+        case toHeading(String, ScrollScript.Align)
+        case toAttachment(String, ScrollScript.Align)
+    }
+
+    public var target: Target
+    public var duration: Double
+    public var curve: ScrollScript.Curve
+
+    public init(_ target: Target, duration: Double = 0, curve: ScrollScript.Curve = .easeInOut) {
+        self.target = target; self.duration = duration; self.curve = curve
+    }
+
+    // MARK: Reading and writing
+
+    public static let keys = ["scroll"]
+
+    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+        let s = try step.object(allowed: ["to", "by", "toParagraph", "toHeading", "toAttachment", "duration", "curve", "align", "exact"])
+        let targets = ["to", "by", "toParagraph", "toHeading", "toAttachment"].filter(s.has)
+        guard targets.count == 1 else {
+            throw s.impossible(targets.dropFirst().first ?? "to", "a scroll has exactly one of to, by, toParagraph, toHeading, toAttachment")
+        }
+        let align = try s.choice(ScrollScript.Align.self, "align", default: .top)
+        if s.has("exact") && targets.first != "to" {
+            throw s.impossible("exact", "exact goes with an absolute target (to: y); toParagraph, toHeading and toAttachment always land exactly")
+        }
+        let target: Target = switch targets[0] {
+        case "to": .to(try s.number("to", in: 0...1e12), exact: try s.optional(Bool.self, "exact") ?? false)
+        case "by": .by(try s.number("by", in: -1e12...1e12))
+        case "toParagraph": .toParagraph(try s.index("toParagraph"), align)
+        case "toHeading": .toHeading(try s.required(String.self, "toHeading"), align)
+        default: .toAttachment(try s.required(String.self, "toAttachment"), align)
+        }
+        return ScrollStep(target, duration: try s.number("duration", default: 0, in: 0...3600),
+                          curve: try s.choice(ScrollScript.Curve.self, "curve", default: .easeInOut))
+    }
+
+    public var json5: String {
+        let n = JSON5Writer.number, q = JSON5Writer.quoted
+        let written = switch target {
+        case .to(let y, let exact): "to: \(n(y))" + (exact ? ", exact: true" : "")
+        case .by(let dy): "by: \(n(dy))"
+        case .toParagraph(let index, let align): "toParagraph: \(index), align: \"\(align.rawValue)\""
+        case .toHeading(let title, let align): "toHeading: \(q(title)), align: \"\(align.rawValue)\""
+        case .toAttachment(let id, let align): "toAttachment: \(q(id)), align: \"\(align.rawValue)\""
+        }
+        return duration > 0 ? "{scroll: {\(written), duration: \(n(duration)), curve: \"\(curve.rawValue)\"}}" : "{scroll: {\(written)}}"
+    }
+
+    public var simplifications: [any ScriptStep] {
+        var out: [ScrollStep] = Shrink.candidates(duration).map { ScrollStep(target, duration: $0, curve: curve) }
+        switch target {
+        case .to(let y, let exact): out += Shrink.candidates(y).map { ScrollStep(.to($0, exact: exact), duration: duration, curve: curve) }
+        case .by(let dy): out += Shrink.candidates(dy).map { ScrollStep(.by($0), duration: duration, curve: curve) }
+        case .toParagraph(let index, let align): out += Shrink.candidates(index).map { ScrollStep(.toParagraph($0, align), duration: duration, curve: curve) }
+        case .toHeading, .toAttachment: break
+        }
+        return out
+    }
+
+    // MARK: Frames
+
+    public func schedule(on timeline: inout TimelineBuilder, index: Int) {
+        guard duration > 0 else { return timeline.instant(self, index: index) }
+        let n = timeline.frameCount(duration)
+        timeline.frames(of: self, index: index, (1...n).map { k in
+            .progress(from: curve(Double(k - 1) / Double(n)), to: curve(Double(k) / Double(n)))
+        })
+    }
+
+    /// What a scroll fixed when it started: the distance to cover and where it lands.
+    struct Course: Sendable {
+        var distance: Double
+        var landing: Landing?
+    }
+
+    /// Where a scroll lands: an absolute y, or a place in a paragraph that moves with it.
+    enum Landing: Sendable {
+        case y(Double, exact: Bool)
+        case paragraph(ParagraphID, offset: Double)
+    }
+
+    public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? {
+        let view = runner.view
+        let (from, to) = part.span
+        if case .by(let delta) = target {
+            // Moving by deltas keeps visible content moving exactly by them.
+            if from == 0 {
+                runner.memory[index] = Course(distance: min(max(view.contentOffset.y + delta, 0), view.maximumContentOffset) - view.contentOffset.y)
+            }
+            view.scroll(by: (runner.memory[index] as! Course).distance * (to - from))
+            return nil
+        }
+        if from == 0 {
+            // From here on the target is followed where it is now.
+            let landing = try resolve(view)
+            runner.memory[index] = Course(distance: Self.y(of: landing, in: view) - view.contentOffset.y, landing: landing)
+        }
+        let landing = (runner.memory[index] as! Course).landing!
+        if to >= 1 {
+            switch landing {
+            case .paragraph(let id, let offset): view.scroll(toParagraph: id, offset: offset)
+            case .y(let y, let exact): view.scroll(toY: y, exact: exact)
+            }
+        } else {
+            let remaining = Self.y(of: landing, in: view) - view.contentOffset.y
+            view.scroll(by: remaining * (to - from) / (1 - from))
+        }
+        return nil
+    }
+
+    public func motion(_ part: StepPart, index: Int, runner: ScriptRunner) -> Double {
+        let (from, to) = part.span
+        return ((runner.memory[index] as? Course)?.distance ?? 0) * (to - from)
+    }
+
+    /// Where `landing` is now, clamped to the document.
+    private static func y(of landing: Landing, in view: TextView) -> Double {
+        let manager = view.textLayoutManager
+        let y = switch landing {
+        case .y(let target, _): target
+        case .paragraph(let id, let offset): manager.index(of: id).map { manager.y(ofParagraphAt: $0) + offset } ?? view.contentOffset.y
+        }
+        return min(max(y, 0), view.maximumContentOffset)
+    }
+
+    /// The landing the target asks for. Paragraph targets anchor to their paragraph, so a far jump
+    /// lays out one viewport whatever the distance; only the target itself is shaped here (its
+    /// height places center and bottom alignments and attachment boxes).
+    private func resolve(_ view: TextView) throws -> Landing {
+        let manager = view.textLayoutManager
+        let height = view.viewportSize.height
+        func landing(_ index: Int, box: CGRect?, _ align: ScrollScript.Align) -> Landing {
+            let fragment = manager.ensureLayout(forParagraphAt: index)
+            let region = box ?? CGRect(x: 0, y: 0, width: 0, height: fragment.layoutFragmentFrame.height)
+            let offset = switch align {
+            case .top: region.minY
+            case .center: region.midY - height / 2
+            case .bottom: region.maxY - height
+            }
+            return .paragraph(manager.document.paragraphs[index].id, offset: offset)
+        }
+        switch target {
+        case .by:
+            preconditionFailure("relative scrolls are not resolved")
+        case .to(let y, let exact):
+            if exact { view.measureParagraphs(above: y) }
+            return .y(y, exact: exact)
+        case .toParagraph(let index, let align):
+            guard index < manager.paragraphCount else {
+                throw TextReelError("paragraph \(index) does not exist; the document has paragraphs 0 to \(manager.paragraphCount - 1)")
+            }
+            return landing(index, box: nil, align)
+        case .toHeading(let title, let align):
+            guard let index = manager.document.index(ofHeading: title) else { throw TextReelError("no heading '\(title)' in the document") }
+            return landing(index, box: nil, align)
+        case .toAttachment(let id, let align):
+            guard let index = manager.document.index(ofAttachment: id) else { throw TextReelError("no attachment '\(id)' in the document") }
+            let box = manager.ensureLayout(forParagraphAt: index).frameForTextAttachment(id: id) ?? .zero
+            return landing(index, box: box, align)
+        }
+    }
+
+    // MARK: Exploring
+
+    public static let generatorWeight = 10
+
+    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
+        let curve = { (i: Int) in ScrollScript.Curve.allCases[i] }
+        let align = { (i: Int) in ScrollScript.Align.allCases[i] }
+        switch choice {
+        case 0, 1: return [ScrollStep(.to(g.round(g.unit() * g.documentHeight * 1.2)), duration: g.duration(), curve: curve(g.below(4)))]
+        case 2, 3, 4: return [ScrollStep(.by(g.round((g.unit() * 2 - 1) * g.viewport.height * 3)), duration: g.duration(), curve: curve(g.below(4)))]
+        case 5:
+            guard !g.model.isEmpty else { return nil }
+            let p = g.paragraph()
+            return [ScrollStep(.toParagraph(p, align(g.below(3))))]
+        case 6:
+            let headings = g.headings
+            guard !headings.isEmpty else { return nil }
+            let a = align(g.below(3))
+            return [ScrollStep(.toHeading(headings[g.below(headings.count)], a))]
+        case 7:
+            let attachments = g.attachments
+            guard !attachments.isEmpty else { return nil }
+            let a = align(g.below(3))
+            return [ScrollStep(.toAttachment(attachments[g.below(attachments.count)].id, a))]
+        default: return [ScrollStep(.by(g.round(g.viewport.height / 2)), duration: g.duration(), curve: .linear)]
+        }
+    }
+}
+
+extension StepPart {
+    /// The progress a part covers (an instant step goes all the way at once).
+    var span: (from: Double, to: Double) {
+        if case .progress(let from, let to) = self { return (from, to) }
+        return (0, 1)
+    }
+}

@@ -1,0 +1,25 @@
+import Foundation
+
+/// `{setNeedsLayout: true}`: asks the viewport controller for a layout pass, as UIKit code does.
+public struct SetNeedsLayoutStep: ScriptStep, Equatable {
+    public init() {}
+
+    public static let keys = ["setNeedsLayout"]
+
+    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+        guard try step.step.required(Bool.self, key) else { throw step.step.impossible(key, "expected true") }
+        return SetNeedsLayoutStep()
+    }
+
+    public var json5: String { "{setNeedsLayout: true}" }
+
+    public func schedule(on timeline: inout TimelineBuilder, index: Int) { timeline.instant(self, index: index) }
+
+    public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? {
+        runner.view.textViewportLayoutController.setNeedsLayout()
+        return nil
+    }
+
+    public static let generatorWeight = 1
+    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? { [SetNeedsLayoutStep()] }
+}

@@ -1,0 +1,28 @@
+import Foundation
+
+/// `{wait: seconds}`: frames where nothing is scrolled (videos play on).
+public struct WaitStep: ScriptStep, Equatable {
+    public var seconds: Double
+    public init(_ seconds: Double) { self.seconds = seconds }
+
+    public static let keys = ["wait"]
+
+    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+        WaitStep(try step.step.number(key, in: 0...3600))
+    }
+
+    public var json5: String { "{wait: \(JSON5Writer.number(seconds))}" }
+    public var simplifications: [any ScriptStep] { Shrink.candidates(seconds).map(WaitStep.init) }
+
+    public func schedule(on timeline: inout TimelineBuilder, index: Int) {
+        timeline.idle(seconds > 0 ? timeline.frameCount(seconds) : 0)
+    }
+
+    public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? { nil }
+
+    public static let generatorWeight = 1
+
+    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
+        [WaitStep(g.round(g.unit() * 0.3))]
+    }
+}
