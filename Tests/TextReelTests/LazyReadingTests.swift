@@ -146,8 +146,8 @@ final class LazyReadingTests: XCTestCase {
         for (n, text) in variants.enumerated() {
             let data = Data(text.utf8)
             let (parallel, serial) = data.withUnsafeBytes {
-                (MarkdownIndex($0, sectionBytes: TextDocument.sectionBytes, limits: .standard),
-                 MarkdownIndex($0, sectionBytes: TextDocument.sectionBytes, limits: .standard, parallel: false))
+                (MarkdownIndex($0, sectionBytes: TextDocument.sectionBytes, limits: .standard, trusted: TrustedAttachmentURL(.standard)),
+                 MarkdownIndex($0, sectionBytes: TextDocument.sectionBytes, limits: .standard, trusted: TrustedAttachmentURL(.standard), parallel: false))
             }
             let (a, b) = (described(parallel), described(serial))
             if let at = a.indices.first(where: { $0 >= b.count || a[$0] != b[$0] }) ?? (a.count != b.count ? a.count : nil) {

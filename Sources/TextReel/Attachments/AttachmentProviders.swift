@@ -1,33 +1,42 @@
 import Foundation
 
-/// Which provider type draws each URL scheme: a registry each text view owns (not a global, so
-/// two views in one process can draw the same scheme differently). The built-in schemes are
-/// image, video, drawing and control; library users register their own, and read documents with
-/// `kinds` so the reader knows their schemes.
+/// Which descriptor (and so which provider type) each URL scheme has: a registry each text view
+/// owns (not a global, so two views in one process can draw the same scheme differently). The
+/// built-in kinds are listed in `builtIn`; library users register their own, and read documents
+/// with `kinds` so the reader knows their schemes.
 public final class AttachmentProviders: @unchecked Sendable {
     private let lock = NSLock()
-    private var types: [String: TextAttachmentViewProvider.Type]
+    private var descriptors: [String: AttachmentDescriptor]
 
-    /// The built-in providers, by scheme.
-    static var builtIn: [String: TextAttachmentViewProvider.Type] {
-        ["image": ImageAttachmentViewProvider.self, "video": VideoAttachmentViewProvider.self,
-         "drawing": DrawingAttachmentViewProvider.self, "control": ControlAttachmentViewProvider.self]
+    /// The built-in kinds, one descriptor file each.
+    public static let builtIn: [AttachmentDescriptor] = [.image, .video, .drawing, .control]
+
+    public init() { descriptors = Dictionary(uniqueKeysWithValues: Self.builtIn.map { ($0.kind.scheme, $0) }) }
+
+    /// Registers a kind of attachment (`![](audio:intro)` for an `audio` descriptor).
+    public func register(_ descriptor: AttachmentDescriptor) {
+        var descriptor = descriptor
+        descriptor.kind.scheme = descriptor.kind.scheme.lowercased()
+        lock.withLock { descriptors[descriptor.kind.scheme] = descriptor }
     }
 
-    public init() { types = Self.builtIn }
-
-    /// Registers `type` for `scheme` ("chart" for `![](chart:sales)`).
+    /// Registers `type` for `scheme` ("chart" for `![](chart:sales)`): a new kind with the
+    /// generic look, or, for a scheme already known, the same kind drawn by `type`.
     public func register(_ type: TextAttachmentViewProvider.Type, forScheme scheme: String) {
-        lock.withLock { types[scheme.lowercased()] = type }
+        var descriptor = descriptor(forScheme: scheme.lowercased()) ?? .custom(type, scheme: scheme)
+        descriptor.provider = type
+        register(descriptor)
     }
 
-    public func type(forScheme scheme: String) -> TextAttachmentViewProvider.Type? {
-        lock.withLock { types[scheme] }
+    public func descriptor(forScheme scheme: String) -> AttachmentDescriptor? {
+        lock.withLock { descriptors[scheme] }
     }
 
-    /// The provider type scripts name ("video"), matched on `providerName` or scheme.
+    public func type(forScheme scheme: String) -> TextAttachmentViewProvider.Type? { descriptor(forScheme: scheme)?.provider }
+
+    /// The provider type scripts name ("video"), matched on scheme or `providerName`.
     public func type(named name: String) -> TextAttachmentViewProvider.Type? {
-        lock.withLock { types[name] ?? types.values.first { $0.providerName == name } }
+        lock.withLock { descriptors[name]?.provider ?? descriptors.values.first { $0.provider.providerName == name }?.provider }
     }
 
     /// The box a provider that tracks its view's bounds gives `attachment`, for layout (nil: the
@@ -38,13 +47,11 @@ public final class AttachmentProviders: @unchecked Sendable {
         return provider.tracksTextAttachmentViewBounds ? provider.attachmentBounds(proposedWidth: proposedWidth).size : nil
     }
 
-    var schemes: [String] { lock.withLock { types.keys.sorted() } }
+    var schemes: [String] { lock.withLock { descriptors.keys.sorted() } }
 
-    /// What a document reader needs to know of these providers: the schemes beyond the built-in
-    /// ones with their default sizes, and TextReel's image reader.
+    /// What a document reader needs to know of these kinds, and TextReel's image reader.
     public var kinds: AttachmentKinds {
-        let custom = lock.withLock { types.filter { Self.builtIn[$0.key] == nil }.mapValues { $0.defaultSize } }
-        return AttachmentKinds(customSchemes: custom, inspectImage: ImageFile.inspect)
+        AttachmentKinds(lock.withLock { descriptors.values.map(\.kind) }, inspectImage: ImageFile.inspect)
     }
 }
 
@@ -54,6 +61,6 @@ extension CodingUserInfoKey {
 }
 
 extension AttachmentKinds {
-    /// The built-in providers' schemes and TextReel's image reader.
+    /// The built-in kinds and TextReel's image reader.
     public static var standard: AttachmentKinds { AttachmentProviders().kinds }
 }

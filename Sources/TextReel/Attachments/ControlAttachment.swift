@@ -7,7 +7,7 @@ open class ControlAttachmentViewProvider: TextAttachmentViewProvider {
 }
 
 open class ControlAttachmentView: AttachmentView {
-    public enum Kind: String, Sendable { case textfield, toggle, slider }
+    public enum Kind: String, Sendable, CaseIterable { case textfield, toggle, slider }
 
     public let kind: Kind
     public private(set) var text = ""
@@ -90,4 +90,62 @@ open class ControlAttachmentView: AttachmentView {
                                 colors.fieldBorder)
         }
     }
+}
+
+extension AttachmentDescriptor {
+    /// `![](control:name?kind=textfield|toggle|slider)`.
+    public static let control = AttachmentDescriptor(
+        kind: AttachmentKind(
+            scheme: "control",
+            defaultSize: { parameters in
+                switch parameters["kind"] {
+                case "toggle": CGSize(width: 52, height: 32)
+                case "slider": CGSize(width: 200, height: 32)
+                default: CGSize(width: 240, height: 32)
+                }
+            },
+            readKeys: ["kind"],
+            check: { parameters in
+                let kind = parameters["kind"] ?? "textfield"
+                guard ControlAttachmentView.Kind(rawValue: kind) != nil else {
+                    throw TextReelError("unknown control kind '\(kind)'; expected one of \(ControlAttachmentView.Kind.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                parameters["kind"] = kind
+            },
+            trusts: { key, value in key != "kind" || ControlAttachmentView.Kind(rawValue: value) != nil }),
+        provider: ControlAttachmentViewProvider.self,
+        placeholderColors: { ($0.attachments.controlPlaceholder, $0.attachments.controlPlaceholderInk) },
+        caption: { $0.parameters["kind"] ?? "control" },
+        icon: { context, r, attachment in
+            switch attachment.parameters["kind"] {
+            case "toggle":
+                context.addRoundedRect(r.insetBy(dx: 0, dy: r.height * 0.2), radius: r.height * 0.3)
+                context.strokePath()
+                context.addArc(center: CGPoint(x: r.maxX - r.height * 0.5, y: r.midY), radius: r.height * 0.2, startAngle: 0, endAngle: 2 * .pi)
+                context.fillPath()
+            case "slider":
+                context.move(to: CGPoint(x: r.minX, y: r.midY))
+                context.addLine(to: CGPoint(x: r.maxX, y: r.midY))
+                context.strokePath()
+                context.addArc(center: CGPoint(x: r.minX + r.width * 0.6, y: r.midY), radius: r.height * 0.22, startAngle: 0, endAngle: 2 * .pi)
+                context.fillPath()
+            default:
+                // A text cursor (I-beam).
+                context.move(to: CGPoint(x: r.midX - r.width * 0.15, y: r.minY))
+                context.addLine(to: CGPoint(x: r.midX + r.width * 0.15, y: r.minY))
+                context.move(to: CGPoint(x: r.midX, y: r.minY))
+                context.addLine(to: CGPoint(x: r.midX, y: r.maxY))
+                context.move(to: CGPoint(x: r.midX - r.width * 0.15, y: r.maxY))
+                context.addLine(to: CGPoint(x: r.midX + r.width * 0.15, y: r.maxY))
+                context.strokePath()
+            }
+        },
+        exploreActions: { attachment, random in
+            switch attachment.parameters["kind"] {
+            case "textfield": [.focus, .type("Ada")]
+            case "toggle": [.toggle]
+            case "slider": [.slide((random.unit() * 10).rounded() / 10)]
+            default: nil
+            }
+        })
 }

@@ -63,3 +63,19 @@ open class DrawingAttachmentView: AttachmentView {
         }
     }
 }
+
+extension AttachmentDescriptor {
+    /// `![](drawing:sketch?size=300x200)`.
+    public static let drawing = AttachmentDescriptor(
+        kind: AttachmentKind(scheme: "drawing", defaultSize: { _ in CGSize(width: 300, height: 200) }, readKeys: [],
+                             trusts: { _, _ in true }),
+        provider: DrawingAttachmentViewProvider.self,
+        placeholderColors: { ($0.attachments.drawingPlaceholder, $0.attachments.drawingPlaceholderInk) },
+        icon: { context, r, _ in
+            // One pen stroke.
+            context.move(to: CGPoint(x: r.minX, y: r.maxY - r.height * 0.2))
+            context.addCurve(to: CGPoint(x: r.maxX, y: r.minY + r.height * 0.25), control1: CGPoint(x: r.minX + r.width * 0.3, y: r.minY),
+                             control2: CGPoint(x: r.minX + r.width * 0.5, y: r.maxY))
+            context.strokePath()
+        })
+}

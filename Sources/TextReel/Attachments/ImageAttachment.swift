@@ -13,3 +13,13 @@ open class ImageAttachmentView: AttachmentView {
         canvas.placeholder(for: attachment)
     }
 }
+
+extension AttachmentDescriptor {
+    /// `![alt](pictures/photo.png)`: a file beside the document (PNG, JPEG, SVG); its size is the
+    /// picture's unless `size=` says otherwise. Never trusted unparsed: its file is looked at.
+    public static let image = AttachmentDescriptor(
+        kind: AttachmentKind(scheme: "image", defaultSize: { _ in CGSize(width: 160, height: 120) }, readKeys: []),
+        provider: ImageAttachmentViewProvider.self,
+        placeholderColors: { ($0.attachments.imagePlaceholder, $0.attachments.imagePlaceholderInk) },
+        caption: { $0.problem ?? "missing image" })
+}

@@ -129,3 +129,40 @@ extension Color {
         self.init(r + m, g + m, b + m)
     }
 }
+
+extension AttachmentDescriptor {
+    /// `![](video:intro?size=320x180&duration=12&loop=true)`.
+    public static let video = AttachmentDescriptor(
+        kind: AttachmentKind(
+            scheme: "video", defaultSize: { _ in CGSize(width: 320, height: 180) }, readKeys: ["duration", "loop"],
+            check: { parameters in
+                guard let duration = parameters["duration"] else { return }
+                guard let value = Double(duration), value > 0, value.isFinite else {
+                    throw TextReelError("malformed duration '\(duration)'; expected a positive number of seconds")
+                }
+                // The time code and the playback position are whole seconds in an Int: bound them here.
+                guard value <= VideoAttachmentViewProvider.maximumDuration else {
+                    throw TextReelError("duration '\(duration)' is too long; expected at most \(Int(VideoAttachmentViewProvider.maximumDuration)) seconds (24 hours)")
+                }
+            },
+            trusts: { key, value in
+                key != "duration" || TrustedAttachmentURL.isWholeNumber(value, in: 1...Int(VideoAttachmentViewProvider.maximumDuration))
+            }),
+        provider: VideoAttachmentViewProvider.self,
+        placeholderColors: { ($0.attachments.videoPlaceholder, $0.attachments.videoPlaceholderInk) },
+        icon: { context, r, _ in
+            // A play button: a ring with a triangle.
+            context.addArc(center: CGPoint(x: r.midX, y: r.midY), radius: r.width / 2, startAngle: 0, endAngle: 2 * .pi)
+            context.strokePath()
+            context.move(to: CGPoint(x: r.minX + r.width * 0.4, y: r.minY + r.height * 0.3))
+            context.addLine(to: CGPoint(x: r.minX + r.width * 0.72, y: r.midY))
+            context.addLine(to: CGPoint(x: r.minX + r.width * 0.4, y: r.minY + r.height * 0.7))
+            context.closePath()
+            context.fillPath()
+        },
+        exploreActions: { attachment, random in
+            let choice = random.below(3)
+            let at = (random.unit() * VideoAttachmentViewProvider.duration(of: attachment) * 10).rounded(.down) / 10
+            return [[.play, .pause, .seek(at)][choice]]
+        })
+}

@@ -3,18 +3,6 @@ import Foundation
 /// Reads an attachment's URL: the scheme names the provider type, the path or `id=` its id,
 /// `size=WxH` its box; other query items are kept as parameters.
 struct AttachmentURL {
-    /// Default sizes per scheme (and per control kind), in points.
-    static let defaultSizes: [String: CGSize] = [
-        "video": CGSize(width: 320, height: 180),
-        "drawing": CGSize(width: 300, height: 200),
-        "control:textfield": CGSize(width: 240, height: 32),
-        "control:toggle": CGSize(width: 52, height: 32),
-        "control:slider": CGSize(width: 200, height: 32),
-        "image": CGSize(width: 160, height: 120),
-    ]
-    static let controlKinds = ["textfield", "toggle", "slider"]
-    /// The query keys each built-in scheme reads besides `size` and `id`; others get a warning.
-    static let readKeys: [String: Set<String>] = ["video": ["duration", "loop"], "control": ["kind"], "drawing": [], "image": []]
     /// Largest side an attachment may have, in points.
     static let maximumSide: Double = 8192
 
@@ -37,11 +25,12 @@ struct AttachmentURL {
             if let earlier = items[key], earlier != value { notes.append("query key '\(key)' is given twice; '\(value)' counts") }
             items[key] = value
         }
-        // Keys no built-in provider reads are ignored: say so (a registered scheme's provider may read any).
-        let kind = scheme.map { $0 == "file" ? "image" : $0 } ?? "image"
-        if let known = readKeys[kind] {
+        // Keys the kind does not read are ignored: say so (a kind that declares none may read any).
+        let kindName = scheme.map { $0 == "file" ? "image" : $0 } ?? "image"
+        let kind = kinds.kinds[kindName]
+        if let known = kind?.readKeys {
             for key in items.keys.sorted() where !known.union(["size", "id"]).contains(key) {
-                notes.append("unknown query key '\(key)' is ignored; \(kind) reads \((known.sorted() + ["size", "id"]).joined(separator: ", "))")
+                notes.append("unknown query key '\(key)' is ignored; \(kindName) reads \((known.sorted() + ["size", "id"]).joined(separator: ", "))")
             }
         }
         func withNotes(_ main: String?) -> String? {
@@ -51,6 +40,7 @@ struct AttachmentURL {
         let explicitSize = try items.removeValue(forKey: "size").map { try parseSize($0) }
         let explicitID = items.removeValue(forKey: "id")
 
+        let imageSize = kinds.kinds["image"]?.defaultSize(items) ?? CGSize(width: 160, height: 120)
         switch scheme {
         case nil, "file"?:
             let file = try resolve(path: path, baseURL: baseURL, allowOutside: limits.allowOutside)
@@ -70,47 +60,25 @@ struct AttachmentURL {
             }
             if let problem { warning = "image \(path): \(problem); drawing a placeholder that says so" }
             let id = explicitID ?? "image-\(ordinal("image"))"
-            return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: size ?? defaultSizes["image"]!,
+            return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: size ?? imageSize,
                                                      url: url, parameters: items, file: file, altText: altText, problem: problem),
                           warning: withNotes(warning))
         case "http"?, "https"?:
             let id = explicitID ?? "image-\(ordinal("image"))"
-            return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: explicitSize ?? defaultSizes["image"]!,
+            return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: explicitSize ?? imageSize,
                                                      url: url, parameters: items, file: nil, altText: altText,
                                                      problem: "remote image, not fetched"),
                           warning: withNotes("remote image \(url) is not fetched; drawing a missing-image placeholder"))
-        case let scheme? where ["video", "drawing", "control"].contains(scheme):
-            var key = scheme
-            if scheme == "control" {
-                let kind = items["kind"] ?? "textfield"
-                guard controlKinds.contains(kind) else {
-                    throw Message("unknown control kind '\(kind)'; expected one of \(controlKinds.joined(separator: ", "))")
-                }
-                items["kind"] = kind
-                key = "control:\(kind)"
-            }
-            if let duration = items["duration"], scheme == "video" {
-                guard let value = Double(duration), value > 0, value.isFinite else {
-                    throw Message("malformed duration '\(duration)'; expected a positive number of seconds")
-                }
-                // The time code and the playback position are whole seconds in an Int: bound them here.
-                guard value <= VideoAttachmentViewProvider.maximumDuration else {
-                    throw Message("duration '\(duration)' is too long; expected at most \(Int(VideoAttachmentViewProvider.maximumDuration)) seconds (24 hours)")
-                }
-            }
-            let id = explicitID ?? (path.isEmpty ? "\(scheme)-\(ordinal(scheme))" : path)
-            return Parsed(attachment: TextAttachment(scheme: scheme, id: id, size: explicitSize ?? defaultSizes[key]!,
-                                                     url: url, parameters: items, altText: altText),
-                          warning: withNotes(nil))
-        case let scheme? where kinds.customSchemes[scheme] != nil:
-            guard let size = explicitSize ?? kinds.customSchemes[scheme]! else {
+        case let scheme? where kind != nil && scheme != "image":
+            do { try kind!.check(&items) } catch let error as TextReelError { throw Message(error.message) }
+            guard let size = explicitSize ?? kind!.defaultSize(items) else {
                 throw Message("attachment '\(scheme):\(path)' needs a size (size=WIDTHxHEIGHT); its provider has no default")
             }
             let id = explicitID ?? (path.isEmpty ? "\(scheme)-\(ordinal(scheme))" : path)
             return Parsed(attachment: TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: items, altText: altText),
                           warning: withNotes(nil))
         case let scheme?:
-            let known = (["control", "drawing", "video"] + kinds.customSchemes.keys).sorted().map { "\($0):" }.joined(separator: ", ")
+            let known = kinds.kinds.keys.filter { $0 != "image" }.sorted().map { "\($0):" }.joined(separator: ", ")
             throw Message("unknown attachment scheme '\(scheme):'; expected an image path or one of \(known)")
         }
     }

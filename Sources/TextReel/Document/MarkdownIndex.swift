@@ -47,15 +47,16 @@ struct MarkdownIndex {
     /// Files from this size on are scanned in two halves at once, on two cores.
     static let parallelBytes = 4 << 20
 
-    init(_ bytes: UnsafeRawBufferPointer, sectionBytes: Int, limits: ReadingLimits, parallel: Bool = true) {
+    /// `trusted` says which attachment URLs may be taken without a parse.
+    init(_ bytes: UnsafeRawBufferPointer, sectionBytes: Int, limits: ReadingLimits, trusted: TrustedAttachmentURL, parallel: Bool = true) {
         let sectionBytes = max(sectionBytes, 1)
         let whole = 0..<bytes.count
         if parallel, bytes.count >= Self.parallelBytes, let middle = Self.middle(of: bytes) {
             // The second half is scanned as if the file began there: right when the first half
             // ends outside any fence or HTML block, as a split after a blank line must. When it
             // does not, the second half is scanned again after the first.
-            let halves = [Half(Scan(bytes: bytes, range: 0..<middle, sectionBytes: sectionBytes, limits: limits)),
-                          Half(Scan(bytes: bytes, range: middle..<bytes.count, sectionBytes: sectionBytes, limits: limits))]
+            let halves = [Half(MarkdownScan(bytes: bytes, range: 0..<middle, sectionBytes: sectionBytes, limits: limits, trusted: trusted)),
+                          Half(MarkdownScan(bytes: bytes, range: middle..<bytes.count, sectionBytes: sectionBytes, limits: limits, trusted: trusted))]
             DispatchQueue.concurrentPerform(iterations: 2) { halves[$0].scan.run() }
             let (first, second) = (halves[0].scan, halves[1].scan)
             if first.fence == nil, first.splitting, !first.mustStayWhole {
@@ -68,7 +69,7 @@ struct MarkdownIndex {
                 return
             }
         }
-        var scan = Scan(bytes: bytes, range: whole, sectionBytes: sectionBytes, limits: limits)
+        var scan = MarkdownScan(bytes: bytes, range: whole, sectionBytes: sectionBytes, limits: limits, trusted: trusted)
         scan.run()
         sections = scan.sections
         invalidUTF8 = scan.invalidUTF8
@@ -77,7 +78,7 @@ struct MarkdownIndex {
     /// Where the second half starts: after the first blank line past the middle, before a line
     /// that starts a top-level block whatever came before.
     private static func middle(of bytes: UnsafeRawBufferPointer) -> Int? {
-        let probe = Scan(bytes: bytes, range: 0..<0, sectionBytes: 1, limits: .standard)
+        let probe = MarkdownScan(bytes: bytes, range: 0..<0, sectionBytes: 1, limits: .standard, trusted: .none)
         guard let base = bytes.baseAddress else { return nil }
         func lineEnd(from start: Int) -> Int {
             memchr(base + start, 0x0A, bytes.count - start).map { base.distance(to: UnsafeRawPointer($0)) } ?? bytes.count
@@ -93,15 +94,16 @@ struct MarkdownIndex {
 
     /// One half's scan, in a box of its own: each core writes only its box.
     private final class Half: @unchecked Sendable {
-        var scan: Scan
-        init(_ scan: Scan) { self.scan = scan }
+        var scan: MarkdownScan
+        init(_ scan: MarkdownScan) { self.scan = scan }
     }
 }
 
-private struct Scan: @unchecked Sendable {
+struct MarkdownScan: @unchecked Sendable {
     let bytes: UnsafeRawBufferPointer
     let sectionBytes: Int
     let limits: ReadingLimits
+    let trusted: TrustedAttachmentURL
     var sections: [MarkdownIndex.Section] = []
 
     // File-level state.
@@ -122,8 +124,9 @@ private struct Scan: @unchecked Sendable {
     /// The lines to scan, as if the file began at its start.
     let range: Range<Int>
 
-    init(bytes: UnsafeRawBufferPointer, range: Range<Int>, sectionBytes: Int, limits: ReadingLimits) {
+    init(bytes: UnsafeRawBufferPointer, range: Range<Int>, sectionBytes: Int, limits: ReadingLimits, trusted: TrustedAttachmentURL) {
         self.bytes = bytes
+        self.trusted = trusted
         self.range = range
         self.sectionBytes = sectionBytes
         self.limits = limits
@@ -256,7 +259,7 @@ private struct Scan: @unchecked Sendable {
             delimiters = 0
         }
         delimiters += lineDelimiters
-        if delimiters > Scan.nestingBound(limits) { sure = false }
+        if delimiters > MarkdownScan.nestingBound(limits) { sure = false }
     }
 
     /// A section the scan is sure of nests no deeper than this, so parsing it later needs no
@@ -353,12 +356,12 @@ private struct Scan: @unchecked Sendable {
             b = k
             while b > a, self[b - 1] == 0x20 || self[b - 1] == 0x09 { b -= 1 }
         }
-        if (a..<b).contains(where: { Scan.inlineSyntax[Int(self[$0])] != 0 }) {
+        if (a..<b).contains(where: { MarkdownScan.inlineSyntax[Int(self[$0])] != 0 }) {
             current.styledHeadings = true
         } else {
             current.plainHeadings.append((count, a..<b))
         }
-        if lineDelimiters > Scan.nestingBound(limits) { sure = false }
+        if lineDelimiters > MarkdownScan.nestingBound(limits) { sure = false }
         return true
     }
 
@@ -385,32 +388,5 @@ private struct Scan: @unchecked Sendable {
 
     func repeats(of c: UInt8, _ s: Int, _ end: Int) -> Int {
         (s..<end).reduce(0) { $0 + (self[$1] == c ? 1 : 0) }
-    }
-
-    // MARK: Attachments
-
-    /// `![alt](scheme:id?key=value…)` naming its id, for a scheme that reads no file, with only the
-    /// keys its provider reads and values that parse: returns the index after it, or nil when only
-    /// a parse can tell what it is.
-    mutating func attachment(from start: Int, _ end: Int, _ nonASCII: inout Int32) -> Int? {
-        var i = start + 2
-        lineDelimiters += 1                                               // the image is a nesting level
-        while i < end, self[i] != 0x5D {
-            switch self[i] {
-            case 0x5B, 0x5C, 0x60, 0x0D: return nil
-            case 0x2A, 0x5F, 0x7E: lineDelimiters += 1
-            case 0x00: invalidUTF8 = true
-            case 0x80...: nonASCII = 1
-            default: break
-            }
-            i += 1
-        }
-        guard i + 1 < end, self[i + 1] == 0x28 else { return i < end ? i + 1 : nil }   // "![x]" alone is text
-        let urlStart = i + 2
-        var close = urlStart
-        while close < end, self[close] != 0x29 { close += 1 }
-        guard close < end, let id = TrustedAttachmentURL.id(in: UnsafeRawBufferPointer(rebasing: bytes[urlStart..<close])) else { return nil }
-        current.attachmentIDs.append(StableHash.of(UnsafeRawBufferPointer(rebasing: bytes[(urlStart + id.lowerBound)..<(urlStart + id.upperBound)])))
-        return close + 1
     }
 }

@@ -67,7 +67,8 @@ public struct TextDocument: Sendable {
     public init(markdownData: Data, baseURL: URL? = nil, fileName: String = "<markdown>", limits: ReadingLimits = .standard,
                 attachments: AttachmentKinds = .standard, sectionBytes: Int = TextDocument.sectionBytes) throws {
         var index = markdownData.withUnsafeBytes {
-            MarkdownIndex($0, sectionBytes: sectionBytes == 0 ? Int.max : sectionBytes, limits: limits, parallel: sectionBytes != 0)
+            MarkdownIndex($0, sectionBytes: sectionBytes == 0 ? Int.max : sectionBytes, limits: limits,
+                          trusted: TrustedAttachmentURL(attachments), parallel: sectionBytes != 0)
         }
         if index.invalidUTF8 { try MarkdownReader.validateUTF8(markdownData, fileName: fileName) }
         if sectionBytes == 0 { index = MarkdownIndex(unsure: index) }

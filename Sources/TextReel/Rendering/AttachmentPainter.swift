@@ -6,12 +6,15 @@ import Foundation
 final class AttachmentPainter {
     private let fonts: FontSystem
     let theme: Theme
+    /// Each kind's look, by scheme.
+    private let providers: AttachmentProviders
     /// Decoded images by file path; nil records a file that could not be read.
     private var images: [String: CairoSurface?] = [:]
 
-    init(fonts: FontSystem, theme: Theme) {
+    init(fonts: FontSystem, theme: Theme, providers: AttachmentProviders) {
         self.fonts = fonts
         self.theme = theme
+        self.providers = providers
     }
 
     /// Draws an image file scaled into `rect`; false when it cannot be read.
@@ -36,21 +39,9 @@ final class AttachmentPainter {
         return loaded
     }
 
-    private struct Look { var fill: Color; var ink: Color }
-
-    private func look(for attachment: TextAttachment) -> Look {
-        let c = theme.attachments
-        return switch attachment.scheme {
-        case "video": Look(fill: c.videoPlaceholder, ink: c.videoPlaceholderInk)
-        case "drawing": Look(fill: c.drawingPlaceholder, ink: c.drawingPlaceholderInk)
-        case "control": Look(fill: c.controlPlaceholder, ink: c.controlPlaceholderInk)
-        case "image": Look(fill: c.imagePlaceholder, ink: c.imagePlaceholderInk)
-        default: Look(fill: c.otherPlaceholder, ink: c.otherPlaceholderInk)
-        }
-    }
-
     func drawPlaceholder(_ attachment: TextAttachment, box: CGRect, in cr: OpaquePointer) {
-        let look = look(for: attachment)
+        let descriptor = providers.descriptor(forScheme: attachment.scheme) ?? .custom(TextAttachmentViewProvider.self, scheme: attachment.scheme)
+        let look = descriptor.placeholderColors(theme)
         Paint.setColor(cr, look.fill)
         Paint.roundedRect(cr, box.insetBy(dx: 0.5, dy: 0.5), radius: 5)
         cairo_fill_preserve(cr)
@@ -60,7 +51,7 @@ final class AttachmentPainter {
 
         let compact = box.height < 60
         let iconSize = compact ? min(box.height - 10, 18) : min(box.height * 0.3, 40)
-        let caption = "\(kindName(attachment)) · \(attachment.id) · \(Int(attachment.size.width))×\(Int(attachment.size.height))"
+        let caption = "\(descriptor.caption(attachment)) · \(attachment.id) · \(Int(attachment.size.width))×\(Int(attachment.size.height))"
         // A problem is the reason the user needs: it wraps onto more lines instead of being cut.
         let text = label(caption, size: compact ? 11 : 12, maxWidth: box.width - (compact ? iconSize + 16 : 12), centered: !compact,
                          lines: attachment.problem != nil && !compact ? min(max(Int((box.height - iconSize - 24) / 16), 1), 3) : 1)
@@ -78,18 +69,24 @@ final class AttachmentPainter {
             iconRect = CGRect(x: (box.width - iconSize) / 2, y: (box.height - total) / 2, width: iconSize, height: iconSize)
             textOrigin = CGPoint(x: 6, y: iconRect.maxY + 8)
         }
-        Paint.setColor(cr, look.ink)
-        PlaceholderIcon.draw(attachment, in: iconRect, cr: cr)
+        drawIcon(descriptor, attachment, in: iconRect, ink: look.ink, cr: cr)
         Paint.setColor(cr, look.ink)
         cairo_move_to(cr, textOrigin.x, textOrigin.y)
         text.show(in: cr)
         cairo_restore(cr)
     }
 
-    private func kindName(_ attachment: TextAttachment) -> String {
-        if attachment.scheme == "control" { return attachment.parameters["kind"] ?? "control" }
-        if attachment.scheme == "image" { return attachment.problem ?? "missing image" }
-        return attachment.scheme
+    /// The kind's icon, in `ink`, with round caps and joins and a line as thick as the icon is big.
+    private func drawIcon(_ descriptor: AttachmentDescriptor, _ attachment: TextAttachment, in rect: CGRect, ink: Color, cr: OpaquePointer) {
+        cairo_save(cr)
+        cairo_set_line_width(cr, max(rect.width / 12, 1.2))
+        let context = GraphicsContext(cr)
+        context.setLineCap(.round)
+        context.setLineJoin(.round)
+        context.setFillColor(ink)
+        context.setStrokeColor(ink)
+        descriptor.icon(context, rect, attachment)
+        cairo_restore(cr)
     }
 
     /// A one-line label in the theme's body font, ellipsized to `maxWidth` when given.
@@ -110,59 +107,5 @@ final class AttachmentPainter {
         }
         pango_layout_set_alignment(box.layout, centered ? PANGO_ALIGN_CENTER : PANGO_ALIGN_LEFT)
         return box
-    }
-}
-
-/// Vector icons for placeholders, drawn with the current source colour.
-enum PlaceholderIcon {
-    static func draw(_ attachment: TextAttachment, in r: CGRect, cr: OpaquePointer) {
-        cairo_save(cr)
-        cairo_set_line_width(cr, max(r.width / 12, 1.2))
-        cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
-        cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
-        switch attachment.scheme {
-        case "video":
-            cairo_arc(cr, r.midX, r.midY, r.width / 2, 0, 2 * .pi)
-            cairo_stroke(cr)
-            cairo_move_to(cr, r.minX + r.width * 0.4, r.minY + r.height * 0.3)
-            cairo_line_to(cr, r.minX + r.width * 0.72, r.midY)
-            cairo_line_to(cr, r.minX + r.width * 0.4, r.minY + r.height * 0.7)
-            cairo_close_path(cr)
-            cairo_fill(cr)
-        case "drawing":
-            cairo_move_to(cr, r.minX, r.maxY - r.height * 0.2)
-            cairo_curve_to(cr, r.minX + r.width * 0.3, r.minY, r.minX + r.width * 0.5, r.maxY, r.maxX, r.minY + r.height * 0.25)
-            cairo_stroke(cr)
-        case "control":
-            switch attachment.parameters["kind"] {
-            case "toggle":
-                Paint.roundedRect(cr, r.insetBy(dx: 0, dy: r.height * 0.2), radius: r.height * 0.3)
-                cairo_stroke(cr)
-                cairo_arc(cr, r.maxX - r.height * 0.5, r.midY, r.height * 0.2, 0, 2 * .pi)
-                cairo_fill(cr)
-            case "slider":
-                cairo_move_to(cr, r.minX, r.midY)
-                cairo_line_to(cr, r.maxX, r.midY)
-                cairo_stroke(cr)
-                cairo_arc(cr, r.minX + r.width * 0.6, r.midY, r.height * 0.22, 0, 2 * .pi)
-                cairo_fill(cr)
-            default:
-                cairo_move_to(cr, r.midX - r.width * 0.15, r.minY)
-                cairo_line_to(cr, r.midX + r.width * 0.15, r.minY)
-                cairo_move_to(cr, r.midX, r.minY)
-                cairo_line_to(cr, r.midX, r.maxY)
-                cairo_move_to(cr, r.midX - r.width * 0.15, r.maxY)
-                cairo_line_to(cr, r.midX + r.width * 0.15, r.maxY)
-                cairo_stroke(cr)
-            }
-        default:
-            cairo_rectangle(cr, r.minX, r.minY + r.height * 0.15, r.width, r.height * 0.7)
-            cairo_stroke(cr)
-            cairo_move_to(cr, r.minX + r.width * 0.15, r.maxY - r.height * 0.25)
-            cairo_line_to(cr, r.minX + r.width * 0.45, r.midY)
-            cairo_line_to(cr, r.minX + r.width * 0.85, r.maxY - r.height * 0.25)
-            cairo_stroke(cr)
-        }
-        cairo_restore(cr)
     }
 }

@@ -11,7 +11,7 @@ public final class ContactSheet {
     public init(columns: Int = 6, thumbnailWidth: Int = 200) {
         self.columns = max(columns, 1)
         self.thumbnailWidth = max(thumbnailWidth, 16)
-        painter = AttachmentPainter(fonts: FontSystem.forCurrentThread(.standard), theme: Theme())
+        painter = AttachmentPainter(fonts: FontSystem.forCurrentThread(.standard), theme: Theme(), providers: AttachmentProviders())
     }
 
     public var count: Int { thumbnails.count }

@@ -10,10 +10,10 @@ final class FrameRenderer {
     let cache = FragmentSurfaceCache()
     let attachmentSurfaces = AttachmentSurfaceCache()
 
-    init(fonts: FontSystem, theme: Theme) {
+    init(fonts: FontSystem, theme: Theme, providers: AttachmentProviders) {
         self.theme = theme
         painter = FragmentPainter(theme: theme)
-        attachments = AttachmentPainter(fonts: fonts, theme: theme)
+        attachments = AttachmentPainter(fonts: fonts, theme: theme, providers: providers)
     }
 
     /// Device pixels for a document-space length, snapped so fragments land on whole pixels.

@@ -12,35 +12,36 @@ public struct ScriptGenerator {
     struct Paragraph {
         var length: Int
         var heading: String?
-        var attachments: [(id: String, scheme: String, kind: String?, duration: Double)]
+        var attachments: [TextAttachment]
 
         init(_ paragraph: TextParagraph) {
             length = paragraph.text.count
             if case .heading = paragraph.kind { heading = paragraph.text }
-            attachments = paragraph.attachments.map {
-                ($0.id, $0.scheme, $0.parameters["kind"], VideoAttachmentViewProvider.duration(of: $0))
-            }
+            attachments = paragraph.attachments
         }
     }
 
-    var random: SplitMix
+    var random: ExploreRandom
+    /// The attachment kinds, whose descriptors say what actions their attachments take.
+    let providers: AttachmentProviders
     /// The document as the steps so far leave it.
     var model: [Paragraph]
     var headings: [String] { model.compactMap(\.heading) }
-    var attachments: [(id: String, scheme: String, kind: String?, duration: Double)] { model.flatMap(\.attachments) }
+    var attachments: [TextAttachment] { model.flatMap(\.attachments) }
     /// A rough height, so that absolute targets fall inside and past the document.
     let documentHeight: Double
     /// The viewport of the script being generated.
     private(set) var viewport = CGSize(width: 800, height: 600)
 
-    public init(document: TextDocument, seed: UInt64) {
-        random = SplitMix(seed: seed)
+    public init(document: TextDocument, seed: UInt64, providers: AttachmentProviders = AttachmentProviders()) {
+        random = ExploreRandom(SplitMix(seed: seed))
+        self.providers = providers
         model = document.paragraphs.map(Paragraph.init)
         documentHeight = Double(document.paragraphs.reduce(0) { $0 + $1.text.utf8.count }) / 4 + Double(document.count) * 30
     }
 
-    mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : Int(random.next() % UInt64(n)) }
-    mutating func unit() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
+    mutating func below(_ n: Int) -> Int { random.below(n) }
+    mutating func unit() -> Double { random.unit() }
     func round(_ v: Double) -> Double { (v * 10).rounded() / 10 }
     /// A paragraph index: the first and last paragraphs are where edits break things, so often them.
     mutating func paragraph() -> Int {
@@ -60,7 +61,8 @@ public struct ScriptGenerator {
         viewport = CGSize(width: size.0, height: size.1)
         var steps: [any ScriptStep] = []
         if !attachments.isEmpty && below(2) == 0 {
-            let provider = ["video", "drawing", "control", "image"][below(4)]
+            let schemes = providers.schemes
+            let provider = schemes[below(schemes.count)]
             let policies: [ReusePolicy] = [[], .onScrollingOutOfViewport, .onEditingInlineParagraphs, [.onScrollingOutOfViewport, .onEditingInlineParagraphs]]
             steps.append(RegisterStep([ScrollScript.Registration(provider: provider, policy: policies[below(4)])]))
         }

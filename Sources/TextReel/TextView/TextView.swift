@@ -55,7 +55,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
         textLayoutManager = TextLayoutManager(document: document, containerWidth: viewportSize.width, typesetter: typesetter)
         textViewportLayoutController = TextViewportLayoutController(textLayoutManager: textLayoutManager,
                                                                     viewportHeight: viewportSize.height)
-        renderer = FrameRenderer(fonts: fonts, theme: theme)
+        renderer = FrameRenderer(fonts: fonts, theme: theme, providers: providers)
         self.viewportSize = viewportSize
         self.scale = scale
         textViewportLayoutController.delegate = self

@@ -66,23 +66,15 @@ public struct AttachmentStep: ScriptStep, Equatable {
         return nil
     }
 
-    /// Actions each attachment kind takes: play, pause or seek a video within its length; focus
-    /// then type into a text field; toggle a toggle; slide a slider.
+    /// An attachment's kind says what actions it takes (`AttachmentDescriptor.exploreActions`):
+    /// play, pause or seek a video within its length; focus then type into a text field; …
     public static let generatorWeight = 2
 
     public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
         let attachments = g.attachments
         guard !attachments.isEmpty else { return nil }
         let a = attachments[g.below(attachments.count)]
-        switch (a.scheme, a.kind) {
-        case ("video", _):
-            let action = g.below(3)
-            let at = (g.unit() * a.duration * 10).rounded(.down) / 10
-            return [AttachmentStep(id: a.id, [.play, .pause, .seek(at)][action])]
-        case ("control", "textfield"?): return [AttachmentStep(id: a.id, .focus), AttachmentStep(id: a.id, .type("Ada"))]
-        case ("control", "toggle"?): return [AttachmentStep(id: a.id, .toggle)]
-        case ("control", "slider"?): return [AttachmentStep(id: a.id, .slide(g.round(g.unit())))]
-        default: return nil
-        }
+        guard let descriptor = g.providers.descriptor(forScheme: a.scheme) else { return nil }
+        return descriptor.exploreActions(a, &g.random).map { $0.map { AttachmentStep(id: a.id, $0) } }
     }
 }
