@@ -153,7 +153,7 @@ final class ChecksTests: XCTestCase {
         }
         let every: Set = ["scroll.to", "scroll.by", "scroll.toParagraph", "scroll.toHeading", "scroll.toAttachment", "FlingStep",
                           "WaitStep", "edit.insert", "edit.delete", "edit.insertParagraph", "edit.deleteParagraph", "ResizeStep",
-                          "SetNeedsLayoutStep", "RegisterStep", "play", "pause", "seek", "focus", "type", "toggle", "slide"]
+                          "SetNeedsLayoutStep", "RegisterStep", "PerformStep", "play", "pause", "seek", "focus", "type", "toggle", "slide"]
         XCTAssertEqual(every.subtracting(kinds), [], "step forms never generated")
         let drawn = ScriptSteps.kinds.filter { $0.generatorWeight > 0 }.map { ObjectIdentifier($0) }
         XCTAssertEqual(Set(drawn).subtracting(types), [], "a kind with a weight is generated")

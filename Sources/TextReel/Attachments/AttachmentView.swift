@@ -1,10 +1,19 @@
 import Foundation
 
-/// One value of an attachment view's visible state, as events report it.
-public enum StateValue: Encodable, Equatable, Sendable, CustomStringConvertible {
+/// One value of an attachment view's visible state, as events report it (and of an action's
+/// arguments, as scripts write them).
+public enum StateValue: Codable, Equatable, Sendable, CustomStringConvertible {
     case number(Double)
     case bool(Bool)
     case string(String)
+
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let value = try? container.decode(Bool.self) { self = .bool(value) }
+        else if let value = try? container.decode(Double.self) { self = .number(value) }
+        else if let value = try? container.decode(String.self) { self = .string(value) }
+        else { throw DecodingError.dataCorruptedError(in: container, debugDescription: "expected a number, true, false or a string") }
+    }
 
     public func encode(to encoder: Encoder) throws {
         var container = encoder.singleValueContainer()
@@ -24,9 +33,11 @@ public enum StateValue: Encodable, Equatable, Sendable, CustomStringConvertible 
     }
 }
 
-/// Something a script (or a test) does to an attachment view.
+/// Something a script (or a test) does to an attachment view: the built-in kinds' actions, or
+/// one a view of your own handles by name (`{perform: {attachment, action, arguments}}`).
 public enum AttachmentAction: Equatable, Sendable {
     case play, pause, seek(Double), focus, blur, type(String), toggle, slide(Double), stroke([CGPoint])
+    case named(String, arguments: [String: StateValue])
 
     public var name: String {
         switch self {
@@ -39,6 +50,7 @@ public enum AttachmentAction: Equatable, Sendable {
         case .toggle: "toggle"
         case .slide: "slide"
         case .stroke: "stroke"
+        case .named(let name, _): name
         }
     }
 }

@@ -41,6 +41,12 @@ open class VideoAttachmentView: AttachmentView {
                 throw TextReelError("cannot seek '\(attachment.id)' to \(time) s; expected 0 to \(duration)")
             }
             position = time
+        case .named("rewind", let arguments):
+            // Back `seconds` (10 unless given), not before the start.
+            guard case .number(let seconds) = arguments["seconds"] ?? .number(10), seconds >= 0 else {
+                throw TextReelError("rewind '\(attachment.id)' by a number of seconds, 0 or more")
+            }
+            position = max(position - seconds, 0)
         default: try super.perform(action)
         }
         setNeedsDisplay()
@@ -161,8 +167,8 @@ extension AttachmentDescriptor {
             context.fillPath()
         },
         exploreActions: { attachment, random in
-            let choice = random.below(3)
+            let choice = random.below(4)
             let at = (random.unit() * VideoAttachmentViewProvider.duration(of: attachment) * 10).rounded(.down) / 10
-            return [[.play, .pause, .seek(at)][choice]]
+            return [[.play, .pause, .seek(at), .named("rewind", arguments: ["seconds": .number(at)])][choice]]
         })
 }

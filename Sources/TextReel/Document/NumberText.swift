@@ -18,6 +18,10 @@ public enum NumberText {
         return String(format: "%.\(decimals)f", value)
     }
 
-    /// As script files write numbers (the explorer's, shrunk): three decimals at most.
-    static func script(_ value: Double) -> String { text(value, decimals: 3) }
+    /// As script files write numbers (the explorer's, shrunk): at most three decimals, no
+    /// trailing zeros.
+    static func script(_ value: Double) -> String {
+        guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
+        return text((value * 1000).rounded() / 1000)
+    }
 }

@@ -51,7 +51,7 @@ public enum StepPart: Equatable, Sendable {
 public enum ScriptSteps {
     public static let kinds: [any ScriptStep.Type] = [
         ScrollStep.self, FlingStep.self, WaitStep.self, EditStep.self, ResizeStep.self, SetNeedsLayoutStep.self,
-        SnapshotStep.self, RegisterStep.self, AttachmentStep.self,
+        SnapshotStep.self, RegisterStep.self, AttachmentStep.self, PerformStep.self,
     ]
 
     /// Every key a step may be written with.
@@ -96,7 +96,8 @@ enum Shrink {
 
 /// Writes script values back as JSON5.
 enum JSON5Writer {
-    /// A string literal, escaped.
+    /// A string literal, escaped (a fuzzed script with a carriage return in a snapshot name
+    /// was written back as a string that did not read).
     static func quoted(_ text: String) -> String {
         var s = "\""
         for scalar in text.unicodeScalars {
@@ -104,6 +105,9 @@ enum JSON5Writer {
             case "\"": s += "\\\""
             case "\\": s += "\\\\"
             case "\n": s += "\\n"
+            // Other control characters and the line separators cannot stand in a JSON5 string.
+            case _ where scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 || scalar.value == 0x7F:
+                s += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count) + String(scalar.value, radix: 16)
             default: s.unicodeScalars.append(scalar)
             }
         }

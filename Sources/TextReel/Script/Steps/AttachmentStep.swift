@@ -47,6 +47,7 @@ public struct AttachmentStep: ScriptStep, Equatable {
         case .slide(let to): "{slide: {id: \(q), to: \(n(to))}}"
         case .type(let text): "{type: {id: \(q), text: \(JSON5Writer.quoted(text))}}"
         case .stroke(let points): "{stroke: {id: \(q), points: [\(points.map { "[\(n($0.x)), \(n($0.y))]" }.joined(separator: ", "))]}}"
+        case .named(let name, let arguments): PerformStep(attachment: id, action: name, arguments: arguments).json5
         default: "{\(action.name): \(q)}"
         }
     }
@@ -75,6 +76,11 @@ public struct AttachmentStep: ScriptStep, Equatable {
         guard !attachments.isEmpty else { return nil }
         let a = attachments[g.below(attachments.count)]
         guard let descriptor = g.providers.descriptor(forScheme: a.scheme) else { return nil }
-        return descriptor.exploreActions(a, &g.random).map { $0.map { AttachmentStep(id: a.id, $0) } }
+        return descriptor.exploreActions(a, &g.random).map { actions in
+            actions.map { action -> any ScriptStep in
+                if case .named(let name, let arguments) = action { return PerformStep(attachment: a.id, action: name, arguments: arguments) }
+                return AttachmentStep(id: a.id, action)
+            }
+        }
     }
 }

@@ -1,0 +1,56 @@
+import Foundation
+
+/// `{perform: {attachment: "id", action: "rewind", arguments: {seconds: 2}}}`: an action by name,
+/// with arguments, sent to the attachment's view (made if it has none), which handles it in
+/// `perform(_:)` as `.named(action, arguments:)`. A view that does not know the action refuses
+/// it, and the error is at this step's line and column.
+public struct PerformStep: ScriptStep, Equatable {
+    public var attachment: String
+    public var action: String
+    public var arguments: [String: StateValue]
+
+    public init(attachment: String, action: String, arguments: [String: StateValue] = [:]) {
+        self.attachment = attachment; self.action = action; self.arguments = arguments
+    }
+
+    public static let keys = ["perform"]
+
+    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+        let p = try step.object(allowed: ["attachment", "action", "arguments"])
+        let action = try p.required(String.self, "action")
+        guard !action.isEmpty else { throw p.impossible("action", "expected the name of an action") }
+        return PerformStep(attachment: try p.required(String.self, "attachment"), action: action,
+                           arguments: try p.optional([String: StateValue].self, "arguments") ?? [:])
+    }
+
+    public var json5: String {
+        let q = JSON5Writer.quoted
+        let written = arguments.keys.sorted().map { key -> String in
+            let value = switch arguments[key]! {
+            case .number(let n): JSON5Writer.number(n)
+            case .bool(let b): String(b)
+            case .string(let s): q(s)
+            }
+            return "\(q(key)): \(value)"
+        }
+        let tail = written.isEmpty ? "" : ", arguments: {\(written.joined(separator: ", "))}"
+        return "{perform: {attachment: \(q(attachment)), action: \(q(action))\(tail)}}"
+    }
+
+    /// Each number argument nearer 0.
+    public var simplifications: [any ScriptStep] {
+        arguments.keys.sorted().flatMap { key -> [any ScriptStep] in
+            guard case .number(let n) = arguments[key]! else { return [] }
+            return Shrink.candidates(n).map { var simpler = self; simpler.arguments[key] = .number($0); return simpler }
+        }
+    }
+
+    public func schedule(on timeline: inout TimelineBuilder, index: Int) { timeline.instant(self, index: index) }
+
+    public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? {
+        try runner.view.perform(.named(action, arguments: arguments), onAttachment: attachment)
+        return nil
+    }
+
+    // The explorer sends named actions through the kinds that list them (`AttachmentStep`).
+}
