@@ -26,18 +26,17 @@ public final class TextLayoutFragment {
     /// The content width it was laid out for.
     let containerWidth: Double
 
-    init(paragraph: TextParagraph, size: CGSize, renderingSurfaceBounds: CGRect, lines: [TextLineFragment],
-         attachmentFrames: [(TextAttachment, CGRect)], layoutOrigin: CGPoint, style: ParagraphStyle,
-         layout: PangoLayoutBox, containerWidth: Double) {
+    /// The fragment of `paragraph` as the typesetter shaped it.
+    init(paragraph: TextParagraph, shaped: ShapedParagraph) {
         self.paragraph = paragraph
-        self.layoutFragmentFrame = CGRect(origin: .zero, size: size)
-        self.renderingSurfaceBounds = renderingSurfaceBounds
-        self.textLineFragments = lines
-        self.attachmentFrames = attachmentFrames.map { (attachment: $0.0, frame: $0.1) }
-        self.layoutOrigin = layoutOrigin
-        self.style = style
-        self.layout = layout
-        self.containerWidth = containerWidth
+        self.layoutFragmentFrame = CGRect(origin: .zero, size: shaped.size)
+        self.renderingSurfaceBounds = shaped.renderingSurfaceBounds
+        self.textLineFragments = shaped.lines
+        self.attachmentFrames = shaped.attachmentFrames
+        self.layoutOrigin = shaped.layoutOrigin
+        self.style = shaped.style
+        self.layout = shaped.layout
+        self.containerWidth = shaped.containerWidth
     }
 
     /// A fragment that has not been shaped: an estimated height, no lines yet.

@@ -92,7 +92,7 @@ public final class TextLayoutManager {
         if let existing = shaped[paragraph.id] {
             fragment = existing
         } else {
-            fragment = typesetter.fragment(for: paragraph, containerWidth: containerWidth)
+            fragment = TextLayoutFragment(paragraph: paragraph, shaped: typesetter.shaped(paragraph, containerWidth: containerWidth))
             shaped[paragraph.id] = fragment
             shapedLog.append(paragraph.id)
             let measured = fragment.layoutFragmentFrame.height
@@ -123,7 +123,7 @@ public final class TextLayoutManager {
         }
         for index in pending {
             let paragraph = document.paragraphs[index]
-            let measured = Double(typesetter.fragment(for: paragraph, containerWidth: containerWidth).layoutFragmentFrame.height)
+            let measured = Double(typesetter.shaped(paragraph, containerWidth: containerWidth).size.height)
             estimator.record(paragraph, measured: measured)
             estimatedTotal += heights.height(at: index)
             measuredTotal += measured

@@ -9,13 +9,13 @@ extension TextView {
         var log: [String] = []
     }
 
-    func verifyCallOrder() throws {
-        let controller = textViewportLayoutController
+    /// Checks the pass against what the controller reports it did.
+    func verifyCallOrder(_ report: TextViewportLayoutController.Report) throws {
         if !callOrder.willLayout { throw TextViewError.missingSuperCall(method: "textViewportLayoutControllerWillLayout(_:)") }
-        if callOrder.configured != controller.textLayoutFragmentsUnchecked.count {
+        if callOrder.configured != report.configured {
             throw TextViewError.missingSuperCall(method: "textViewportLayoutController(_:configureRenderingSurfaceFor:)")
         }
         if !callOrder.didLayout { throw TextViewError.missingSuperCall(method: "textViewportLayoutControllerDidLayout(_:)") }
-        if let early = controller.earlyReads.first { throw early }
+        if let early = report.earlyReads.first { throw early }
     }
 }

@@ -117,11 +117,11 @@ open class TextView: TextViewportLayoutControllerDelegate {
         }
         let before = scrollPosition.beginPass()
         startPass(keepingLog: false)
-        textViewportLayoutController.layoutViewport()
+        var report = textViewportLayoutController.layoutViewport()
         // Measuring can leave the offset outside the document: clamp and lay out again.
         if scrollPosition.clampToDocument() {
             startPass(keepingLog: true)
-            textViewportLayoutController.layoutViewport()
+            report = textViewportLayoutController.layoutViewport()
         }
         // Then the attachment views, once per pass, for the fragments it settled on.
         let inBounds = configuredFragments.flatMap { fragment in fragment.paragraph.attachments.map { ($0, fragment.paragraph.id) } }
@@ -129,7 +129,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
                                             surfaceBytes: renderer.attachmentSurfaces.bytes)
         lastPassTime = time
         let moved = scrollPosition.endPass(before: before)
-        try verifyCallOrder()
+        try verifyCallOrder(report)
         let pass = makePass(correction: moved.correction, jump: moved.jump, flicker: flicker)
         lastPass = pass
         return pass

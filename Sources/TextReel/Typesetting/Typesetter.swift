@@ -1,8 +1,8 @@
 import CPango
 import Foundation
 
-/// Shapes a paragraph with Pango into a `TextLayoutFragment`: the layout wrapped to the container
-/// width minus insets, its lines and its attachments' frames.
+/// Shapes a paragraph with Pango into a `ShapedParagraph`: the layout wrapped to the container
+/// width minus insets, its lines and its attachments' frames (layout makes the fragment).
 final class Typesetter {
     let fonts: FontSystem
     let theme: Theme
@@ -18,11 +18,11 @@ final class Typesetter {
     }
 
     /// Shapes `paragraph` under the `FontLock`.
-    func fragment(for paragraph: TextParagraph, containerWidth: Double) -> TextLayoutFragment {
+    func shaped(_ paragraph: TextParagraph, containerWidth: Double) -> ShapedParagraph {
         FontLock.run { shape(paragraph, containerWidth: containerWidth) }
     }
 
-    private func shape(_ paragraph: TextParagraph, containerWidth: Double) -> TextLayoutFragment {
+    private func shape(_ paragraph: TextParagraph, containerWidth: Double) -> ShapedParagraph {
         let style = ParagraphStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
         var prefix = ""
         if case .listItem(let marker?) = paragraph.kind { prefix = marker + "\t" }
@@ -101,9 +101,9 @@ final class Typesetter {
         // would otherwise make a surface wider than Cairo draws at large scales).
         let inked = inkRect.isEmpty ? frameRect : frameRect.union(inkRect).integral
         let surface = inked.intersection(CGRect(x: 0, y: inked.minY, width: containerWidth, height: inked.height))
-        return TextLayoutFragment(paragraph: paragraph, size: frameRect.size, renderingSurfaceBounds: surface,
-                                  lines: lines, attachmentFrames: attachmentFrames, layoutOrigin: origin,
-                                  style: style, layout: layout, containerWidth: containerWidth)
+        return ShapedParagraph(size: frameRect.size, renderingSurfaceBounds: surface, lines: lines,
+                               attachmentFrames: attachmentFrames.map { (attachment: $0.0, frame: $0.1) }, layoutOrigin: origin,
+                               style: style, layout: layout, containerWidth: containerWidth)
     }
 
     /// Longest run without a space that still wraps by words.

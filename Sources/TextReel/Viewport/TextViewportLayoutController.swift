@@ -24,9 +24,17 @@ public final class TextViewportLayoutController {
     private var storedRange: TextRange?
     private var storedFragments: [TextLayoutFragment] = []
     /// Reads of state made too early in the current pass.
-    private(set) var earlyReads: [TextViewError] = []
-    /// How many times the bounds were recomputed after measurements moved the anchor, last pass.
-    private(set) var convergencePasses = 0
+    private var earlyReads: [TextViewError] = []
+
+    /// What a pass did, for the caller to check instead of reading the controller's fields.
+    public struct Report: Sendable {
+        /// Fragments handed to `configureRenderingSurfaceFor`.
+        public var configured = 0
+        /// Reads of `viewportBounds`, `viewportRange` or `textLayoutFragments` before `didLayout`.
+        public var earlyReads: [TextViewError] = []
+        /// How many times the bounds were asked again after measurements moved the anchor.
+        public var convergencePasses = 0
+    }
 
     init(textLayoutManager: TextLayoutManager, viewportHeight: Double) {
         self.textLayoutManager = textLayoutManager
@@ -51,9 +59,6 @@ public final class TextViewportLayoutController {
         return storedFragments
     }
 
-    /// The same, without the misuse check, for the text view's own bookkeeping.
-    var textLayoutFragmentsUnchecked: [TextLayoutFragment] { storedFragments }
-
     private func noteRead(_ property: String) {
         guard phase == .willLayout || phase == .configuring else { return }
         let error = TextViewError.stateReadBeforeDidLayout(property: property, method: phase.rawValue)
@@ -62,16 +67,17 @@ public final class TextViewportLayoutController {
 
     /// One layout pass: willLayout, viewportBounds(for:), layout of every fragment in the bounds
     /// (re-asking the bounds while measurements move the scroll anchor), configure per fragment,
-    /// then didLayout.
-    public func layoutViewport() {
-        guard let delegate else { return }
+    /// then didLayout; returns what it did.
+    @discardableResult
+    public func layoutViewport() -> Report {
+        guard let delegate else { return Report() }
         earlyReads = []
         phase = .willLayout
         delegate.textViewportLayoutControllerWillLayout(self)
 
         var bounds = delegate.viewportBounds(for: self)
         var fragments = layOut(bounds)
-        convergencePasses = 0
+        var convergencePasses = 0
         // Measuring can change heights above the anchor; the delegate's bounds follow the anchor.
         while convergencePasses < 4 {
             let next = delegate.viewportBounds(for: self)
@@ -96,6 +102,7 @@ public final class TextViewportLayoutController {
         phase = .didLayout
         delegate.textViewportLayoutControllerDidLayout(self)
         phase = .idle
+        return Report(configured: fragments.count, earlyReads: earlyReads, convergencePasses: convergencePasses)
     }
 
     /// Ensures layout of every paragraph intersecting `bounds`, top to bottom.

@@ -1,0 +1,17 @@
+import Foundation
+
+/// A paragraph as Pango shaped it at one container width: what the typesetter hands layout, which
+/// makes a `TextLayoutFragment` of it. Geometry is relative to the fragment's origin.
+struct ShapedParagraph {
+    let size: CGSize
+    /// What drawing covers (ink may overhang the frame, but not the view's sides).
+    let renderingSurfaceBounds: CGRect
+    let lines: [TextLineFragment]
+    /// Attachment boxes, in text order.
+    let attachmentFrames: [(attachment: TextAttachment, frame: CGRect)]
+    /// Where the Pango layout's origin sits.
+    let layoutOrigin: CGPoint
+    let style: ParagraphStyle
+    let layout: PangoLayoutBox
+    let containerWidth: Double
+}
