@@ -3,7 +3,8 @@ import TextReel
 
 /// Golden frames from Swift tests (XCTest or Swift Testing), in the spirit of
 /// swift-snapshot-testing: render a `TextView` along a script and compare its frames with goldens
-/// stored beside the test file, in `__Goldens__/<name>/expected/`.
+/// stored beside the test file, in `__Goldens__/<test file>/<name>/expected/` (the folders
+/// `assertGoldenFrames` of `TextReelTesting` uses too).
 ///
 /// ```swift
 /// let view = MyTextView(document: doc, viewportSize: CGSize(width: 400, height: 300))
@@ -29,11 +30,16 @@ public enum GoldenFrames {
         }
     }
 
+    /// `TEXTREEL_RECORD`'s mode (an unknown one is an error), else `missing` (`none` under CI).
     public static var recordMode: GoldenSuite.UpdateMode {
-        if let raw = ProcessInfo.processInfo.environment["TEXTREEL_RECORD"], let mode = GoldenSuite.UpdateMode(rawValue: raw) {
-            return mode
-        }
-        return ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .none
+        get throws { try GoldenSuite.UpdateMode.fromEnvironment() }
+    }
+
+    /// Where the goldens named `name` of the tests in `testFile` live.
+    public static func folder(named name: String, testFile: String) -> URL {
+        let file = URL(fileURLWithPath: testFile)
+        return file.deletingLastPathComponent().appendingPathComponent("__Goldens__")
+            .appendingPathComponent(file.deletingPathExtension().lastPathComponent).appendingPathComponent(name)
     }
 
     /// Renders `view` along `script` and compares its frames with the goldens in `folder`,
@@ -50,12 +56,8 @@ public enum GoldenFrames {
     public static func verify(_ view: TextView, script: ScrollScript = .still, frames: GoldenCase.Frames = .all,
                               named name: String, tolerance: GoldenCase.Tolerance = .init(),
                               file: StaticString = #filePath) throws {
-        let folder = URL(fileURLWithPath: "\(file)").deletingLastPathComponent()
-            .appendingPathComponent("__Goldens__").appendingPathComponent(name)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let rendered = try GoldenCase.render(view, script: script, frames: frames, fontSet: .standard)
-        let mode = recordMode
-        let result = try GoldenSuite.compare(rendered, name: name, folder: folder, tolerance: tolerance, update: mode)
+        let result = try compare(view, script: script, frames: frames, name: name, folder: folder(named: name, testFile: "\(file)"),
+                                 tolerance: tolerance, mode: try recordMode)
         if result.isFailure || result.status == .recorded || result.status == .updated { throw Failure(result: result) }
     }
 }

@@ -7,6 +7,22 @@ public enum GoldenSuite {
     /// When goldens are written, as Playwright's `--update-snapshots`.
     public enum UpdateMode: String, Sendable, CaseIterable {
         case missing, changed, all, none
+
+        /// The mode named `text`; `source` says where it was written, for the error
+        /// ("--update", "TEXTREEL_RECORD").
+        public init(parsing text: String, from source: String) throws {
+            guard let mode = UpdateMode(rawValue: text) else {
+                throw TextReelError("\(source) expects \(Self.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'", exitStatus: 2)
+            }
+            self = mode
+        }
+
+        /// The mode of Swift tests: `TEXTREEL_RECORD`, else `missing` (`none` when `CI` is set).
+        public static func fromEnvironment() throws -> UpdateMode {
+            let environment = ProcessInfo.processInfo.environment
+            if let raw = environment["TEXTREEL_RECORD"] { return try UpdateMode(parsing: raw, from: "TEXTREEL_RECORD") }
+            return environment["CI"] == nil ? .missing : .none
+        }
     }
 
     public struct Options: Sendable {

@@ -101,25 +101,13 @@ enum GoldenAssertion {
     static func run(_ view: TextView, script: ScrollScript?, frames: GoldenCase.Frames, name: String?,
                     tolerance: GoldenCase.Tolerance, record: GoldenSuite.UpdateMode?, place: Place, function: String) {
         let mode: GoldenSuite.UpdateMode
-        if let record {
-            mode = record
-        } else if let raw = ProcessInfo.processInfo.environment["TEXTREEL_RECORD"] {
-            guard let parsed = GoldenSuite.UpdateMode(rawValue: raw) else {
-                return fail("TEXTREEL_RECORD=\(raw) is not a record mode; expected missing, changed, all or none", attachments: [], at: place)
-            }
-            mode = parsed
-        } else {
-            mode = ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .none
-        }
+        do { mode = try record ?? GoldenFrames.recordMode } catch { return fail("\(error)", attachments: [], at: place) }
         // The cases of a parameterised test run in parallel: counters would hand out names in
         // the order they finish, so each case must name its goldens.
         if name == nil, Test.Case.current?.isParameterized == true {
             return fail("a parameterised test runs its cases in parallel: give each call a name built from its arguments (named: \"…\")",
                         attachments: [], at: place)
         }
-        let testFile = URL(fileURLWithPath: "\(place.filePath)")
-        let base = testFile.deletingLastPathComponent().appendingPathComponent("__Goldens__")
-            .appendingPathComponent(testFile.deletingPathExtension().lastPathComponent)
         let caseName: String
         do {
             caseName = try lock.withLock {
@@ -132,7 +120,7 @@ enum GoldenAssertion {
                     let stem = function.prefix { $0 != "(" }.filter { $0.isLetter || $0.isNumber || $0 == "_" }
                     chosen = counters[key]! == 1 ? String(stem) : "\(stem)-\(counters[key]!)"
                 }
-                guard used.insert(base.appendingPathComponent(chosen).path).inserted else {
+                guard used.insert(GoldenFrames.folder(named: chosen, testFile: "\(place.filePath)").path).inserted else {
                     throw TextReelError("the golden name '\(chosen)' is already used by another assertion in this test file; give each a name of its own")
                 }
                 return chosen
@@ -147,7 +135,7 @@ enum GoldenAssertion {
                         + "\(view.viewportSize.width)×\(view.viewportSize.height) at scale \(view.scale); make the view with the script's viewport, or leave it out of the script",
                         attachments: [], at: place)
         }
-        let folder = base.appendingPathComponent(caseName)
+        let folder = GoldenFrames.folder(named: caseName, testFile: "\(place.filePath)")
         let result: CaseResult
         do {
             result = try GoldenFrames.compare(view, script: script, frames: frames, name: caseName, folder: folder,

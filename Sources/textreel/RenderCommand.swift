@@ -56,70 +56,33 @@ enum RenderCommand {
         let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "format", "compression", "budget"] + LimitOptions.names + AppearanceOptions.names,
                                  flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial", "strict", "exact"] + LimitOptions.flags)
         if args.flags.contains("help") { print(help); return 0 }
-        guard args.positional.count == 1 else {
-            throw Arguments.UsageError(message: args.positional.isEmpty ? "render needs a document" : "render takes one document, got \(args.positional.count)")
-        }
-        let format = args.values["format"] ?? "png"
-        guard format == "png" || format == "y4m" else {
-            throw Arguments.UsageError(message: "--format expects png or y4m, got '\(format)'")
-        }
-        let toStdout = format == "y4m"
-        let compressionName = args.values["compression"] ?? "fast"
-        guard let compression = PNGCompression(rawValue: compressionName) else {
-            throw Arguments.UsageError(message: "--compression expects fast, small or none, got '\(compressionName)'")
-        }
-        let writer = FrameWriter(parallel: !args.flags.contains("serial"), compression: compression)
+        let options = try RenderOptions(args)
+        let writer = FrameWriter(parallel: !args.flags.contains("serial"), compression: options.compression)
         // Whatever happens, frames in flight are finished (each is written atomically) before exit.
         defer { try? writer.finish() }
-        let quiet = args.flags.contains("quiet") || toStdout
-        let verbose = args.flags.contains("verbose")
         let video = try args.values["video"].map { try VideoEncoder(output: URL(fileURLWithPath: $0), fps: 30) }
-        let documentURL = URL(fileURLWithPath: args.positional[0])
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) }
         if !args.flags.contains("quiet") { for warning in script?.warnings ?? [] { Terminal.error(warning) } }
-        let at = try args.double("at", default: 0)
-        let budget = try Budget(parsing: args.values["budget"] ?? "")
-        let strict = args.flags.contains("strict")
-        let document = try DocumentInput.read(args.positional[0], limits: try LimitOptions.reading(args))
-        if !quiet { for warning in document.warnings { Terminal.error(warning) } }
-
-        let name = args.positional[0] == "-" ? "stdin" : documentURL.deletingPathExtension().lastPathComponent
-        let outPath = args.values["out"] ?? "Output/\(name)"
-        guard !outPath.isEmpty else { throw Arguments.UsageError(message: "--out expects a folder, got an empty path") }
-        let outDir = URL(fileURLWithPath: outPath)
-
-        let theme = try AppearanceOptions.theme(args, script: script)
-        let viewport = try ViewportLimits.check(
-            width: try args.double("width", default: (script?.viewport ?? .standard).width),
-            height: try args.double("height", default: (script?.viewport ?? .standard).height),
-            scale: try args.double("scale", default: (script?.viewport ?? .standard).scale),
-            theme: theme, from: script?.viewport == nil ? nil : script?.fileName)
-        let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale, theme: theme)
-        view.showsOverlay = args.flags.contains("overlay")
-        if at != 0 {
-            view.scroll(toY: at, exact: args.flags.contains("exact"))
-            if !quiet && abs(view.contentOffset.y - at) > 0.5 {
-                let shown = at > view.maximumContentOffset ? "its end" : "y \(Int(view.contentOffset.y.rounded()))"
-                Terminal.error("textreel: warning: --at \(args.values["at"] ?? "") is outside the document (0 to about \(Int(view.maximumContentOffset)), from the heights known so far); showing \(shown)")
-            }
-        }
+        let document = try DocumentInput.read(options.document, limits: try LimitOptions.reading(args))
+        if !options.quiet { for warning in document.warnings { Terminal.error(warning) } }
+        let view = try makeView(document, script: script, args, options)
         let runner = try LimitOptions.runner(view, script ?? ScrollScript.still, args)
         let range = try args.values["frames"].map { try parseFrames($0, count: runner.frameCount) }
-        let inputs = RenderInputs.key(document: args.positional[0], script: script, args: args)
-        let lock = try OutputFolder.prepare(outDir, removingFramesOf: range == nil, inputs: inputs)
+        let inputs = RenderInputs.key(document: options.document, script: script, args: args)
+        let lock = try OutputFolder.prepare(options.out, removingFramesOf: range == nil, inputs: inputs)
         defer { lock.release() }
         Interruption.install()
 
-        let record = try RenderRecord(folder: outDir, inputs: inputs)
+        let record = try RenderRecord(folder: options.out, inputs: inputs)
         let fps = script?.fps ?? 30
-        var sinks: [FrameSink] = [toStdout ? Y4MSink(fps: fps) : PNGFolderSink(folder: outDir, writer: writer)]
-        if args.flags.contains("contact-sheet") { sinks.append(ContactSheetSink(url: outDir.appendingPathComponent("contact-sheet.png"))) }
+        var sinks: [FrameSink] = [options.toStdout ? Y4MSink(fps: fps) : PNGFolderSink(folder: options.out, writer: writer)]
+        if args.flags.contains("contact-sheet") { sinks.append(ContactSheetSink(url: options.out.appendingPathComponent("contact-sheet.png"))) }
         if let video {
             try video.start(fps: fps)
             sinks.append(video)
         }
-        let progress = Progress(total: range?.count ?? runner.frameCount, enabled: !quiet)
-        var summary: RunSummary
+        let progress = Progress(total: range?.count ?? runner.frameCount, enabled: !options.quiet)
+        let summary: RunSummary
         do {
             summary = try runner.run(drawing: range) { number, frame, event in
                 try Interruption.check("after frame \(number - 1)")
@@ -128,14 +91,11 @@ enum RenderCommand {
                     for sink in sinks { file = try sink.add(frame, number: number) ?? file }
                     progress.step()
                 }
-                if verbose {
+                if options.verbose {
                     Terminal.error("frame \(number): y \(event.viewport.y), correction \(event.correction), shaped \(event.laidOut.count), pass \(event.pass.joined(separator: " "))")
                 }
                 try record.add(event, file: file, drawn: frame != nil, onDisk: writer.framesOnDisk)
-                for violation in budget.violations(of: event) {
-                    if strict { throw TextReelError("\(violation) (--strict)", exitStatus: 1) }
-                    Terminal.error("textreel: warning: \(violation)")
-                }
+                try options.check(event)
             }
             for sink in sinks { try sink.finish() }
             progress.finish()
@@ -148,13 +108,35 @@ enum RenderCommand {
                            paragraphs: view.textLayoutManager.paragraphCount)
             throw error
         }
-        if !quiet {
+        if !options.quiet {
             let first = range?.lowerBound ?? 1, last = range?.upperBound ?? runner.frameCount
             let frames = first == last ? String(format: "frame-%05d.png", first)
                                        : String(format: "frame-%05d.png … frame-%05d.png", first, last)
-            print("wrote \(summary.framesWritten) frame\(summary.framesWritten == 1 ? "" : "s") to \(outDir.relativePath)/: \(frames), events.jsonl, summary.json")
+            print("wrote \(summary.framesWritten) frame\(summary.framesWritten == 1 ? "" : "s") to \(options.out.relativePath)/: \(frames), events.jsonl, summary.json")
         }
         return 0
+    }
+
+    /// The text view the options ask for: the viewport (the command line's, else the script's),
+    /// the look, the overlay, and the first scroll offset.
+    private static func makeView(_ document: TextDocument, script: ScrollScript?, _ args: Arguments, _ options: RenderOptions) throws -> TextView {
+        let theme = try AppearanceOptions.theme(args, script: script)
+        let viewport = try ViewportLimits.check(
+            width: try args.double("width", default: (script?.viewport ?? .standard).width),
+            height: try args.double("height", default: (script?.viewport ?? .standard).height),
+            scale: try args.double("scale", default: (script?.viewport ?? .standard).scale),
+            theme: theme, from: script?.viewport == nil ? nil : script?.fileName)
+        let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale, theme: theme)
+        view.showsOverlay = args.flags.contains("overlay")
+        let at = options.at
+        if at != 0 {
+            view.scroll(toY: at, exact: args.flags.contains("exact"))
+            if !options.quiet && abs(view.contentOffset.y - at) > 0.5 {
+                let shown = at > view.maximumContentOffset ? "its end" : "y \(Int(view.contentOffset.y.rounded()))"
+                Terminal.error("textreel: warning: --at \(args.values["at"] ?? "") is outside the document (0 to about \(Int(view.maximumContentOffset)), from the heights known so far); showing \(shown)")
+            }
+        }
+        return view
     }
 
     static func parseFrames(_ text: String, count: Int) throws -> ClosedRange<Int> {
@@ -179,5 +161,53 @@ extension ViewportLimits {
             throw TextReelError(file: file, error.message + " (the script's viewport; --width, --height and --scale override it)")
         }
         return (size, scale)
+    }
+}
+
+/// What `render`'s options say, checked before anything is read.
+struct RenderOptions {
+    let document: String
+    let out: URL
+    /// `--format y4m`: frames go to standard output, and nothing else is printed there.
+    let toStdout: Bool
+    let compression: PNGCompression
+    let quiet: Bool
+    let verbose: Bool
+    let at: Double
+    let budget: Budget
+    let strict: Bool
+
+    init(_ args: Arguments) throws {
+        guard args.positional.count == 1 else {
+            throw Arguments.UsageError(message: args.positional.isEmpty ? "render needs a document" : "render takes one document, got \(args.positional.count)")
+        }
+        document = args.positional[0]
+        let format = args.values["format"] ?? "png"
+        guard format == "png" || format == "y4m" else {
+            throw Arguments.UsageError(message: "--format expects png or y4m, got '\(format)'")
+        }
+        toStdout = format == "y4m"
+        let compressionName = args.values["compression"] ?? "fast"
+        guard let compression = PNGCompression(rawValue: compressionName) else {
+            throw Arguments.UsageError(message: "--compression expects fast, small or none, got '\(compressionName)'")
+        }
+        self.compression = compression
+        quiet = args.flags.contains("quiet") || toStdout
+        verbose = args.flags.contains("verbose")
+        at = try args.double("at", default: 0)
+        budget = try Budget(parsing: args.values["budget"] ?? "")
+        strict = args.flags.contains("strict")
+        let name = document == "-" ? "stdin" : URL(fileURLWithPath: document).deletingPathExtension().lastPathComponent
+        let outPath = args.values["out"] ?? "Output/\(name)"
+        guard !outPath.isEmpty else { throw Arguments.UsageError(message: "--out expects a folder, got an empty path") }
+        out = URL(fileURLWithPath: outPath)
+    }
+
+    /// A frame over its budget: an error with `--strict`, else a warning.
+    func check(_ event: FrameEvent) throws {
+        for violation in budget.violations(of: event) {
+            if strict { throw TextReelError("\(violation) (--strict)", exitStatus: 1) }
+            Terminal.error("textreel: warning: \(violation)")
+        }
     }
 }

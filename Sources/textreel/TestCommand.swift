@@ -47,10 +47,9 @@ enum TestCommand {
         guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "test needs at least one suite folder") }
         var options = GoldenSuite.Options()
         if let mode = args.values["update"] {
-            guard let parsed = GoldenSuite.UpdateMode(rawValue: mode) else {
-                throw Arguments.UsageError(message: "--update expects missing, changed, all or none, got '\(mode)'")
+            do { options.update = try GoldenSuite.UpdateMode(parsing: mode, from: "--update") } catch let error as TextReelError {
+                throw Arguments.UsageError(message: error.message)
             }
-            options.update = parsed
         }
         if args.flags.contains("fail-on-update") && options.update == .none {
             throw Arguments.UsageError(message: "--fail-on-update has nothing to catch when no golden is written (update mode none, the default when CI is set); add --update missing, changed or all")

@@ -8,7 +8,7 @@ import XCTest
 final class ProjectGoldenTests: XCTestCase {
     func testProjectSuite() throws {
         let folder = GoldenSuiteTests.fixtures.appendingPathComponent("golden")
-        let results = try GoldenSuite.run(GoldenSuite.cases(in: [folder]), options: .init(update: GoldenFrames.recordMode))
+        let results = try GoldenSuite.run(GoldenSuite.cases(in: [folder]), options: .init(update: try GoldenFrames.recordMode))
         XCTAssertGreaterThanOrEqual(results.count, 9)
         for result in results {
             XCTAssertEqual(result.status, .passed, "\(result.name):\n" + Reports.reasons(result).joined(separator: "\n"))
