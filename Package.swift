@@ -22,7 +22,7 @@ let package = Package(
         .systemLibrary(name: "CCompress", pkgConfig: "libisal",
                        providers: [.apt(["libisal-dev", "libdeflate-dev", "zlib1g-dev"])]),
         .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark", "CCompress"]),
-        .target(name: "TextReelGolden", dependencies: ["TextReel", "CImage"]),
+        .target(name: "TextReelGolden", dependencies: ["TextReel"]),
         .target(name: "TextReelTesting", dependencies: ["TextReel", "TextReelGolden"]),
         .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelGolden", "CChafa", "CHTTP"]),
         .executableTarget(name: "textreel-bench", dependencies: ["TextReel", "TextReelGolden"]),

@@ -12,6 +12,8 @@ typedef struct {
     size_t size;
     size_t offset;
     char message[200];
+    /* Set by a read: whether the image has an alpha channel or a transparent colour (tRNS). */
+    int has_alpha;
 } textreel_png_source;
 
 static void textreel_png_read_data(png_structp png, png_bytep out, png_size_t length) {
@@ -53,6 +55,7 @@ static inline int textreel_png_read_rgba8(textreel_png_source *source, unsigned 
     png_read_info(png, info);
     *width = png_get_image_width(png, info);
     *height = png_get_image_height(png, info);
+    source->has_alpha = (png_get_color_type(png, info) & PNG_COLOR_MASK_ALPHA) != 0 || png_get_valid(png, info, PNG_INFO_tRNS);
     if ((unsigned long)*width * (unsigned long)*height > maximum_pixels) {
         snprintf(source->message, sizeof source->message, "PNG of %u×%u is too large", *width, *height);
         png_destroy_read_struct(&png, &info, NULL);

@@ -1,4 +1,3 @@
-import CImage
 import Foundation
 import TextReel
 
@@ -20,9 +19,6 @@ public struct RGBAImage: Equatable, Sendable {
         self.init(width: width, height: height, pixels: [UInt8](repeating: 0, count: width * height * 4))
     }
 
-    /// PNG_FORMAT_RGBA (PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA): a macro Swift cannot import.
-    static let formatRGBA = UInt32(PNG_FORMAT_FLAG_COLOR | PNG_FORMAT_FLAG_ALPHA)
-
     /// Largest image read, in pixels, so a hostile header cannot ask for gigabytes.
     public static let maximumPixels = 16384 * 16384
 
@@ -41,30 +37,14 @@ public struct RGBAImage: Equatable, Sendable {
     /// From PNG bytes: every colour type and bit depth, exactly (16-bit samples rounded to 8
     /// bits, no gamma curve applied), as pixelmatch's reader decodes them.
     public init(pngData data: Data) throws {
-        var source = textreel_png_source()
-        var width: UInt32 = 0, height: UInt32 = 0
-        func message() -> String {
-            withUnsafeBytes(of: source.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-        }
-        let header = data.withUnsafeBytes { raw -> Int32 in
-            source.data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            source.size = raw.count
-            return textreel_png_read_rgba8(&source, nil, &width, &height, UInt(Self.maximumPixels))
-        }
-        guard header != 0 else {
-            let why = message()
+        do {
+            let image = try PNGDecoder.decode(data, maximumPixels: Self.maximumPixels)
+            self.init(width: image.width, height: image.height, pixels: image.rgba)
+        } catch let failure as PNGDecoder.Failure {
+            let why = failure.reason
+            guard failure.inHeader else { throw TextReelError("the PNG file is damaged (\(why))") }
             throw TextReelError(why.contains("too large") ? "\(why) to compare" : "not a readable PNG file (\(why))")
         }
-        var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
-        let ok = data.withUnsafeBytes { raw in
-            pixels.withUnsafeMutableBytes { out -> Int32 in
-                source.data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
-                source.size = raw.count
-                return textreel_png_read_rgba8(&source, out.baseAddress?.assumingMemoryBound(to: UInt8.self), &width, &height, UInt(Self.maximumPixels))
-            }
-        }
-        guard ok != 0 else { throw TextReelError("the PNG file is damaged (\(message()))") }
-        self.init(width: Int(width), height: Int(height), pixels: pixels)
     }
 
     /// From a rendered frame (opaque).

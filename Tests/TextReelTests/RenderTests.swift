@@ -135,3 +135,32 @@ final class FontCacheTests: XCTestCase {
         XCTAssertFalse(caches.isEmpty, "fontconfig wrote its cache")
     }
 }
+
+import CPango
+
+/// The one PNG decoder draws pictures as Cairo's own reader did: straight RGBA premultiplied with
+/// Cairo's rounding, opaque pictures as RGB24.
+final class PNGDecoderTests: XCTestCase {
+    func testPicturesDecodeToCairosOwnPixels() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("textreel-png-decoder-\(getpid())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let width = 37, height = 19
+        var translucent = [UInt8](repeating: 0, count: width * height * 4)
+        for i in 0..<(width * height) {
+            translucent[i * 4] = UInt8(i * 7 % 256); translucent[i * 4 + 1] = UInt8(i * 13 % 256)
+            translucent[i * 4 + 2] = UInt8(i * 29 % 256); translucent[i * 4 + 3] = UInt8(i * 11 % 256)
+        }
+        let opaque = translucent.enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }
+        for (name, pixels) in [("translucent", translucent), ("opaque", opaque)] {
+            let url = folder.appendingPathComponent("\(name).png")
+            try PNGWriter.encodeRGBA(pixels, width: width, height: height).write(to: url)
+            let ours = try XCTUnwrap(CairoSurface(png: url, maximumPixels: 1 << 20))
+            let cairos = CairoSurface(taking: cairo_image_surface_create_from_png(url.path))
+            XCTAssertEqual(cairo_image_surface_get_format(ours.surface), cairo_image_surface_get_format(cairos.surface), name)
+            let a = ours.withPixels { data, stride in Array(UnsafeBufferPointer(start: data, count: stride * height)) }
+            let b = cairos.withPixels { data, stride in Array(UnsafeBufferPointer(start: data, count: stride * height)) }
+            XCTAssertEqual(a, b, name)
+        }
+    }
+}

@@ -2,7 +2,7 @@ import CImage
 import CPango
 import Foundation
 
-/// Reads image files: PNG through Cairo, SVG through librsvg, JPEG and the rest through gdk-pixbuf.
+/// Reads image files: PNG through `PNGDecoder` (libpng), SVG through librsvg, JPEG and the rest through gdk-pixbuf.
 enum ImageFile {
     /// Says what is really wrong with a file that cannot be drawn: "not found", "a folder, not
     /// an image", "not readable (permission denied)", "not an image (it starts with text)",
@@ -50,18 +50,11 @@ enum ImageFile {
         switch kind {
         case .png:
             guard let data = try? Data(contentsOf: url) else { return "cannot be read" }
-            var source = textreel_png_source()
-            var width: UInt32 = 0, height: UInt32 = 0
-            return data.withUnsafeBytes { raw -> String? in
-                source.data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
-                source.size = raw.count
-                // Only sizes `inspect` let through get here: the limit is a second guard.
-                let limit = UInt(maximumPixels)
-                guard textreel_png_read_rgba8(&source, nil, &width, &height, limit) != 0 else { return message(source) }
-                var pixels = [UInt8](repeating: 0, count: Int(width) * Int(height) * 4)
-                let ok = pixels.withUnsafeMutableBufferPointer { textreel_png_read_rgba8(&source, $0.baseAddress, &width, &height, limit) }
-                return ok != 0 ? nil : message(source)
-            }
+            // Only sizes `inspect` let through get here: the limit is a second guard.
+            do { _ = try PNGDecoder.decode(data, maximumPixels: Int(maximumPixels)) } catch let failure as PNGDecoder.Failure {
+                return failure.reason
+            } catch { return "\(error)" }
+            return nil
         case .svg:
             guard let data = try? Data(contentsOf: url) else { return "cannot be read" }
             var error: UnsafeMutablePointer<GError>?
@@ -94,10 +87,6 @@ enum ImageFile {
         }
     }
 
-    private static func message(_ source: textreel_png_source) -> String {
-        withUnsafeBytes(of: source.message) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-    }
-
     /// Width and height from the file's header, without decoding it: gdk-pixbuf's, or for a PNG
     /// libpng's reading of its header alone (gdk-pixbuf's loader refuses PNGs over 1,000,000 px
     /// a side, which are too large to draw, not damaged).
@@ -109,14 +98,8 @@ enum ImageFile {
         }
         guard let data = try? Data(contentsOf: url, options: .alwaysMapped) else { return nil }
         if Kind(sniffing: data.prefix(64 << 10)) == .svg { return svgSize(data) }
-        var source = textreel_png_source()
-        var w: UInt32 = 0, h: UInt32 = 0
-        let read = data.withUnsafeBytes { raw -> Int32 in
-            source.data = raw.baseAddress?.assumingMemoryBound(to: UInt8.self)
-            source.size = raw.count
-            return textreel_png_read_rgba8(&source, nil, &w, &h, UInt.max)    // the header only: no pixels
-        }
-        return read != 0 && w > 0 && h > 0 ? CGSize(width: Double(w), height: Double(h)) : nil
+        guard let size = PNGDecoder.size(of: data), size.width > 0, size.height > 0 else { return nil }
+        return CGSize(width: Double(size.width), height: Double(size.height))
     }
 
     /// An SVG's size from librsvg, for files gdk-pixbuf's loader does not recognise (the `<svg`
@@ -153,8 +136,7 @@ enum ImageFile {
         } ?? Data()
         switch Kind(sniffing: head) {
         case .png:
-            let surface = CairoSurface(taking: cairo_image_surface_create_from_png(url.path))
-            return surface.isValid ? surface : nil
+            return CairoSurface(png: url, maximumPixels: Int(maximumPixels))
         case .svg:
             return loadSVG(url)
         case .jpeg, .unknown:

@@ -43,11 +43,12 @@ public final class RenderedFrame {
         guard FileManager.default.isReadableFile(atPath: url.path) else {
             throw TextReelError(file: url.path, "no such PNG file (or unreadable)")
         }
-        let surface = CairoSurface(taking: cairo_image_surface_create_from_png(url.path))
-        guard surface.isValid else {
-            throw TextReelError(file: url.path, "not a PNG file Cairo can read")
+        do {
+            let image = try PNGDecoder.decode(try Data(contentsOf: url), maximumPixels: Int(ImageFile.maximumPixels))
+            self.init(surface: CairoSurface(rgba: image.rgba, width: image.width, height: image.height, hasAlpha: image.hasAlpha))
+        } catch let failure as PNGDecoder.Failure {
+            throw TextReelError(file: url.path, "not a readable PNG file (\(failure.reason))")
         }
-        self.init(surface: surface)
     }
 
     public func pngData(compression: PNGCompression = .fast) throws -> Data {
