@@ -1,3 +1,4 @@
+import CPango
 import Foundation
 import TextReel
 
@@ -222,9 +223,11 @@ public enum Reports {
         return "data:image/png;base64," + data.base64EncodedString()
     }
 
+    /// Text for HTML and XML: GLib's escaping (& < > ' ").
     static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
+        guard let escaped = g_markup_escape_text(text, -1) else { return "" }
+        defer { g_free(escaped) }
+        return String(cString: escaped)
     }
 
     private static func atomically(_ data: Data, to url: URL) throws {

@@ -1,3 +1,4 @@
+import CPango
 import Foundation
 import TextReel
 
@@ -122,19 +123,14 @@ enum PreviewTable {
         return text + String(repeating: " ", count: max(width - plain.reduce(0) { $0 + cells($1) }, 0))
     }
 
-    /// Terminal cells a character takes: 2 for East Asian wide and emoji, 0 for combining marks.
-    /// (A small table by hand: wcwidth is not reachable from Swift here.)
+    /// Terminal cells a character takes: 2 for East Asian wide and emoji, 0 for combining marks,
+    /// from GLib's tables (`g_unichar_iswide`, `g_unichar_iszerowidth`).
     static func cells(_ character: Character) -> Int {
         guard let first = character.unicodeScalars.first else { return 0 }
-        let v = first.value
-        if first.properties.generalCategory == .nonspacingMark || first.properties.generalCategory == .enclosingMark { return 0 }
-        // Emoji: shown by default as emoji, or made so by VS16, or a flag (two regional indicators).
-        if first.properties.isEmojiPresentation || character.unicodeScalars.contains(where: { $0.value == 0xFE0F })
-            || (0x1F1E6...0x1F1FF).contains(v) { return 2 }
-        let wide: [ClosedRange<UInt32>] = [0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
-                                           0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
-                                           0xFFE0...0xFFE6, 0x20000...0x3FFFD]
-        return wide.contains { $0.contains(v) } ? 2 : 1
+        if g_unichar_iszerowidth(first.value) != 0 { return 0 }
+        // Made emoji by VS16, or a flag (two regional indicators): terminals draw them two cells wide.
+        if character.unicodeScalars.contains(where: { $0.value == 0xFE0F }) || (0x1F1E6...0x1F1FF).contains(first.value) { return 2 }
+        return g_unichar_iswide(first.value) != 0 ? 2 : 1
     }
 }
 

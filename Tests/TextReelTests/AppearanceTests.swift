@@ -14,7 +14,13 @@ final class AppearanceTests: XCTestCase {
         XCTAssertEqual(theme.insets.left, 10)
         XCTAssertEqual(theme.attachments.accent, Color(hex: 0x123456))
         XCTAssertEqual(theme.attachments.knob, Theme.dark.attachments.knob)
-        for (text, line, column, needle) in [("{\n  link: 'blue'}", 2, 9, "not a colour"), ("{bodySize: 1000}", 1, 12, "too large"),
+        // Pango's colour parser: names, short and bare forms, exactly the same values as hex.
+        XCTAssertEqual(Color(parsing: "navy"), Color(hex: 0x000080))
+        XCTAssertEqual(Color(parsing: "#1F2328"), Color(hex: 0x1F2328))
+        XCTAssertEqual(Color(parsing: "1F2328"), Color(hex: 0x1F2328))
+        XCTAssertEqual(Color(parsing: "#FFF"), Color(hex: 0xFFFFFF))
+        XCTAssertNil(Color(parsing: "#12345"))
+        for (text, line, column, needle) in [("{\n  link: 'bluish'}", 2, 9, "not a colour"), ("{bodySize: 1000}", 1, 12, "too large"),
                                              ("{linkk: '#000000'}", 1, 2, "unknown key 'linkk'"), ("{base: 'sepia'}", 1, 8, "not a built-in theme")] {
             try Data(text.utf8).write(to: file)
             XCTAssertThrowsError(try Theme(named: file.path)) { error in

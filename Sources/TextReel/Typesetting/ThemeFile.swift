@@ -1,3 +1,4 @@
+import CPango
 import Foundation
 
 /// Themes as JSON5 files: `base` ("light" or "dark", default light) and any of the theme's
@@ -85,8 +86,8 @@ struct ThemeFile: Decodable {
 
     static func color(_ c: StrictContainer, _ key: String) throws -> Color {
         let text = try c.required(String.self, key)
-        guard let color = Color(hexString: text) else {
-            throw c.impossible(key, "'\(text)' is not a colour; expected #RRGGBB, like \"#1F2328\"")
+        guard let color = Color(parsing: text) else {
+            throw c.impossible(key, "'\(text)' is not a colour; expected #RRGGBB or a colour name, like \"#1F2328\" or \"navy\"")
         }
         return color
     }
@@ -119,10 +120,12 @@ struct ThemeFile: Decodable {
 }
 
 extension Color {
-    /// From "#RRGGBB" (or "RRGGBB").
-    public init?(hexString text: String) {
-        let digits = text.hasPrefix("#") ? String(text.dropFirst()) : text
-        guard digits.count == 6, let value = UInt32(digits, radix: 16) else { return nil }
-        self.init(hex: value)
+    /// From what Pango's colour parser reads (`pango_color_parse`): "#RRGGBB", "#RGB", a CSS /
+    /// X11 colour name ("navy", "rebeccapurple"); also "RRGGBB" without its "#".
+    public init?(parsing text: String) {
+        let bare = text.count == 6 && text.allSatisfy(\.isHexDigit)
+        var color = PangoColor()
+        guard pango_color_parse(&color, bare ? "#" + text : text) != 0 else { return nil }
+        self.init(Double(color.red) / 65535, Double(color.green) / 65535, Double(color.blue) / 65535)
     }
 }
