@@ -2,8 +2,8 @@ import Foundation
 
 /// Reads an attachment's URL: the scheme names the provider type, the path or `id=` its id,
 /// `size=WxH` its box; other query items are kept as parameters. By hand, not GLib's `GUri`: the
-/// document room touches no C library but cmark, and `g_uri_split` refuses what Markdown writers
-/// put in these URLs (spaces, bare `%`), where this reader keeps them and says what it did.
+/// document room touches no C library but cmark-gfm (C types stay in Typesetting and Rendering),
+/// and the grammar is small (scheme, path, `&`-separated query) with messages of its own.
 struct AttachmentURL {
     /// Largest side an attachment may have, in points.
     static let maximumSide: Double = 8192
