@@ -7,7 +7,28 @@ import TextReel
 public struct LayoutSnapshot: Codable, Equatable, Sendable {
     public struct Attachment: Codable, Equatable, Sendable {
         public var id: String
-        public var frame: [Double]
+        /// Relative to the fragment; written as [x, y, width, height].
+        public var frame: LayoutRect
+
+        public init(id: String, frame: LayoutRect) { self.id = id; self.frame = frame }
+
+        private enum CodingKeys: String, CodingKey { case id, frame }
+
+        public init(from decoder: Decoder) throws {
+            let c = try decoder.container(keyedBy: CodingKeys.self)
+            id = try c.decode(String.self, forKey: .id)
+            let v = try c.decode([Double].self, forKey: .frame)
+            guard v.count == 4 else {
+                throw DecodingError.dataCorruptedError(forKey: .frame, in: c, debugDescription: "expected [x, y, width, height]")
+            }
+            frame = LayoutRect(x: v[0], y: v[1], width: v[2], height: v[3])
+        }
+
+        public func encode(to encoder: Encoder) throws {
+            var c = encoder.container(keyedBy: CodingKeys.self)
+            try c.encode(id, forKey: .id)
+            try c.encode([frame.x, frame.y, frame.width, frame.height], forKey: .frame)
+        }
     }
 
     public struct Fragment: Codable, Equatable, Sendable {
@@ -53,7 +74,7 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
                     lines: fragment.lines.map(\.start),
                     lineBounds: fragment.lines.map { [$0.top, $0.height] },
                     attachments: fragment.attachments.map {
-                        Attachment(id: $0.id, frame: [$0.frame.x, $0.frame.y, $0.frame.width, $0.frame.height])
+                        Attachment(id: $0.id, frame: $0.frame)
                     })
             },
             events: pass.attachmentEvents.map { "\($0.id): \($0.event.rawValue)" })
@@ -94,8 +115,8 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
                     say(number, "\(name) moved on screen from y \(fmt(was.y - before.viewportY)) to \(fmt(fragment.y - now.viewportY))")
                 }
                 for attachment in fragment.attachments {
-                    if let previous = was.attachments.first(where: { $0.id == attachment.id }), previous.frame.map(fmt) != attachment.frame.map(fmt) {
-                        say(number, "attachment \(attachment.id) is now at \(attachment.frame.map(fmt)) instead of \(previous.frame.map(fmt))")
+                    if let previous = was.attachments.first(where: { $0.id == attachment.id }), numbers(previous.frame) != numbers(attachment.frame) {
+                        say(number, "attachment \(attachment.id) is now at \(numbers(attachment.frame)) instead of \(numbers(previous.frame))")
                     }
                 }
             }
@@ -118,8 +139,7 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
         var names: [String] = []
         for fragment in frame.fragments where fragment.y < bottom && fragment.y + fragment.height > top {
             for attachment in fragment.attachments {
-                let y = fragment.y + attachment.frame[1]
-                let box = CGRect(x: attachment.frame[0], y: y, width: attachment.frame[2], height: attachment.frame[3])
+                let box = attachment.frame.cgRect.offsetBy(dx: 0, dy: fragment.y)
                 if box.intersects(CGRect(x: rect.minX, y: top, width: rect.width, height: bottom - top)) {
                     names.append("attachment \(attachment.id)")
                 }
@@ -140,4 +160,7 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
 
     /// One decimal, and none for a whole number once rounded (24.02 is "24", as 24 is).
     private func fmt(_ value: Double) -> String { NumberText.text(value, decimals: 1, roundingFirst: true) }
+
+    /// A rect as messages write it: [x, y, width, height] at one decimal.
+    private func numbers(_ rect: LayoutRect) -> [String] { [rect.x, rect.y, rect.width, rect.height].map(fmt) }
 }
