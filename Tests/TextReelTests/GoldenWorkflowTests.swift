@@ -1,0 +1,166 @@
+import XCTest
+
+final class GoldenWorkflowTests: XCTestCase {
+    /// A copy of two project cases with the documents they name.
+    private func suite() throws -> URL {
+        let root = Paths.temporaryFolder(#function + "\(UUID())")
+        let fm = FileManager.default
+        try fm.createDirectory(at: root.appendingPathComponent("golden"), withIntermediateDirectories: true)
+        for name in ["eviction", "video-policy", "emoji"] {
+            try fm.copyItem(at: Paths.fixtures.appendingPathComponent("golden/\(name)"), to: root.appendingPathComponent("golden/\(name)"))
+        }
+        try fm.copyItem(at: Paths.fixtures.appendingPathComponent("documents"), to: root.appendingPathComponent("documents"))
+        return root
+    }
+
+    private func stripped(_ url: URL) throws -> NSObject {
+        func strip(_ o: Any) -> Any {
+            if let d = o as? [String: Any] { return d.filter { $0.key != "seconds" }.mapValues(strip) }
+            if let a = o as? [Any] { return a.map(strip) }
+            return o
+        }
+        return strip(try JSONSerialization.jsonObject(with: Data(contentsOf: url))) as! NSObject
+    }
+
+    func testShardBlobsMergeIntoTheReportsOfOneRun() throws {
+        let root = try suite()
+        let golden = root.appendingPathComponent("golden").path
+        for i in 1...2 {
+            let r = try CLI.run(["test", golden, "--shard", "\(i)/2", "--blob", root.appendingPathComponent("b\(i).json").path])
+            XCTAssertEqual(r.status, 0, r.stdout + r.stderr)
+        }
+        let merged = try CLI.run(["merge-reports", root.appendingPathComponent("b1.json").path, root.appendingPathComponent("b2.json").path,
+                                  "--json", root.appendingPathComponent("merged.json").path, "--junit", root.appendingPathComponent("merged.xml").path])
+        XCTAssertEqual(merged.status, 0, merged.stderr)
+        XCTAssertEqual(try CLI.run(["test", golden, "--json", root.appendingPathComponent("single.json").path]).status, 0)
+        XCTAssertEqual(try stripped(root.appendingPathComponent("merged.json")), try stripped(root.appendingPathComponent("single.json")))
+        XCTAssertNotEqual(try CLI.run(["merge-reports", root.appendingPathComponent("nope.json").path]).status, 0)
+        // A shard given twice would be counted twice; a missing one is said.
+        let twice = try CLI.run(["merge-reports", root.appendingPathComponent("b1.json").path, root.appendingPathComponent("b1.json").path])
+        XCTAssertEqual(twice.status, 2)
+        XCTAssertTrue(twice.stderr.contains("shard 1/2 is given twice"), twice.stderr)
+        let half = try CLI.run(["merge-reports", root.appendingPathComponent("b1.json").path])
+        XCTAssertTrue(half.stderr.contains("no blob for shard 2/2"), half.stderr)
+    }
+
+    func testObsoleteGoldensAreListedAndPruned() throws {
+        let root = try suite()
+        let golden = root.appendingPathComponent("golden")
+        try FileManager.default.removeItem(at: golden.appendingPathComponent("eviction/case.json5"))
+        let index = golden.appendingPathComponent("video-policy/expected/index.json")
+        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: index)) as! [String: Any]
+        var frames = json["frames"] as! [String: String]
+        frames["999"] = frames.values.first!
+        json["frames"] = frames
+        try JSONSerialization.data(withJSONObject: json).write(to: index)
+        let listed = try CLI.run(["test", golden.path])
+        XCTAssertEqual(listed.status, 0, "obsolete goldens are not failures: \(listed.stdout)")
+        XCTAssertTrue(listed.stdout.contains("frame 999") && listed.stdout.contains("past the end"), listed.stdout)
+        XCTAssertTrue(listed.stdout.contains("eviction/expected: no case.json5"), listed.stdout)
+        let pruned = try CLI.run(["test", golden.path, "--prune"])
+        XCTAssertEqual(pruned.status, 0)
+        XCTAssertTrue(pruned.stdout.contains("removed obsolete golden"), pruned.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: golden.appendingPathComponent("eviction/expected").path))
+        XCTAssertFalse(try String(contentsOf: index, encoding: .utf8).contains("999"))
+        XCTAssertFalse(try CLI.run(["test", golden.path]).stdout.contains("obsolete"))
+    }
+
+    /// `test --theme FILE` reads the file from where the command runs (it looked in each case's
+    /// folder), and a theme that is not there is bad input before any case runs.
+    func testThemeFileIsRelativeToTheWorkingFolder() throws {
+        let root = try suite()
+        try FileManager.default.createDirectory(at: root.appendingPathComponent("th"), withIntermediateDirectories: true)
+        try Data(#"{base: "dark", bodySize: 18}"#.utf8).write(to: root.appendingPathComponent("th/mine.json5"))
+        let themed = try CLI.run(["test", "golden/emoji", "--theme", "th/mine.json5", "--update", "missing"], in: root)
+        XCTAssertEqual(themed.status, 0, themed.stdout + themed.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("golden/emoji/expected/mine/index.json").path))
+        let missing = try CLI.run(["test", "golden/emoji", "--theme", "th/none.json5"], in: root)
+        XCTAssertEqual(missing.status, 2, missing.stdout + missing.stderr)
+        XCTAssertTrue(missing.stderr.contains("no such theme"), missing.stderr)
+    }
+
+    func testDeletedGoldenFramesAreRecordedAndUpdatesCanStillFail() throws {
+        let root = try suite()
+        let golden = root.appendingPathComponent("golden")
+        let frame = try FileManager.default.contentsOfDirectory(atPath: golden.appendingPathComponent("emoji/expected").path).first { $0.hasSuffix(".png") }!
+        try FileManager.default.removeItem(at: golden.appendingPathComponent("emoji/expected/\(frame)"))
+        let missing = try CLI.run(["test", golden.path, "--update", "missing"])
+        XCTAssertEqual(missing.status, 0, missing.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: golden.appendingPathComponent("emoji/expected/\(frame)").path), "re-recorded")
+        let update = try CLI.run(["test", golden.path, "--update", "all", "--fail-on-update"])
+        XCTAssertEqual(update.status, 1, update.stdout)
+        XCTAssertTrue(update.stdout.contains("wrote goldens: "), update.stdout)
+        // A case recorded from nothing is a write too; with nothing to write the flag is an error.
+        try FileManager.default.removeItem(at: golden.appendingPathComponent("emoji/expected"))
+        let recorded = try CLI.run(["test", golden.path, "--update", "missing", "--fail-on-update"])
+        XCTAssertEqual(recorded.status, 1, recorded.stdout)
+        XCTAssertTrue(recorded.stdout.contains("wrote goldens: ") && recorded.stdout.contains("emoji"), recorded.stdout)
+        XCTAssertEqual(try CLI.run(["test", golden.path, "--update", "none", "--fail-on-update"]).status, 2)
+        // A case that cannot run fails alone; the others still run.
+        try Data("{document: \"../../documents/demo.md\", script: \"gone.json5\"}".utf8).write(to: golden.appendingPathComponent("emoji/case.json5"))
+        let broken = try CLI.run(["test", golden.path])
+        XCTAssertEqual(broken.status, 2, "a case that cannot run is an error, as the README's table says")
+        XCTAssertTrue(broken.stdout.contains("cannot run") && broken.stdout.contains("2 passed, 1 failed"), broken.stdout)
+    }
+}
+
+final class ServedReportTests: XCTestCase {
+    /// `report --serve` in a real browser: headless Chromium opens the page, a mouse click on
+    /// "Accept frame" POSTs with the token, and the golden on disk changes; without the token the
+    /// server refuses.
+    func testHeadlessChromiumAcceptsAFrame() throws {
+        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        let node = ["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let chromium, let node else { throw XCTSkip("chromium (make setup installs it) or node is missing") }
+        let root = try Paths.failingEmojiSuite()
+        let report = root.appendingPathComponent("report")
+        XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path, "--report", report.path]).status, 1)
+        let golden = root.appendingPathComponent("golden/emoji/expected/frame-00001.png")
+        let before = try Data(contentsOf: golden)
+
+        let server = Process()
+        server.executableURL = CLI.executable
+        server.arguments = ["report", "--serve", report.path]
+        let out = Pipe()
+        server.standardOutput = out
+        try server.run()
+        defer { if server.isRunning { server.terminate() } }
+        var line = ""
+        while !line.hasSuffix("\n") {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            guard !byte.isEmpty else { break }
+            line += String(decoding: byte, as: UTF8.self)
+        }
+        let url = try XCTUnwrap(line.split(separator: " ").last.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) })
+        XCTAssertTrue(url.hasPrefix("http://127.0.0.1:") && url.contains("token="), line)
+
+        // Without the token, writing is refused.
+        let base = String(url.prefix { $0 != "?" })
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: node)
+        probe.arguments = ["-e", "fetch(process.argv[1] + 'accept?case=emoji&frame=1', {method: 'POST'}).then(r => console.log(r.status))", base]
+        let probeOut = Pipe()
+        probe.standardOutput = probeOut
+        try probe.run()
+        probe.waitUntilExit()
+        XCTAssertEqual(String(decoding: probeOut.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self), "403\n", "no token, no write")
+        XCTAssertEqual(try Data(contentsOf: golden), before)
+
+        let browser = Process()
+        browser.executableURL = URL(fileURLWithPath: node)
+        browser.arguments = ["--experimental-websocket", Paths.root.appendingPathComponent("Tests/Browser/click.mjs").path, chromium, url, "button.accept-frame"]
+        let said = Pipe()
+        browser.standardOutput = said
+        browser.standardError = FileHandle.nullDevice
+        try browser.run()
+        browser.waitUntilExit()
+        let output = String(decoding: said.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(browser.terminationStatus, 0, output)
+        XCTAssertTrue(output.hasPrefix("accepted"), output)
+        XCTAssertNotEqual(try Data(contentsOf: golden), before, "the golden on disk changed")
+        server.interrupt()
+        server.waitUntilExit()
+        XCTAssertEqual(server.terminationStatus, 0)
+        XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path]).status, 0)
+    }
+}
