@@ -19,19 +19,15 @@ public struct GoldenCase: Sendable {
         }
 
         public init(from decoder: Decoder) throws {
-            let c = try CaseFile.strict(decoder, ["threshold", "maxDiffPixels", "maxDiffPixelRatio", "includeAA"])
-            threshold = try c.decodeIfPresent(Double.self, forKey: .init("threshold")) ?? 0.1
-            maxDiffPixels = try c.decodeIfPresent(Int.self, forKey: .init("maxDiffPixels")) ?? 0
-            maxDiffPixelRatio = try c.decodeIfPresent(Double.self, forKey: .init("maxDiffPixelRatio")) ?? 0
-            includeAA = try c.decodeIfPresent(Bool.self, forKey: .init("includeAA")) ?? false
-            guard (0...1).contains(threshold), maxDiffPixels >= 0, (0...1).contains(maxDiffPixelRatio) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription:
-                    "tolerance out of range: threshold and maxDiffPixelRatio are 0 to 1, maxDiffPixels at least 0"))
-            }
+            let c = try StrictContainer(decoder, allowed: ["threshold", "maxDiffPixels", "maxDiffPixelRatio", "includeAA"])
+            threshold = try c.number("threshold", default: 0.1, in: 0...1)
+            maxDiffPixels = c.has("maxDiffPixels") ? try c.index("maxDiffPixels", what: "a number of pixels") : 0
+            maxDiffPixelRatio = try c.number("maxDiffPixelRatio", default: 0, in: 0...1)
+            includeAA = try c.optional(Bool.self, "includeAA") ?? false
         }
     }
 
-    public enum Frames: String, Codable, Sendable { case all, snapshots }
+    public enum Frames: String, Codable, Sendable, CaseIterable { case all, snapshots }
 
     public var name: String
     public let folder: URL
@@ -193,20 +189,20 @@ public struct GoldenCase: Sendable {
     }
 }
 
-/// `case.json5` as written; unknown keys are errors.
+/// `case.json5` as written, read with the project's one strict decoder: unknown keys and
+/// impossible values are errors at their line and column.
 struct CaseFile: Decodable {
-    struct Key: CodingKey {
-        var stringValue: String
-        var intValue: Int? { nil }
-        init(_ s: String) { stringValue = s }
-        init?(stringValue: String) { self.stringValue = stringValue }
-        init?(intValue: Int) { nil }
-    }
-
     struct Viewport: Decodable {
         var width: Double
         var height: Double
         var scale: Double?
+
+        init(from decoder: Decoder) throws {
+            let c = try StrictContainer(decoder, allowed: ["width", "height", "scale"])
+            width = try c.number("width", in: 1...16384)
+            height = try c.number("height", in: 1...16384)
+            scale = c.has("scale") ? try c.number("scale", in: 0.25...8) : nil
+        }
     }
 
     var document: String
@@ -220,44 +216,30 @@ struct CaseFile: Decodable {
     var variants: [GoldenCase.Variant] = []
 
     init(from decoder: Decoder) throws {
-        let c = try Self.strict(decoder, ["document", "script", "viewport", "frames", "tolerance", "overlay", "expect",
-                                          "theme", "textSize", "direction", "variants"])
-        do {
-            appearance = try Appearance.parse(theme: try c.decodeIfPresent(String.self, forKey: Key("theme")),
-                                              textSize: try c.decodeIfPresent(String.self, forKey: Key("textSize")),
-                                              direction: try c.decodeIfPresent(String.self, forKey: Key("direction")))
-        } catch let error as TextReelError {
-            let key = error.message.contains("text size") ? "textSize" : "direction"
-            throw DecodingError.dataCorrupted(.init(codingPath: [Key(key)], debugDescription: error.message))
-        }
-        if c.contains(Key("variants")) { variants = try c.decode(VariantMatrix.self, forKey: Key("variants")).variants }
-        document = try c.decode(String.self, forKey: Key("document"))
-        script = try c.decodeIfPresent(String.self, forKey: Key("script"))
-        viewport = try c.decodeIfPresent(Viewport.self, forKey: Key("viewport"))
-        if let v = viewport, !(v.width > 0 && v.height > 0 && (v.scale ?? 1) > 0) {
-            throw DecodingError.dataCorrupted(.init(codingPath: [Key("viewport")], debugDescription: "viewport sizes must be positive"))
-        }
-        if let raw = try c.decodeIfPresent(String.self, forKey: Key("frames")) {
-            guard let value = GoldenCase.Frames(rawValue: raw) else {
-                throw DecodingError.dataCorrupted(.init(codingPath: [Key("frames")], debugDescription: "'\(raw)' is not allowed; expected all or snapshots"))
-            }
-            frames = value
-        }
-        tolerance = try c.decodeIfPresent(GoldenCase.Tolerance.self, forKey: Key("tolerance"))
-        overlay = try c.decodeIfPresent(Bool.self, forKey: Key("overlay"))
-        if c.contains(Key("expect")) {
-            let e = try c.nestedContainer(keyedBy: Key.self, forKey: Key("expect"))
-            var budget = Budget()
-            for key in e.allKeys.sorted(by: { $0.stringValue < $1.stringValue }) {
+        let c = try StrictContainer(decoder, allowed: ["document", "script", "viewport", "frames", "tolerance", "overlay", "expect",
+                                                       "theme", "textSize", "direction", "variants"])
+        appearance = try Appearance.decode(c)
+        variants = try c.optional(VariantMatrix.self, "variants")?.variants ?? []
+        document = try c.required(String.self, "document")
+        script = try c.optional(String.self, "script")
+        viewport = try c.optional(Viewport.self, "viewport")
+        if c.has("frames") { frames = try c.choice(GoldenCase.Frames.self, "frames", default: .all) }
+        tolerance = try c.optional(GoldenCase.Tolerance.self, "tolerance")
+        overlay = try c.optional(Bool.self, "overlay")
+        if c.has("expect") { expect = try c.required(ExpectFile.self, "expect").budget }
+    }
+
+    /// `expect: {maxJump: 0, flicker: false}`: the budget's own names and values.
+    struct ExpectFile: Decodable {
+        var budget = Budget()
+        init(from decoder: Decoder) throws {
+            // Every key is let through here: the budget says which names it knows.
+            let c = try StrictContainer(decoder, allowed: try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue))
+            for key in c.keys.sorted() {
                 let text: String
-                if let flag = try? e.decode(Bool.self, forKey: key) { text = String(flag) } else {
-                    text = String(try e.decode(Double.self, forKey: key))
-                }
-                do { try budget.set(key.stringValue, text.hasSuffix(".0") ? String(text.dropLast(2)) : text) } catch let error as TextReelError {
-                    throw DecodingError.dataCorrupted(.init(codingPath: [Key("expect"), key], debugDescription: error.message))
-                }
+                if let flag = try? c.required(Bool.self, key) { text = String(flag) } else { text = NumberText.text(try c.required(Double.self, key)) }
+                do { try budget.set(key, text) } catch let error as TextReelError { throw c.impossible(key, error.message) }
             }
-            expect = budget
         }
     }
 
@@ -270,15 +252,6 @@ struct CaseFile: Decodable {
         let document = try JSON5Document(text: text, fileName: fileName)
         return (try document.decode(CaseFile.self), document.warnings)
     }
-
-    static func strict(_ decoder: Decoder, _ allowed: [String]) throws -> KeyedDecodingContainer<Key> {
-        let c = try decoder.container(keyedBy: Key.self)
-        if let unknown = c.allKeys.map(\.stringValue).sorted().first(where: { !allowed.contains($0) }) {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [Key(unknown)],
-                debugDescription: "unknown key '\(unknown)'; expected one of \(allowed.joined(separator: ", "))"))
-        }
-        return c
-    }
 }
 
 /// `variants: {theme: ["light", "dark"], textSize: ["M", "XXXL"], width: [375, 800],
@@ -288,18 +261,14 @@ struct VariantMatrix: Decodable {
     var variants: [GoldenCase.Variant]
 
     init(from decoder: Decoder) throws {
-        let c = try CaseFile.strict(decoder, ["theme", "textSize", "width", "direction", "only"])
-        typealias Key = CaseFile.Key
-        guard c.allKeys.contains(where: { $0.stringValue != "only" }) else {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath,
+        let c = try StrictContainer(decoder, allowed: ["theme", "textSize", "width", "direction", "only"])
+        guard c.keys.contains(where: { $0 != "only" }) else {
+            throw DecodingError.dataCorrupted(.init(codingPath: c.container.codingPath,
                 debugDescription: "variants lists no axis; give theme, textSize, width or direction, or leave variants out"))
         }
         func list<T: Decodable>(_ key: String, _ type: T.Type) throws -> [T?] {
-            guard c.contains(Key(key)) else { return [nil] }
-            let values = try c.decode([T].self, forKey: Key(key))
-            guard !values.isEmpty else {
-                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [Key(key)], debugDescription: "an empty list; give at least one value or leave the key out"))
-            }
+            guard let values = try c.optional([T].self, key) else { return [nil] }
+            guard !values.isEmpty else { throw c.impossible(key, "an empty list; give at least one value or leave the key out") }
             return values
         }
         var variants: [GoldenCase.Variant] = []
@@ -307,14 +276,14 @@ struct VariantMatrix: Decodable {
             for size in try list("textSize", String.self) {
                 for width in try list("width", Double.self) {
                     if let width, !(width >= 1 && width <= 16384) {
-                        throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [Key("width")], debugDescription: "width \(width) is out of range; expected 1 to 16384"))
+                        throw c.impossible("width", "width \(NumberText.text(width)) is out of range; expected 1 to 16384")
                     }
                     for direction in try list("direction", String.self) {
                         do {
                             let appearance = try Appearance.parse(theme: theme, textSize: size, direction: direction)
                             variants.append(GoldenCase.Variant(appearance: appearance, width: width))
                         } catch let error as TextReelError {
-                            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath, debugDescription: error.message))
+                            throw c.impossible(error.message.contains("direction") ? "direction" : "textSize", error.message)
                         }
                     }
                 }
@@ -324,15 +293,13 @@ struct VariantMatrix: Decodable {
         // writing one golden folder.
         var seen: Set<String> = []
         if let twice = variants.map(\.folderName).first(where: { !seen.insert($0).inserted }) {
-            throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath,
+            throw DecodingError.dataCorrupted(.init(codingPath: c.container.codingPath,
                 debugDescription: "the variant '\(twice)' comes twice; a value (or another name for it) is repeated in a list"))
         }
-        if c.contains(Key("only")) {
-            let only = try c.decode([String].self, forKey: Key("only"))
+        if let only = try c.optional([String].self, "only") {
             let names = variants.map(\.folderName)
             if let unknown = only.first(where: { !names.contains($0) }) {
-                throw DecodingError.dataCorrupted(.init(codingPath: c.codingPath + [Key("only")],
-                    debugDescription: "'\(unknown)' is not one of the variants (\(names.joined(separator: ", ")))"))
+                throw c.impossible("only", "'\(unknown)' is not one of the variants (\(names.joined(separator: ", ")))")
             }
             variants = variants.filter { only.contains($0.folderName) }
         }

@@ -39,18 +39,35 @@ public struct Appearance: Hashable, Sendable {
     /// Parses the command line's values; nil where a flag was not given.
     public static func parse(theme: String?, textSize: String?, direction: String?) throws -> Appearance {
         var appearance = Appearance(theme: theme)
-        if let textSize {
-            guard let size = TextSize(name: textSize) else {
-                throw TextReelError("unknown text size '\(textSize)'; expected one of \(TextSize.names) (or UIKit's names, like extraLarge)")
-            }
-            appearance.textSize = size
+        if let textSize { appearance.textSize = try size(named: textSize) }
+        if let direction { appearance.direction = try self.direction(named: direction) }
+        return appearance
+    }
+
+    static func size(named name: String) throws -> TextSize {
+        guard let size = TextSize(name: name) else {
+            throw TextReelError("unknown text size '\(name)'; expected one of \(TextSize.names) (or UIKit's names, like extraLarge)")
         }
-        if let direction {
-            guard let value = Theme.LayoutDirection(rawValue: direction.lowercased()) else {
-                throw TextReelError("unknown direction '\(direction)'; expected ltr or rtl")
-            }
-            appearance.direction = value
+        return size
+    }
+
+    static func direction(named name: String) throws -> Theme.LayoutDirection {
+        guard let direction = Theme.LayoutDirection(rawValue: name.lowercased()) else {
+            throw TextReelError("unknown direction '\(name)'; expected ltr or rtl")
         }
+        return direction
+    }
+
+    /// `theme:`, `textSize:` and `direction:` of a script, a golden case or a variant, with the
+    /// same messages as the command line's flags, at the key's line and column.
+    public static func decode(_ c: StrictContainer) throws -> Appearance {
+        func at<T>(_ key: String, _ parse: (String) throws -> T) throws -> T? {
+            guard let text = try c.optional(String.self, key) else { return nil }
+            do { return try parse(text) } catch let error as TextReelError { throw c.impossible(key, error.message) }
+        }
+        var appearance = Appearance(theme: try c.optional(String.self, "theme"))
+        if let size = try at("textSize", size(named:)) { appearance.textSize = size }
+        if let direction = try at("direction", direction(named:)) { appearance.direction = direction }
         return appearance
     }
 }
