@@ -119,7 +119,7 @@ open class VideoAttachmentView: AttachmentView {
 
 extension Color {
     /// From hue, saturation and brightness in 0…1 (hue wraps).
-    public init(hue: Double, saturation: Double, brightness: Double) {
+    public convenience init(hue: Double, saturation: Double, brightness: Double) {
         let h = (hue - hue.rounded(.down)) * 6
         let c = brightness * saturation
         let x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))

@@ -35,7 +35,15 @@ extension TextParagraph {
         let attachments = self.attachments.map {
             $0.utf8Offset >= at ? $0.at(offset: $0.utf8Offset + length, isBlock: $0.isBlock) : $0
         }
-        return replacing(text: String(decoding: bytes, as: UTF8.self), runs: runs, attachments: attachments)
+        let attributes = self.attributes.map { run -> AttributeRun in
+            var run = run
+            let lower = run.range.lowerBound >= at ? run.range.lowerBound + length : run.range.lowerBound
+            let upper = run.range.upperBound > at || (run.range.upperBound == at && run.range.lowerBound < at)
+                ? run.range.upperBound + length : run.range.upperBound
+            run.range = lower..<upper
+            return run
+        }
+        return replacing(text: String(decoding: bytes, as: UTF8.self), runs: runs, attachments: attachments, attributes: attributes)
     }
 
     /// Deletes `length` characters from character `from`.
@@ -56,6 +64,11 @@ extension TextParagraph {
             if (start..<end).contains(attachment.utf8Offset) { return nil }
             return attachment.at(offset: move(attachment.utf8Offset), isBlock: attachment.isBlock)
         }
-        return replacing(text: String(decoding: bytes, as: UTF8.self), runs: runs, attachments: attachments)
+        let attributes = self.attributes.compactMap { run -> AttributeRun? in
+            var run = run
+            run.range = move(run.range.lowerBound)..<move(run.range.upperBound)
+            return run.range.isEmpty ? nil : run
+        }
+        return replacing(text: String(decoding: bytes, as: UTF8.self), runs: runs, attachments: attachments, attributes: attributes)
     }
 }

@@ -65,6 +65,9 @@ public struct TextParagraph: Hashable, Sendable {
     /// The text; each attachment is one U+FFFC at its `utf8Offset`.
     public let text: String
     public let runs: [StyledRun]
+    /// Attributes beyond the Markdown styles (fonts, colours, custom keys), from `^[text](key: value)`,
+    /// from Swift, or from a content-storage delegate.
+    public let attributes: [AttributeRun]
     public let attachments: [TextAttachment]
     /// How many block quotes hold this paragraph.
     public let quoteDepth: Int
@@ -75,15 +78,15 @@ public struct TextParagraph: Hashable, Sendable {
 
     public init(id: ParagraphID, kind: ParagraphKind, text: String, runs: [StyledRun] = [],
                 attachments: [TextAttachment] = [], quoteDepth: Int = 0, listDepth: Int = 0,
-                sourceLine: Int = 0) {
+                sourceLine: Int = 0, attributes: [AttributeRun] = []) {
         self.id = id; self.kind = kind; self.text = text; self.runs = runs
         self.attachments = attachments; self.quoteDepth = quoteDepth
-        self.listDepth = listDepth; self.sourceLine = sourceLine
+        self.listDepth = listDepth; self.sourceLine = sourceLine; self.attributes = attributes
     }
 
-    /// The same paragraph with other text, runs and attachments (an edit keeps id and kind).
-    public func replacing(text: String, runs: [StyledRun], attachments: [TextAttachment]) -> TextParagraph {
+    /// The same paragraph with other text, runs, attachments and attributes (an edit keeps id and kind).
+    public func replacing(text: String, runs: [StyledRun], attachments: [TextAttachment], attributes: [AttributeRun]? = nil) -> TextParagraph {
         TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
-                      quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine)
+                      quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes ?? self.attributes)
     }
 }

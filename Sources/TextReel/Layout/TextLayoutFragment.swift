@@ -1,56 +1,102 @@
 import Foundation
 
-/// One laid-out paragraph: its frame in the document, its lines and its attachments' frames.
-/// Like `NSTextLayoutFragment`, it belongs to one version of a paragraph; an edit replaces it.
-public final class TextLayoutFragment {
+/// One laid-out paragraph: its frame in the document, its lines and its attachments' frames (the
+/// `NSTextLayoutFragment` analogue). It belongs to one version of a paragraph; an edit replaces it.
+///
+/// Open, as in TextKit: a `TextLayoutManagerDelegate` may return a subclass that pads and spaces
+/// itself (`leadingPadding`, `trailingPadding`, `topMargin`, `bottomMargin`, honoured by layout:
+/// paddings narrow the lines, margins add space above and below, inside `layoutFragmentFrame`),
+/// draws more (`draw(at:in:)`, into the cached rendering surface) and says where it draws
+/// (`renderingSurfaceBounds`, which the surface covers, beyond the frame if need be). What a
+/// subclass draws must follow from its paragraph and its own properties set by the delegate: the
+/// surface is cached by paragraph, width, scale and class.
+open class TextLayoutFragment {
     /// How far layout has gone, as in TextKit.
     public enum State: String, Sendable {
         case estimatedUsageBounds, layoutAvailable
     }
 
+    /// The paragraph it lays out (its `textElement`).
     public let paragraph: TextParagraph
-    /// The tiling rect in document coordinates; `origin.y` moves as the fragments above it change.
+    public var textElement: TextElement { paragraph }
+    public let rangeInElement: TextRange?
+    /// The layout manager that laid it out.
+    public internal(set) weak var textLayoutManager: TextLayoutManager?
+    /// The tiling rect in document coordinates, margins included; `origin.y` moves as the
+    /// fragments above it change.
     public internal(set) var layoutFragmentFrame: CGRect
-    /// What drawing covers, relative to the frame's origin (ink may overhang the frame).
-    public let renderingSurfaceBounds: CGRect
-    public let textLineFragments: [TextLineFragment]
+    /// What the typesetter's drawing covers (text ink and block decorations), relative to the
+    /// frame's origin.
+    public private(set) var typographicSurfaceBounds: CGRect
+    public private(set) var textLineFragments: [TextLineFragment] = []
     /// Attachment frames relative to the frame's origin, in text order.
-    public let attachmentFrames: [(attachment: TextAttachment, frame: CGRect)]
+    public private(set) var attachmentFrames: [(attachment: TextAttachment, frame: CGRect)] = []
     public var state: State { layout == nil ? .estimatedUsageBounds : .layoutAvailable }
 
     /// Where the Pango layout's origin sits, relative to the frame's origin.
-    let layoutOrigin: CGPoint
-    let style: ParagraphStyle
+    private(set) var layoutOrigin: CGPoint = .zero
+    private(set) var style: ParagraphStyle?
     /// The shaped paragraph; nil while the fragment only has an estimated height.
-    let layout: PangoLayoutBox?
+    private(set) var layout: PangoLayoutBox?
     /// The content width it was laid out for.
-    let containerWidth: Double
+    private(set) var containerWidth: Double = 0
 
-    /// The fragment of `paragraph` as the typesetter shaped it.
-    init(paragraph: TextParagraph, shaped: ShapedParagraph) {
+    /// A fragment for `textElement` (a `TextParagraph`), laid out by the layout manager that
+    /// asked its delegate for it.
+    public init(textElement: TextElement, range rangeInElement: TextRange?) {
+        guard let paragraph = textElement as? TextParagraph else {
+            preconditionFailure("TextReel lays out TextParagraph elements, not \(type(of: textElement))")
+        }
         self.paragraph = paragraph
-        self.layoutFragmentFrame = CGRect(origin: .zero, size: shaped.size)
-        self.renderingSurfaceBounds = shaped.renderingSurfaceBounds
-        self.textLineFragments = shaped.lines
-        self.attachmentFrames = shaped.attachmentFrames
-        self.layoutOrigin = shaped.layoutOrigin
-        self.style = shaped.style
-        self.layout = shaped.layout
-        self.containerWidth = shaped.containerWidth
+        self.rangeInElement = rangeInElement
+        layoutFragmentFrame = .zero
+        typographicSurfaceBounds = .zero
     }
 
     /// A fragment that has not been shaped: an estimated height, no lines yet.
-    init(estimating paragraph: TextParagraph, height: Double, containerWidth: Double, style: ParagraphStyle) {
+    init(estimating paragraph: TextParagraph, height: Double, containerWidth: Double) {
         self.paragraph = paragraph
-        self.layoutFragmentFrame = CGRect(x: 0, y: 0, width: containerWidth, height: height)
-        self.renderingSurfaceBounds = CGRect(x: 0, y: 0, width: containerWidth, height: height)
-        self.textLineFragments = []
-        self.attachmentFrames = []
-        self.layoutOrigin = .zero
-        self.style = style
-        self.layout = nil
+        rangeInElement = paragraph.elementRange
+        layoutFragmentFrame = CGRect(x: 0, y: 0, width: containerWidth, height: height)
+        typographicSurfaceBounds = CGRect(x: 0, y: 0, width: containerWidth, height: height)
         self.containerWidth = containerWidth
     }
+
+    /// Takes what the typesetter made of the paragraph (with this fragment's paddings and margins).
+    func lay(out shaped: ShapedParagraph) {
+        layoutFragmentFrame.size = shaped.size
+        typographicSurfaceBounds = shaped.renderingSurfaceBounds
+        textLineFragments = shaped.lines
+        attachmentFrames = shaped.attachmentFrames
+        layoutOrigin = shaped.layoutOrigin
+        style = shaped.style
+        layout = shaped.layout
+        containerWidth = shaped.containerWidth
+    }
+
+    // MARK: What a subclass overrides
+
+    /// Space between the frame's leading edge and the text (the lines are narrower by it).
+    open var leadingPadding: CGFloat { 0 }
+    /// Space between the text and the frame's trailing edge.
+    open var trailingPadding: CGFloat { 0 }
+    /// Space above the text, inside the frame.
+    open var topMargin: CGFloat { 0 }
+    /// Space below the text, inside the frame.
+    open var bottomMargin: CGFloat { 0 }
+
+    /// What drawing covers, relative to the frame's origin (it may overhang the frame); the
+    /// cached surface covers exactly this. A subclass that draws more says so here.
+    open var renderingSurfaceBounds: CGRect { typographicSurfaceBounds }
+
+    /// Draws the fragment with `point` as its frame's origin: the paragraph's block decorations
+    /// (code background, quote bars, rules) and its text. A subclass draws around it and calls
+    /// `super`.
+    open func draw(at point: CGPoint, in context: GraphicsContext) {
+        context.drawTypesetContent(of: self, at: point)
+    }
+
+    // MARK: Reading it
 
     /// The frame of the attachment with `id`, relative to the fragment's frame.
     public func frameForTextAttachment(id: String) -> CGRect? {

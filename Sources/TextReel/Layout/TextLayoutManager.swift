@@ -14,6 +14,9 @@ public final class TextLayoutManager {
         public static let estimatesSize = EnumerationOptions(rawValue: 1 << 2)
     }
 
+    /// Asked for each paragraph's fragment when it is shaped (weak, as in TextKit).
+    public weak var delegate: TextLayoutManagerDelegate?
+
     public private(set) var document: TextDocument
     public private(set) var containerWidth: Double
     let typesetter: Typesetter
@@ -92,7 +95,7 @@ public final class TextLayoutManager {
         if let existing = shaped[paragraph.id] {
             fragment = existing
         } else {
-            fragment = TextLayoutFragment(paragraph: paragraph, shaped: typesetter.shaped(paragraph, containerWidth: containerWidth))
+            fragment = layOut(paragraph)
             shaped[paragraph.id] = fragment
             shapedLog.append(paragraph.id)
             let measured = fragment.layoutFragmentFrame.height
@@ -104,6 +107,18 @@ public final class TextLayoutManager {
             heights.setHeight(measured, at: index, measured: true)
         }
         fragment.layoutFragmentFrame.origin.y = y(ofParagraphAt: index)
+        return fragment
+    }
+
+    /// The delegate's fragment for `paragraph` (or the standard one), shaped with its paddings
+    /// and margins.
+    private func layOut(_ paragraph: TextParagraph) -> TextLayoutFragment {
+        let fragment = delegate?.textLayoutManager(self, textLayoutFragmentFor: TextLocation(paragraph: paragraph.id), in: paragraph)
+            ?? TextLayoutFragment(textElement: paragraph, range: paragraph.elementRange)
+        fragment.textLayoutManager = self
+        let insets = FragmentInsets(leading: fragment.leadingPadding, trailing: fragment.trailingPadding,
+                                    top: fragment.topMargin, bottom: fragment.bottomMargin)
+        fragment.lay(out: typesetter.shaped(fragment.paragraph, containerWidth: containerWidth, insets: insets))
         return fragment
     }
 
@@ -123,7 +138,7 @@ public final class TextLayoutManager {
         }
         for index in pending {
             let paragraph = document.paragraphs[index]
-            let measured = Double(typesetter.shaped(paragraph, containerWidth: containerWidth).size.height)
+            let measured = Double(layOut(paragraph).layoutFragmentFrame.height)
             estimator.record(paragraph, measured: measured)
             estimatedTotal += heights.height(at: index)
             measuredTotal += measured
@@ -139,9 +154,7 @@ public final class TextLayoutManager {
             existing.layoutFragmentFrame.origin.y = y(ofParagraphAt: index)
             return existing
         }
-        let estimated = TextLayoutFragment(estimating: paragraph, height: heights.height(at: index),
-                                           containerWidth: containerWidth,
-                                           style: ParagraphStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth))
+        let estimated = TextLayoutFragment(estimating: paragraph, height: heights.height(at: index), containerWidth: containerWidth)
         estimated.layoutFragmentFrame.origin.y = y(ofParagraphAt: index)
         return estimated
     }

@@ -6,12 +6,14 @@ struct FragmentPainter {
     let theme: Theme
 
     func draw(_ fragment: TextLayoutFragment, in cr: OpaquePointer) {
-        let style = fragment.style
+        guard let style = fragment.style else { return }
         let paragraph = fragment.paragraph
         let size = fragment.layoutFragmentFrame.size
-        let box = CGRect(x: style.leftIndent, y: style.spacingBefore,
-                         width: fragment.containerWidth - style.leftIndent - style.rightIndent,
-                         height: size.height - style.spacingBefore - style.spacingAfter)
+        // A custom fragment's paddings and margins take room around the block, as around its text.
+        let top = fragment.topMargin, bottom = fragment.bottomMargin, leading = fragment.leadingPadding, trailing = fragment.trailingPadding
+        let box = CGRect(x: style.leftIndent + leading, y: top + style.spacingBefore,
+                         width: fragment.containerWidth - style.leftIndent - style.rightIndent - leading - trailing,
+                         height: size.height - top - bottom - style.spacingBefore - style.spacingAfter)
         // Decorations are drawn left to right, and mirrored for a right-to-left view (they are
         // rectangles, so mirroring is exact); the text was laid out right to left already.
         cairo_save(cr)
@@ -19,7 +21,7 @@ struct FragmentPainter {
             cairo_translate(cr, fragment.containerWidth, 0)
             cairo_scale(cr, -1, 1)
         }
-        drawDecorations(fragment, box: box, in: cr)
+        drawDecorations(fragment, style: style, box: box, in: cr)
         cairo_restore(cr)
         guard let layout = fragment.layout, !paragraph.kind.isThematicBreak else { return }
         Paint.setColor(cr, style.color)
@@ -27,8 +29,7 @@ struct FragmentPainter {
         layout.show(in: cr)
     }
 
-    private func drawDecorations(_ fragment: TextLayoutFragment, box: CGRect, in cr: OpaquePointer) {
-        let style = fragment.style
+    private func drawDecorations(_ fragment: TextLayoutFragment, style: ParagraphStyle, box: CGRect, in cr: OpaquePointer) {
         let paragraph = fragment.paragraph
         let size = fragment.layoutFragmentFrame.size
         // One bar per level, but never two closer than 5 points nor one nearer the text than 8
@@ -46,7 +47,8 @@ struct FragmentPainter {
             Paint.roundedRect(cr, box, radius: 6)
             cairo_fill(cr)
         case .thematicBreak:
-            Paint.fill(cr, CGRect(x: box.minX, y: (size.height / 2).rounded() - 1, width: box.width, height: 2), theme.rule)
+            let middle = fragment.topMargin + (size.height - fragment.topMargin - fragment.bottomMargin) / 2
+            Paint.fill(cr, CGRect(x: box.minX, y: middle.rounded() - 1, width: box.width, height: 2), theme.rule)
         case .table:
             // The header row ends at the first row separator; it may wrap onto several lines.
             let headerEnd = paragraph.text.utf8.firstRange(of: "\u{2028}".utf8).map { paragraph.text.utf8.distance(from: paragraph.text.utf8.startIndex, to: $0.lowerBound) } ?? Int.max

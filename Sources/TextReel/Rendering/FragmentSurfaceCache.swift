@@ -10,6 +10,8 @@ final class FragmentSurfaceCache {
         let paragraph: TextParagraph
         let containerWidth: Double
         let scale: Double
+        /// A custom fragment class draws differently from the standard one.
+        let kind: ObjectIdentifier
     }
 
     private struct Entry {
@@ -29,7 +31,8 @@ final class FragmentSurfaceCache {
     init(budget: Int = 48 << 20) { self.budget = budget }
 
     func surface(for fragment: TextLayoutFragment, scale: Double, draw: (TextLayoutFragment, OpaquePointer) -> Void) -> CairoSurface {
-        let key = Key(paragraph: fragment.paragraph, containerWidth: fragment.containerWidth, scale: scale)
+        let key = Key(paragraph: fragment.paragraph, containerWidth: fragment.containerWidth, scale: scale,
+                      kind: ObjectIdentifier(type(of: fragment)))
         if var entry = entries[key] {
             entry.lastY = fragment.layoutFragmentFrame.minY
             entries[key] = entry

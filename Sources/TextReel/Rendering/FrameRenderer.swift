@@ -72,7 +72,9 @@ final class FrameRenderer {
             if max(surfaceRect.width, surfaceRect.height) * scale > Double(CairoSurface.maximumSide) {
                 pieces.append(.direct(fragment, x: device(frameRect.minX, scale), y: device(frameRect.minY, scale) - top))
             } else {
-                let surface = cache.surface(for: fragment, scale: scale) { painter.draw($0, in: $1) }
+                let surface = cache.surface(for: fragment, scale: scale) { fragment, cr in
+                    fragment.draw(at: .zero, in: GraphicsContext(cr, theme: theme, typeset: painter))
+                }
                 pieces.append(.surface(surface, x: device(surfaceRect.minX, scale), y: device(surfaceRect.minY, scale) - top))
             }
             if !item.decorations.isEmpty {
@@ -111,7 +113,7 @@ final class FrameRenderer {
                     cairo_save(cr)
                     cairo_translate(cr, x, y)
                     cairo_scale(cr, scale, scale)
-                    painter.draw(fragment, in: cr)
+                    fragment.draw(at: .zero, in: GraphicsContext(cr, theme: theme, typeset: painter))
                     cairo_restore(cr)
                 case let .decorations(_, extra, x, y):
                     cairo_save(cr)

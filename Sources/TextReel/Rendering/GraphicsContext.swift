@@ -7,11 +7,29 @@ import Foundation
 /// C type appears in its API.
 public final class GraphicsContext {
     let cr: OpaquePointer
+    /// The look being drawn in: dynamic colours resolve to its light or dark variant.
+    public let theme: Theme
+    /// Draws a fragment's paragraph (its text and block decorations), for `TextLayoutFragment.draw`.
+    private let typeset: FragmentPainter?
     private var fill = (color: Color(0, 0, 0), alpha: 1.0)
     private var stroke = (color: Color(0, 0, 0), alpha: 1.0)
     private var saved: [(fill: (color: Color, alpha: Double), stroke: (color: Color, alpha: Double))] = []
 
-    init(_ cr: OpaquePointer) { self.cr = cr }
+    init(_ cr: OpaquePointer, theme: Theme, typeset: FragmentPainter? = nil) {
+        self.cr = cr
+        self.theme = theme
+        self.typeset = typeset
+    }
+
+    /// The standard drawing of `fragment` with its frame's origin at `point` (what
+    /// `TextLayoutFragment.draw(at:in:)` does unless overridden).
+    func drawTypesetContent(of fragment: TextLayoutFragment, at point: CGPoint) {
+        guard let typeset else { return }
+        cairo_save(cr)
+        cairo_translate(cr, point.x, point.y)
+        typeset.draw(fragment, in: cr)
+        cairo_restore(cr)
+    }
 
     // MARK: State
 
@@ -90,13 +108,13 @@ public final class GraphicsContext {
 
     /// Fills the current path and starts a new one.
     public func fillPath() {
-        Paint.setColor(cr, fill.color, alpha: fill.alpha)
+        Paint.setColor(cr, fill.color.resolved(for: theme), alpha: fill.alpha)
         cairo_fill(cr)
     }
 
     /// Strokes the current path and starts a new one.
     public func strokePath() {
-        Paint.setColor(cr, stroke.color, alpha: stroke.alpha)
+        Paint.setColor(cr, stroke.color.resolved(for: theme), alpha: stroke.alpha)
         cairo_stroke(cr)
     }
 

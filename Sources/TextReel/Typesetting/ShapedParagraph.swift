@@ -15,3 +15,10 @@ struct ShapedParagraph {
     let layout: PangoLayoutBox
     let containerWidth: Double
 }
+
+/// Room a fragment asks for around its text: paddings narrow the lines (leading is the side the
+/// text starts on), margins add space above and below.
+struct FragmentInsets: Equatable {
+    var leading = 0.0, trailing = 0.0, top = 0.0, bottom = 0.0
+    static let none = FragmentInsets()
+}

@@ -1,12 +1,10 @@
 import Foundation
 
-/// An RGB colour with components in 0…1.
-public struct Color: Hashable, Sendable {
-    public var red, green, blue: Double
-    public init(_ red: Double, _ green: Double, _ blue: Double) { self.red = red; self.green = green; self.blue = blue }
-    /// From 0xRRGGBB.
-    public init(hex: UInt32) {
-        self.init(Double((hex >> 16) & 0xFF) / 255, Double((hex >> 8) & 0xFF) / 255, Double(hex & 0xFF) / 255)
+extension Color {
+    /// The colour as `theme` shows it.
+    public func resolved(for theme: Theme) -> Color {
+        guard let dark else { return self }
+        return theme.isDark ? Color(dark.red, dark.green, dark.blue) : Color(red, green, blue)
     }
 }
 
@@ -81,6 +79,9 @@ public struct Theme: Hashable, Sendable {
         public var minimap = Color(hex: 0xEAEEF2)
         public init() {}
     }
+
+    /// Whether this is a dark look (a dark background), for dynamic colours.
+    public var isDark: Bool { 0.2126 * background.red + 0.7152 * background.green + 0.0722 * background.blue < 0.5 }
 
     /// The default look: dark text on white.
     public static let light = Theme()

@@ -122,7 +122,7 @@ struct ThemeFile: Decodable {
 extension Color {
     /// From what Pango's colour parser reads (`pango_color_parse`): "#RRGGBB", "#RGB", a CSS /
     /// X11 colour name ("navy", "rebeccapurple"); also "RRGGBB" without its "#".
-    public init?(parsing text: String) {
+    public convenience init?(parsing text: String) {
         let bare = text.count == 6 && text.allSatisfy(\.isHexDigit)
         var color = PangoColor()
         guard pango_color_parse(&color, bare ? "#" + text : text) != 0 else { return nil }

@@ -18,11 +18,11 @@ final class Typesetter {
     }
 
     /// Shapes `paragraph` under the `FontLock`.
-    func shaped(_ paragraph: TextParagraph, containerWidth: Double) -> ShapedParagraph {
-        FontLock.run { shape(paragraph, containerWidth: containerWidth) }
+    func shaped(_ paragraph: TextParagraph, containerWidth: Double, insets: FragmentInsets = .none) -> ShapedParagraph {
+        FontLock.run { shape(paragraph, containerWidth: containerWidth, insets: insets) }
     }
 
-    private func shape(_ paragraph: TextParagraph, containerWidth: Double) -> ShapedParagraph {
+    private func shape(_ paragraph: TextParagraph, containerWidth: Double, insets: FragmentInsets) -> ShapedParagraph {
         let style = ParagraphStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
         var prefix = ""
         if case .listItem(let marker?) = paragraph.kind { prefix = marker + "\t" }
@@ -43,8 +43,10 @@ final class Typesetter {
         pango_layout_set_font_description(pl, description)
         pango_font_description_free(description)
 
-        let layoutX = mirrored ? style.rightIndent + style.padding : style.leftIndent - style.hangingIndent + style.padding
-        let available = max(containerWidth - style.leftIndent - style.rightIndent - 2 * style.padding, 1)
+        // The leading padding is on the side the text starts: the left, or the right when mirrored.
+        let layoutX = mirrored ? style.rightIndent + style.padding + insets.trailing
+                               : style.leftIndent - style.hangingIndent + style.padding + insets.leading
+        let available = max(containerWidth - style.leftIndent - style.rightIndent - 2 * style.padding - insets.leading - insets.trailing, 1)
         pango_layout_set_width(pl, PangoUnits.units(available + style.hangingIndent))
         // Pango's word wrapping falls back to characters inside a word too long for the line, but
         // at a cost that grows with the square of the word (minutes for 200,000 characters): a
@@ -87,9 +89,9 @@ final class Typesetter {
         pango_layout_get_extents(pl, &ink, &logical)
         // A mirrored table wider than the column starts at the right and overhangs to the left.
         let overhang = unwrapped && mirrored ? max(PangoUnits.points(logical.width) - available, 0) : 0
-        let origin = CGPoint(x: layoutX - overhang, y: style.spacingBefore + style.padding)
+        let origin = CGPoint(x: layoutX - overhang, y: insets.top + style.spacingBefore + style.padding)
         let contentHeight = PangoUnits.points(logical.height)
-        let height = (style.spacingBefore + 2 * style.padding + contentHeight + style.spacingAfter).rounded(.up)
+        let height = (insets.top + style.spacingBefore + 2 * style.padding + contentHeight + style.spacingAfter + insets.bottom).rounded(.up)
         let lines = lineFragments(pl, origin: origin, shift: shift)
         let attachmentFrames = paragraph.attachments.enumerated().map { index, attachment in
             (attachment, attachmentFrame(pl, index: attachment.utf8Offset + shift, size: sizes[index],

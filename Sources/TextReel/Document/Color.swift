@@ -1,0 +1,44 @@
+import Foundation
+
+/// A colour in sRGB components 0…1 (TextReel's `UIColor` and `CGColor`). A class, as UIKit's is,
+/// so that attribute dictionaries typed `[NSAttributedString.Key: AnyObject]` take it; immutable.
+public final class Color: Hashable, Sendable, CustomStringConvertible {
+    public let red, green, blue: Double
+    /// The colour in a dark look, for a dynamic colour such as UIKit's system colours (nil: the
+    /// same in both); `GraphicsContext` resolves it by the theme it draws in.
+    public let dark: Components?
+
+    public struct Components: Hashable, Sendable {
+        public var red, green, blue: Double
+    }
+
+    public init(_ red: Double, _ green: Double, _ blue: Double) {
+        self.red = red; self.green = green; self.blue = blue; dark = nil
+    }
+
+    /// A dynamic colour: `light` in light looks, `dark` in dark ones.
+    public init(light: Color, dark: Color) {
+        red = light.red; green = light.green; blue = light.blue
+        self.dark = Components(red: dark.red, green: dark.green, blue: dark.blue)
+    }
+
+    /// From 0xRRGGBB.
+    public convenience init(hex: UInt32) {
+        self.init(Double((hex >> 16) & 0xFF) / 255, Double((hex >> 8) & 0xFF) / 255, Double(hex & 0xFF) / 255)
+    }
+
+    /// The colour itself, where CoreGraphics code asks a `UIColor` for its `CGColor`.
+    public var cgColor: Color { self }
+
+    public static func == (a: Color, b: Color) -> Bool {
+        a.red == b.red && a.green == b.green && a.blue == b.blue && a.dark == b.dark
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(red); hasher.combine(green); hasher.combine(blue); hasher.combine(dark)
+    }
+
+    public var description: String {
+        String(format: "#%02X%02X%02X", Int((red * 255).rounded()), Int((green * 255).rounded()), Int((blue * 255).rounded()))
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+
+/// A font as an attribute names it (TextReel's `UIFont` / `NSFont`): a family (nil: the theme's
+/// body families), a size, a weight and a slant, resolved by Pango when the paragraph is shaped.
+/// A class, as UIKit's is, so attribute dictionaries typed `[NSAttributedString.Key: AnyObject]`
+/// take it; immutable.
+public final class Font: Hashable, Sendable, CustomStringConvertible {
+    public let familyName: String?
+    public let pointSize: Double
+    public let fontDescriptor: FontDescriptor
+
+    public var isBold: Bool { fontDescriptor.symbolicTraits.contains(.bold) }
+    public var isItalic: Bool { fontDescriptor.symbolicTraits.contains(.italic) }
+
+    /// The font `descriptor` describes, at `size` (nil for a size that is not positive).
+    public init?(descriptor: FontDescriptor, size: Double) {
+        guard size > 0, size.isFinite else { return nil }
+        familyName = descriptor.familyName
+        pointSize = size
+        fontDescriptor = FontDescriptor(familyName: descriptor.familyName, pointSize: size, symbolicTraits: descriptor.symbolicTraits)
+    }
+
+    /// A family by name ("DejaVu Serif"), at `size`.
+    public convenience init?(name: String, size: Double) {
+        self.init(descriptor: FontDescriptor(familyName: name, pointSize: size), size: size)
+    }
+
+    /// The theme's body family at `size`, bold from a semibold weight on.
+    public static func systemFont(ofSize size: Double, weight: Weight = .regular) -> Font {
+        Font(descriptor: FontDescriptor(familyName: nil, pointSize: size, symbolicTraits: weight.rawValue >= Weight.semibold.rawValue ? .bold : []),
+             size: max(size, 1))!
+    }
+
+    public static func boldSystemFont(ofSize size: Double) -> Font { systemFont(ofSize: size, weight: .bold) }
+
+    public static func italicSystemFont(ofSize size: Double) -> Font {
+        Font(descriptor: FontDescriptor(familyName: nil, pointSize: size, symbolicTraits: .italic), size: max(size, 1))!
+    }
+
+    /// UIKit's text styles at the default content size (body 17 pt).
+    public enum TextStyle: String, Sendable, CaseIterable {
+        case largeTitle, title1, title2, title3, headline, subheadline, body, callout, footnote, caption1, caption2
+
+        var size: Double {
+            switch self {
+            case .largeTitle: 34
+            case .title1: 28
+            case .title2: 22
+            case .title3: 20
+            case .headline, .body: 17
+            case .callout: 16
+            case .subheadline: 15
+            case .footnote: 13
+            case .caption1: 12
+            case .caption2: 11
+            }
+        }
+    }
+
+    /// The font of a text style (`headline` is bold), in the theme's body family.
+    public static func preferredFont(forTextStyle style: TextStyle, options: [String: Any] = [:]) -> Font {
+        systemFont(ofSize: style.size, weight: style == .headline ? .semibold : .regular)
+    }
+
+    public struct Weight: RawRepresentable, Hashable, Sendable {
+        public let rawValue: Double
+        public init(rawValue: Double) { self.rawValue = rawValue }
+        public static let regular = Weight(rawValue: 0)
+        public static let medium = Weight(rawValue: 0.23)
+        public static let semibold = Weight(rawValue: 0.3)
+        public static let bold = Weight(rawValue: 0.4)
+    }
+
+    public static func == (a: Font, b: Font) -> Bool { a.fontDescriptor == b.fontDescriptor }
+    public func hash(into hasher: inout Hasher) { hasher.combine(fontDescriptor) }
+    public var description: String { "\(familyName ?? "system") \(NumberText.text(pointSize))\(isBold ? " bold" : "")\(isItalic ? " italic" : "")" }
+}
+
+/// What a font is, without making it (`UIFontDescriptor` / `NSFontDescriptor`).
+public struct FontDescriptor: Hashable, Sendable {
+    public var familyName: String?
+    public var pointSize: Double
+    public var symbolicTraits: SymbolicTraits
+
+    public init(familyName: String?, pointSize: Double, symbolicTraits: SymbolicTraits = []) {
+        self.familyName = familyName; self.pointSize = pointSize; self.symbolicTraits = symbolicTraits
+    }
+
+    public struct SymbolicTraits: OptionSet, Hashable, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let italic = SymbolicTraits(rawValue: 1 << 0)
+        public static let bold = SymbolicTraits(rawValue: 1 << 1)
+    }
+
+    /// The same font with `traits` (AppKit's form: it replaces the traits).
+    public func withSymbolicTraits(_ traits: SymbolicTraits) -> FontDescriptor {
+        FontDescriptor(familyName: familyName, pointSize: pointSize, symbolicTraits: traits)
+    }
+}

@@ -1,0 +1,29 @@
+import Foundation
+
+/// UIKit's system colours as dynamic `Color`s (iOS's light and dark values), so that code written
+/// for UIKit (`.systemIndigo`, `.label`) ports by renaming.
+extension Color {
+    private static func rgb(_ r: Double, _ g: Double, _ b: Double) -> Color { Color(r / 255, g / 255, b / 255) }
+    private static func system(_ light: (Double, Double, Double), _ dark: (Double, Double, Double)) -> Color {
+        Color(light: rgb(light.0, light.1, light.2), dark: rgb(dark.0, dark.1, dark.2))
+    }
+
+    public static let systemRed = system((255, 59, 48), (255, 69, 58))
+    public static let systemOrange = system((255, 149, 0), (255, 159, 10))
+    public static let systemYellow = system((255, 204, 0), (255, 214, 10))
+    public static let systemGreen = system((52, 199, 89), (48, 209, 88))
+    public static let systemMint = system((0, 199, 190), (99, 230, 226))
+    public static let systemTeal = system((48, 176, 199), (64, 200, 224))
+    public static let systemCyan = system((50, 173, 230), (100, 210, 255))
+    public static let systemBlue = system((0, 122, 255), (10, 132, 255))
+    public static let systemIndigo = system((88, 86, 214), (94, 92, 230))
+    public static let systemPurple = system((175, 82, 222), (191, 90, 242))
+    public static let systemPink = system((255, 45, 85), (255, 55, 95))
+    public static let systemBrown = system((162, 132, 94), (172, 142, 104))
+    public static let systemGray = system((142, 142, 147), (142, 142, 147))
+    /// Text: black in light looks, white in dark ones.
+    public static let label = system((0, 0, 0), (255, 255, 255))
+    public static let systemBackground = system((255, 255, 255), (0, 0, 0))
+    public static let white = Color(1, 1, 1)
+    public static let black = Color(0, 0, 0)
+}
