@@ -116,6 +116,18 @@ open class AttachmentView {
         throw TextReelError("attachment '\(attachment.id)' (\(attachment.scheme)) does not support \(action.name)")
     }
 
+    // MARK: Lifecycle (called by the text view, after the decision is recorded)
+
+    /// The view is in the viewport bounds: just made, made again, restored, or back from being kept.
+    open func viewDidEnterViewport() {}
+    /// The view left the viewport bounds and is kept (`.onScrollingOutOfViewport`).
+    open func viewDidLeaveViewport() {}
+    /// The view is being let go: discarded by its policy, or evicted over the kept-view caps.
+    open func viewWillBeDiscarded() {}
+    /// The view was made for an attachment whose evicted view's state it now holds (after
+    /// `restoreState(_:)`).
+    open func viewDidRestore() {}
+
     /// The state to keep when the view is evicted from the kept views; nil keeps nothing.
     open func saveState() -> [String: StateValue]? { nil }
 

@@ -187,10 +187,19 @@ final class AttachmentViewHost {
         return events
     }
 
+    /// Records a decision, then tells the view (its lifecycle hooks).
     private func record(_ provider: TextAttachmentViewProvider, _ kind: AttachmentEvent.Kind) {
-        var state = provider.view.visibleState
-        state["instance"] = .number(Double(provider.view.instance))
+        let view = provider.view
+        var state = view.visibleState
+        state["instance"] = .number(Double(view.instance))
         events.append(AttachmentEvent(id: provider.textAttachment.id, provider: Swift.type(of: provider).providerName,
                                       event: kind, state: state))
+        switch kind {
+        case .created, .recreated, .reused: view.viewDidEnterViewport()
+        case .restored: view.viewDidRestore(); view.viewDidEnterViewport()
+        case .kept: view.viewDidLeaveViewport()
+        case .discarded, .evicted: view.viewWillBeDiscarded()
+        case .visible, .loaded: break
+        }
     }
 }

@@ -19,4 +19,14 @@ public struct TextRange: Hashable, Sendable, CustomStringConvertible {
         self.end = end
     }
     public var description: String { "\(start)…\(end)" }
+
+    /// TextKit's names for the ends (`NSTextRange.location`, `.endLocation`).
+    public var location: TextLocation { start }
+    public var endLocation: TextLocation { end }
+    public var isEmpty: Bool { start == end }
+
+    /// A range from `location` to `endLocation` (nil end: empty), as `NSTextRange(location:end:)`.
+    public init(location: TextLocation, end endLocation: TextLocation? = nil) {
+        self.init(start: location, end: endLocation ?? location)
+    }
 }

@@ -16,6 +16,13 @@ public final class TextLayoutManager {
 
     /// Asked for each paragraph's fragment when it is shaped (weak, as in TextKit).
     public weak var delegate: TextLayoutManagerDelegate?
+    /// The content, with its delegate that restyles paragraphs for display (TextKit's
+    /// `textContentManager`, a `NSTextContentStorage`).
+    public private(set) lazy var textContentManager = TextContentStorage(manager: self)
+    /// The controller that lays out the viewport of this manager's view.
+    public internal(set) weak var textViewportLayoutController: TextViewportLayoutController?
+    /// Whole-text UTF-16 offsets of the paragraphs, for ranges and offsets between locations.
+    private(set) lazy var offsets = DocumentOffsets(self)
 
     public private(set) var document: TextDocument
     public private(set) var containerWidth: Double
@@ -95,7 +102,7 @@ public final class TextLayoutManager {
         if let existing = shaped[paragraph.id] {
             fragment = existing
         } else {
-            fragment = layOut(paragraph)
+            fragment = layOut(paragraph, at: index)
             shaped[paragraph.id] = fragment
             shapedLog.append(paragraph.id)
             let measured = fragment.layoutFragmentFrame.height
@@ -112,7 +119,8 @@ public final class TextLayoutManager {
 
     /// The delegate's fragment for `paragraph` (or the standard one), shaped with its paddings
     /// and margins.
-    private func layOut(_ paragraph: TextParagraph) -> TextLayoutFragment {
+    private func layOut(_ stored: TextParagraph, at index: Int) -> TextLayoutFragment {
+        let paragraph = textContentManager.displayed(stored, at: index)
         let fragment = delegate?.textLayoutManager(self, textLayoutFragmentFor: TextLocation(paragraph: paragraph.id), in: paragraph)
             ?? TextLayoutFragment(textElement: paragraph, range: paragraph.elementRange)
         fragment.textLayoutManager = self
@@ -138,7 +146,7 @@ public final class TextLayoutManager {
         }
         for index in pending {
             let paragraph = document.paragraphs[index]
-            let measured = Double(layOut(paragraph).layoutFragmentFrame.height)
+            let measured = Double(layOut(paragraph, at: index).layoutFragmentFrame.height)
             estimator.record(paragraph, measured: measured)
             estimatedTotal += heights.height(at: index)
             measuredTotal += measured
@@ -162,6 +170,43 @@ public final class TextLayoutManager {
     /// The fragment holding `location`, if its paragraph is still in the document.
     public func textLayoutFragment(for location: TextLocation) -> TextLayoutFragment? {
         index(of: location.paragraph).map { fragment(forParagraphAt: $0) }
+    }
+
+    /// The fragment under document point `point` (laid out if it was not), as STTextView and
+    /// Runestone ask; nil outside the paragraphs.
+    public func textLayoutFragment(for point: CGPoint) -> TextLayoutFragment? {
+        guard paragraphCount > 0, point.y >= theme.insets.top, point.y < documentHeight - theme.insets.bottom else { return nil }
+        return ensureLayout(forParagraphAt: paragraph(at: point.y).index)
+    }
+
+    /// Lays out the paragraphs `range` covers (`ensureLayout(for: NSTextRange)`).
+    public func ensureLayout(for range: TextRange) {
+        guard let start = index(of: range.location.paragraph), let end = index(of: range.endLocation.paragraph) else { return }
+        ensureLayout(forParagraphsIn: min(start, end)...max(start, end))
+    }
+
+    // MARK: Locations and offsets (UTF-16 code units, one per paragraph break)
+
+    /// From the first paragraph's start to the last one's end.
+    public var documentRange: TextRange {
+        guard let first = document.paragraphs.first, let last = document.paragraphs.last else {
+            let none = TextLocation(paragraph: ParagraphID(-1))
+            return TextRange(start: none, end: none)
+        }
+        return TextRange(start: TextLocation(paragraph: first.id), end: TextLocation(paragraph: last.id, offset: last.text.utf8.count))
+    }
+
+    /// How far `to` is from `from`, in UTF-16 code units with one per paragraph break (negative
+    /// when `to` comes first), as `NSTextContentStorage.offset(from:to:)` counts; 0 when either
+    /// is not in the document. The first call reads every paragraph's text.
+    public func offset(from: TextLocation, to: TextLocation) -> Int {
+        guard let a = offsets.offset(of: from), let b = offsets.offset(of: to) else { return 0 }
+        return b - a
+    }
+
+    /// The location `offset` units after `location` (before it when negative), or nil outside the document.
+    public func location(_ location: TextLocation, offsetBy offset: Int) -> TextLocation? {
+        offsets.offset(of: location).flatMap { offsets.location(at: $0 + offset) }
     }
 
     /// Walks fragments from `location` (nil: the start, or the end with `.reverse`) until `body`
@@ -227,18 +272,21 @@ public final class TextLayoutManager {
 
     /// Replaces paragraph `index` (an edit): its fragment is dropped and re-shaped when needed.
     func replaceParagraph(at index: Int, with paragraph: TextParagraph) {
+        offsets.invalidate()
         shaped[document.paragraphs[index].id] = nil
         document.replaceParagraph(at: index, with: paragraph)
         heights.setHeight(estimator.estimate(paragraph), at: index, measured: false)
     }
 
     func insertParagraph(_ paragraph: TextParagraph, at index: Int) {
+        offsets.invalidate()
         touchHeights(near: index)
         document.insertParagraph(paragraph, at: index)
         heights.insert(estimator.estimate(paragraph), at: index)
     }
 
     func removeParagraph(at index: Int) {
+        offsets.invalidate()
         shaped[document.paragraphs[index].id] = nil
         touchHeights(near: index)
         document.removeParagraph(at: index)

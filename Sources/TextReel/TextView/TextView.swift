@@ -59,7 +59,12 @@ open class TextView: TextViewportLayoutControllerDelegate {
         self.viewportSize = viewportSize
         self.scale = scale
         textViewportLayoutController.delegate = self
+        textLayoutManager.textViewportLayoutController = textViewportLayoutController
     }
+
+    /// The content storage: the document's attributed text and the delegate that restyles
+    /// paragraphs for display (`textLayoutManager.textContentManager`).
+    public var textContentStorage: TextContentStorage? { textLayoutManager.textContentManager }
 
     // MARK: Rendering
 

@@ -40,6 +40,39 @@ final class AttributeListBuilder {
         }
     }
 
+    /// The attributes TextReel lays out (font, colours, underline, strikethrough, kern,
+    /// baseline offset, link), after the Markdown styles so they win; other keys are kept on the
+    /// paragraph but draw nothing.
+    func addAttributes(_ runs: [AttributeRun], theme: Theme) {
+        func color(_ c: Color, _ make: (guint16, guint16, guint16) -> UnsafeMutablePointer<PangoAttribute>?) -> UnsafeMutablePointer<PangoAttribute>? {
+            let resolved = c.resolved(for: theme)
+            return make(channel(resolved.red), channel(resolved.green), channel(resolved.blue))
+        }
+        for run in runs {
+            let r = run.range
+            for (key, value) in run.attributes.sorted(by: { $0.key < $1.key }) {
+                switch (NSAttributedString.Key(key), value) {
+                case (.font, .font(let font)):
+                    if let family = font.familyName { add(pango_attr_family_new(family), r) }
+                    add(pango_attr_size_new(Int32(PangoUnits.units(font.pointSize))), r)
+                    add(pango_attr_weight_new(font.isBold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL), r)
+                    add(pango_attr_style_new(font.isItalic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL), r)
+                case (.foregroundColor, .color(let c)): add(color(c, pango_attr_foreground_new), r)
+                case (.backgroundColor, .color(let c)): add(color(c, pango_attr_background_new), r)
+                case (.underlineStyle, let v) where v.number != nil:
+                    add(pango_attr_underline_new(v.number! != 0 ? PANGO_UNDERLINE_SINGLE : PANGO_UNDERLINE_NONE), r)
+                case (.strikethroughStyle, let v) where v.number != nil: add(pango_attr_strikethrough_new(v.number! != 0 ? 1 : 0), r)
+                case (.kern, .number(let points)): add(pango_attr_letter_spacing_new(Int32(PangoUnits.units(points))), r)
+                case (.baselineOffset, .number(let points)): add(pango_attr_rise_new(Int32(PangoUnits.units(points))), r)
+                case (.link, .string):
+                    add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), r)
+                    add(color(theme.link, pango_attr_foreground_new), r)
+                default: break
+                }
+            }
+        }
+    }
+
     /// Reserves each attachment's box on its U+FFFC, sitting on the baseline.
     func addAttachments(_ attachments: [TextAttachment], sizes: [CGSize]) {
         for (attachment, size) in zip(attachments, sizes) {

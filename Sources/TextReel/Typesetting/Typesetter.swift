@@ -65,6 +65,7 @@ final class Typesetter {
             attributes.add(pango_attr_insert_hyphens_new(0), 0..<paragraph.text.utf8.count)
         }
         attributes.addRuns(paragraph.runs, theme: theme)
+        attributes.addAttributes(paragraph.attributes, theme: theme)
         let sizes = paragraph.attachments.map {
             displayedSize(attachmentSize($0, available) ?? $0.size, available: available)
         }
