@@ -100,7 +100,7 @@ fuzz: fuzz-build
 ## explore: random scripts on every fixture document and on generated 2,000- and 20,000-paragraph
 ## documents, EXPLORE_SECONDS (default 300) each; a failing script is shrunk into Output/explore/
 ## (make test runs a short fixed-seed exploration as part of the test suite)
-EXPLORE_DOCUMENTS ?= Fixtures/documents/demo.md Fixtures/documents/attachments.md Fixtures/documents/emoji.md \
+EXPLORE_DOCUMENTS ?= Fixtures/documents/demo.md Fixtures/documents/attachments.md Fixtures/documents/emoji.md Fixtures/documents/comments.md \
                      Fixtures/documents/gfm.md Output/explore/generated-2000.md Output/explore/generated-20000.md
 explore: build
 	@bin=$$($(SWIFT) build $(RELEASE) --show-bin-path); mkdir -p Output/explore; \

@@ -28,6 +28,6 @@ let package = Package(
         .executableTarget(name: "textreel-bench", dependencies: ["TextReel", "TextReelGolden"]),
         .testTarget(name: "TextReelTests", dependencies: ["TextReel", "CPango", "textreel"]),
         .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel", "TextReelTesting"],
-                    exclude: ["__Goldens__"]),
+                    exclude: ["__Goldens__", "Bubbles/__Goldens__"]),
     ]
 )

@@ -194,6 +194,8 @@ struct MarkdownReader {
             throw TextReelError(file: fileName, line: line, "a paragraph of \(text.utf8.count >> 10) KB is over the \(limits.paragraphBytes >> 10) KB limit; split it, or raise the limit with --max-paragraph-kb")
         }
         if case .listItem = kind {} else if listDepth > 0 { pendingMarker = nil }
+        let extracted = MarkdownAttributes.extract(text: text, runs: runs, attachments: attachments)
+        let text = extracted.text, runs = extracted.runs, attachments = extracted.attachments
         let textLength = text.utf8.count
         let clipped = runs.compactMap { run -> StyledRun? in
             let upper = min(run.range.upperBound, textLength)
@@ -204,7 +206,7 @@ struct MarkdownReader {
         }
         paragraphs.append(TextParagraph(id: ParagraphID(firstID + paragraphs.count), kind: kind, text: text, runs: clipped,
                                         attachments: attachments, quoteDepth: quoteDepth, listDepth: listDepth,
-                                        sourceLine: line))
+                                        sourceLine: line, attributes: extracted.attributes))
     }
 
     // MARK: Inlines

@@ -149,16 +149,17 @@ public struct GraphicsPath: Sendable, Equatable {
 
     public init() {}
 
-    public init(rect: CGRect) {
+    public init(rect: CGRect, transform: AffineTransform? = nil) {
         move(to: CGPoint(x: rect.minX, y: rect.minY))
         addLine(to: CGPoint(x: rect.maxX, y: rect.minY))
         addLine(to: CGPoint(x: rect.maxX, y: rect.maxY))
         addLine(to: CGPoint(x: rect.minX, y: rect.maxY))
         closeSubpath()
+        apply(transform)
     }
 
     /// A rectangle with elliptical corners (as `CGPath(roundedRect:cornerWidth:cornerHeight:transform:)`).
-    public init(roundedRect rect: CGRect, cornerWidth: Double, cornerHeight: Double) {
+    public init(roundedRect rect: CGRect, cornerWidth: Double, cornerHeight: Double, transform: AffineTransform? = nil) {
         let w = min(cornerWidth, rect.width / 2), h = min(cornerHeight, rect.height / 2)
         let k = 0.5522847498 // a quarter circle as one cubic Bézier curve
         move(to: CGPoint(x: rect.minX + w, y: rect.minY))
@@ -175,10 +176,11 @@ public struct GraphicsPath: Sendable, Equatable {
         addCurve(to: CGPoint(x: rect.minX + w, y: rect.minY), control1: CGPoint(x: rect.minX, y: rect.minY + h - h * k),
                  control2: CGPoint(x: rect.minX + w - w * k, y: rect.minY))
         closeSubpath()
+        apply(transform)
     }
 
     /// An ellipse inscribed in `rect`, as four Bézier curves.
-    public init(ellipseIn rect: CGRect) {
+    public init(ellipseIn rect: CGRect, transform: AffineTransform? = nil) {
         let k = 0.5522847498, rx = rect.width / 2, ry = rect.height / 2, c = CGPoint(x: rect.midX, y: rect.midY)
         move(to: CGPoint(x: c.x + rx, y: c.y))
         addCurve(to: CGPoint(x: c.x, y: c.y + ry), control1: CGPoint(x: c.x + rx, y: c.y + ry * k), control2: CGPoint(x: c.x + rx * k, y: c.y + ry))
@@ -186,6 +188,21 @@ public struct GraphicsPath: Sendable, Equatable {
         addCurve(to: CGPoint(x: c.x, y: c.y - ry), control1: CGPoint(x: c.x - rx, y: c.y - ry * k), control2: CGPoint(x: c.x - rx * k, y: c.y - ry))
         addCurve(to: CGPoint(x: c.x + rx, y: c.y), control1: CGPoint(x: c.x + rx * k, y: c.y - ry), control2: CGPoint(x: c.x + rx, y: c.y - ry * k))
         closeSubpath()
+        apply(transform)
+    }
+
+    /// Every point moved by `transform` (the `transform:` of CoreGraphics' path initialisers).
+    mutating func apply(_ transform: AffineTransform?) {
+        guard let t = transform else { return }
+        func map(_ p: CGPoint) -> CGPoint { t.transform(NSPoint(x: p.x, y: p.y)) }
+        elements = elements.map { element in
+            switch element {
+            case .move(let p): .move(map(p))
+            case .line(let p): .line(map(p))
+            case .curve(let p, let a, let b): .curve(map(p), map(a), map(b))
+            case .close: .close
+            }
+        }
     }
 
     public mutating func move(to point: CGPoint) { elements.append(.move(point)) }
