@@ -1,0 +1,76 @@
+import XCTest
+@testable import TextReel
+
+/// Paragraphs with attributes: Apple's Markdown syntax, NSAttributedString both ways, Pango drawing
+/// them, the content storage and its delegate, and offsets in UTF-16 units.
+final class AttributesTests: XCTestCase {
+    func testAppleMarkdownAttributeSyntax() throws {
+        let document = try TextDocument(markdown: "**Hot** ^[soup](commentDepth: 2, note: \"x\", spicy: true) *now*\n\n^[a](not json here) b")
+        let p = document.paragraphs[0]
+        XCTAssertEqual(p.text, "Hot soup now")
+        XCTAssertEqual(p.attributes, [AttributeRun(range: 4..<8, attributes: ["commentDepth": .number(2), "note": .string("x"), "spicy": .bool(true)])])
+        XCTAssertEqual(p.runs.map(\.range), [0..<3, 9..<12], "runs move with the text")
+        XCTAssertEqual((p.attribute(NSAttributedString.Key("commentDepth"), at: 5, effectiveRange: nil) as? NSNumber)?.intValue, 2)
+        XCTAssertNil(p.attribute(NSAttributedString.Key("commentDepth"), at: 9, effectiveRange: nil))
+        XCTAssertEqual(document.paragraphs[1].text, "^[a](not json here) b", "a list that is not JSON5 stays text")
+        // Attachments after it move too; an edit carries the attributes along.
+        let withImage = try TextDocument(markdown: "^[é](k: 1) ![](video:v)").paragraphs[0]
+        XCTAssertEqual(withImage.attachments[0].utf8Offset, 3)
+        let edited = try withImage.inserting("x", atCharacter: 0)
+        XCTAssertEqual(edited.attributes[0].range, 1..<3)
+    }
+
+    func testAttributedStringsBothWaysAndDrawn() throws {
+        let source = NSMutableAttributedString(string: "Red big\n")
+        source.addAttributes([.foregroundColor: Color(1, 0, 0), .font: Font.systemFont(ofSize: 40)], range: NSRange(location: 0, length: 3))
+        source.addAttribute(NSAttributedString.Key("custom"), value: "kept", range: NSRange(location: 4, length: 3))
+        let paragraph = TextParagraph(attributedString: source)
+        XCTAssertEqual(paragraph.text, "Red big", "the trailing break ends the paragraph")
+        XCTAssertEqual(paragraph.attributedString.attribute(NSAttributedString.Key("custom"), at: 5, effectiveRange: nil) as? String, "kept")
+        let document = try TextDocument(markdown: "Red big")
+        let view = TextView(document: document, viewportSize: CGSize(width: 300, height: 120))
+        let plain = view.textLayoutManager.ensureLayout(forParagraphAt: 0).layoutFragmentFrame.height
+        final class Restyle: TextContentStorageDelegate {
+            let paragraph: TextParagraph
+            var asked: [NSRange] = []
+            init(_ paragraph: TextParagraph) { self.paragraph = paragraph }
+            func textContentStorage(_ textContentStorage: TextContentStorage, textParagraphWith range: NSRange) -> TextParagraph? {
+                asked.append(range)
+                return paragraph
+            }
+        }
+        let delegate = Restyle(paragraph)
+        view.textContentStorage!.delegate = delegate
+        let frame = try view.renderFrame()
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        XCTAssertGreaterThan(fragment.layoutFragmentFrame.height, plain + 20, "a 40 pt font")
+        XCTAssertEqual(delegate.asked, [NSRange(location: 0, length: 7)], "asked once, for the paragraph's range")
+        let line = fragment.textLineFragments[0].typographicBounds.offsetBy(dx: 0, dy: fragment.layoutFragmentFrame.minY)
+        var red = 0
+        for x in Int(line.minX)..<Int(line.minX + 60) {
+            for y in Int(line.minY)..<Int(line.maxY) {
+                let p = frame.pixel(x: x, y: y)
+                if p.red > 200 && p.green < 60 && p.blue < 60 { red += 1 }
+            }
+        }
+        XCTAssertGreaterThan(red, 50, "the foreground colour is drawn")
+    }
+
+    func testOffsetsCountUTF16WithOneForEachBreak() throws {
+        let document = try TextDocument(markdown: "é😀x\n\nab\n\nlast")
+        let view = TextView(document: document, viewportSize: CGSize(width: 300, height: 200))
+        let manager = view.textLayoutManager
+        let ids = document.paragraphs.map(\.id)
+        let start = manager.documentRange.location
+        XCTAssertEqual(manager.offset(from: start, to: TextLocation(paragraph: ids[1])), 5, "é 1 + 😀 2 + x 1 + break 1")
+        XCTAssertEqual(manager.offset(from: TextLocation(paragraph: ids[2], offset: 2), to: start), -10)
+        XCTAssertEqual(manager.location(start, offsetBy: 6), TextLocation(paragraph: ids[1], offset: 1))
+        XCTAssertEqual(manager.location(start, offsetBy: 3), TextLocation(paragraph: ids[0], offset: 6), "after the emoji's 4 bytes")
+        XCTAssertNil(manager.location(start, offsetBy: 100))
+        let storage = try XCTUnwrap(view.textContentStorage?.textStorage)
+        XCTAssertEqual(storage.length, 12)
+        XCTAssertEqual(storage.attributedSubstring(from: NSRange(location: 4, length: 4)).string, "\nab\n")
+        XCTAssertEqual(storage.string, "é😀x\nab\nlast")
+        XCTAssertEqual(manager.documentRange.endLocation, TextLocation(paragraph: ids[2], offset: 4))
+    }
+}
