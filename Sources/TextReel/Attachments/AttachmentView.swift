@@ -87,12 +87,12 @@ open class AttachmentView {
     public func setNeedsDisplay() { stateVersion += 1 }
 
     /// Draws the loaded content. The default draws the attachment's placeholder.
-    open func draw(in canvas: AttachmentCanvas) {
+    open func draw(in canvas: GraphicsContext) {
         canvas.placeholder(for: attachment)
     }
 
     /// Draws while loading: a dimmed placeholder with a progress hint.
-    open func drawLoading(in canvas: AttachmentCanvas) {
+    open func drawLoading(in canvas: GraphicsContext) {
         canvas.fillRoundedRect(canvas.bounds.insetBy(dx: 0.5, dy: 0.5), radius: 5, canvas.theme.attachments.loadingFill)
         canvas.strokeRoundedRect(canvas.bounds.insetBy(dx: 0.5, dy: 0.5), radius: 5, canvas.theme.attachments.loadingBorder)
         let dots = 3

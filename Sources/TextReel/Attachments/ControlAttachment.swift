@@ -56,7 +56,7 @@ open class ControlAttachmentView: AttachmentView {
         setNeedsDisplay()
     }
 
-    open override func draw(in canvas: AttachmentCanvas) {
+    open override func draw(in canvas: GraphicsContext) {
         let box = canvas.bounds.insetBy(dx: 2, dy: 2)
         let colors = canvas.theme.attachments
         let accent = colors.accent

@@ -38,7 +38,7 @@ open class DrawingAttachmentView: AttachmentView {
         setNeedsDisplay()
     }
 
-    open override func draw(in canvas: AttachmentCanvas) {
+    open override func draw(in canvas: GraphicsContext) {
         let box = canvas.bounds
         canvas.fillRoundedRect(box.insetBy(dx: 0.5, dy: 0.5), radius: 5, canvas.theme.attachments.drawingPaper)
         var random = SplitMix(seed: StableHash.of(attachment.id))

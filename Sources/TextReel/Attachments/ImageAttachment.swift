@@ -7,7 +7,7 @@ open class ImageAttachmentViewProvider: TextAttachmentViewProvider {
 }
 
 open class ImageAttachmentView: AttachmentView {
-    open override func draw(in canvas: AttachmentCanvas) {
+    open override func draw(in canvas: GraphicsContext) {
         // A damaged file may still half-decode (grey rows): its placeholder says what is wrong.
         if attachment.problem == nil, let file = attachment.file, canvas.image(file, in: canvas.bounds) { return }
         canvas.placeholder(for: attachment)

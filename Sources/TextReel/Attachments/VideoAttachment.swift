@@ -69,7 +69,7 @@ open class VideoAttachmentView: AttachmentView {
         setNeedsDisplay()
     }
 
-    open override func draw(in canvas: AttachmentCanvas) {
+    open override func draw(in canvas: GraphicsContext) {
         let box = canvas.bounds
         var random = SplitMix(seed: StableHash.of(attachment.id))
         let hue = Double(random.next() % 1000) / 1000

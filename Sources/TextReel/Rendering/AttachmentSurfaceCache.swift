@@ -41,7 +41,7 @@ final class AttachmentSurfaceCache {
         guard max(width, height) <= CGFloat(CairoSurface.maximumSide) else { return nil }
         let surface = CairoSurface(width: Int(width), height: Int(height), opaque: false)
         surface.draw { cr in
-            let canvas = AttachmentCanvas(cr: cr, painter: painter, size: size, scale: scale)
+            let canvas = GraphicsContext(cr: cr, painter: painter, size: size, scale: scale)
             if view.isLoaded { view.draw(in: canvas) } else { view.drawLoading(in: canvas) }
         }
         entries[item.attachment.id] = Entry(drawn: drawn, size: size, scale: scale, surface: surface)

@@ -1,4 +1,3 @@
-import CPango
 import Foundation
 
 /// Extra drawing a `TextView` subclass adds to a fragment in `configureRenderingSurfaceFor`, in
@@ -7,15 +6,16 @@ public enum FragmentDecoration: Sendable, Equatable {
     case fill(CGRect, Color, alpha: Double = 1)
     case stroke(CGRect, Color, lineWidth: Double = 1)
 
-    func draw(in cr: OpaquePointer) {
+    /// Drawn with the same context as fragments and attachment views.
+    func draw(in context: GraphicsContext) {
         switch self {
         case .fill(let rect, let color, let alpha):
-            Paint.fill(cr, rect, color, alpha: alpha)
+            context.fill(rect, color, alpha: alpha)
         case .stroke(let rect, let color, let width):
-            Paint.setColor(cr, color)
-            cairo_set_line_width(cr, width)
-            cairo_rectangle(cr, rect.minX + width / 2, rect.minY + width / 2, rect.width - width, rect.height - width)
-            cairo_stroke(cr)
+            context.setStrokeColor(color)
+            context.setLineWidth(width)
+            context.addRect(rect.insetBy(dx: width / 2, dy: width / 2))
+            context.strokePath()
         }
     }
 }

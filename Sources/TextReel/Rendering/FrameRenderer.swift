@@ -73,7 +73,7 @@ final class FrameRenderer {
                 pieces.append(.direct(fragment, x: device(frameRect.minX, scale), y: device(frameRect.minY, scale) - top))
             } else {
                 let surface = cache.surface(for: fragment, scale: scale) { fragment, cr in
-                    fragment.draw(at: .zero, in: GraphicsContext(cr, theme: theme, typeset: painter))
+                    fragment.draw(at: .zero, in: GraphicsContext(cr, theme: theme, size: fragment.layoutFragmentFrame.size, typeset: painter))
                 }
                 pieces.append(.surface(surface, x: device(surfaceRect.minX, scale), y: device(surfaceRect.minY, scale) - top))
             }
@@ -113,13 +113,14 @@ final class FrameRenderer {
                     cairo_save(cr)
                     cairo_translate(cr, x, y)
                     cairo_scale(cr, scale, scale)
-                    fragment.draw(at: .zero, in: GraphicsContext(cr, theme: theme, typeset: painter))
+                    fragment.draw(at: .zero, in: GraphicsContext(cr, theme: theme, size: fragment.layoutFragmentFrame.size, typeset: painter))
                     cairo_restore(cr)
                 case let .decorations(_, extra, x, y):
                     cairo_save(cr)
                     cairo_translate(cr, x, y)
                     cairo_scale(cr, scale, scale)
-                    for decoration in extra { decoration.draw(in: cr) }
+                    let context = GraphicsContext(cr, theme: theme)
+                    for decoration in extra { decoration.draw(in: context) }
                     cairo_restore(cr)
                 }
             }

@@ -9,16 +9,30 @@ public final class GraphicsContext {
     let cr: OpaquePointer
     /// The look being drawn in: dynamic colours resolve to its light or dark variant.
     public let theme: Theme
+    /// What is being drawn, in points from the origin: an attachment's box, a fragment's surface.
+    public let size: CGSize
+    public var bounds: CGRect { CGRect(origin: .zero, size: size) }
     /// Draws a fragment's paragraph (its text and block decorations), for `TextLayoutFragment.draw`.
     private let typeset: FragmentPainter?
+    /// Draws text, images and placeholders, for attachment views.
+    let painter: AttachmentPainter?
     private var fill = (color: Color(0, 0, 0), alpha: 1.0)
     private var stroke = (color: Color(0, 0, 0), alpha: 1.0)
     private var saved: [(fill: (color: Color, alpha: Double), stroke: (color: Color, alpha: Double))] = []
 
-    init(_ cr: OpaquePointer, theme: Theme, typeset: FragmentPainter? = nil) {
+    init(_ cr: OpaquePointer, theme: Theme, size: CGSize = .zero, typeset: FragmentPainter? = nil, painter: AttachmentPainter? = nil) {
         self.cr = cr
         self.theme = theme
+        self.size = size
         self.typeset = typeset
+        self.painter = painter
+    }
+
+    /// For an attachment view: `cr` (a fresh context on a surface of size × scale pixels) set up
+    /// to draw in points.
+    convenience init(cr: OpaquePointer, painter: AttachmentPainter, size: CGSize, scale: Double) {
+        self.init(cr, theme: painter.theme, size: size, painter: painter)
+        cairo_scale(cr, scale, scale)
     }
 
     /// The standard drawing of `fragment` with its frame's origin at `point` (what

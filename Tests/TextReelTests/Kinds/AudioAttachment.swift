@@ -68,7 +68,7 @@ final class AudioAttachmentView: AttachmentView {
         setNeedsDisplay()
     }
 
-    override func draw(in canvas: AttachmentCanvas) {
+    override func draw(in canvas: GraphicsContext) {
         let box = canvas.bounds
         let colors = canvas.theme.attachments
         canvas.fillRoundedRect(box.insetBy(dx: 0.5, dy: 0.5), radius: box.height / 2, canvas.theme.codeBackground)

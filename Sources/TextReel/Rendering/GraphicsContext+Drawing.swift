@@ -1,37 +1,30 @@
 import CPango
 import Foundation
 
-/// What an `AttachmentView` draws with: a Cairo context in points, with the box's top-left at the
-/// origin, behind a small Swift API (no C pointer reaches library users).
-public final class AttachmentCanvas {
-    let cr: OpaquePointer
-    let painter: AttachmentPainter
-    /// The box being drawn.
-    public let size: CGSize
-    public var bounds: CGRect { CGRect(origin: .zero, size: size) }
-    /// The look the view is drawn in (light, dark, a theme file): views take their colours here.
-    public var theme: Theme { painter.theme }
+/// The drawing that attachment views (and placeholders) use beyond CoreGraphics' calls, on the
+/// same `GraphicsContext`: filled and stroked shapes in one call with a colour, gradients, text
+/// in the theme's font, images and the standard placeholder. `AttachmentCanvas` is its old name.
+public typealias AttachmentCanvas = GraphicsContext
 
-    /// Sets up `cr` (a fresh context on a surface of size × scale pixels) to draw in points.
-    init(cr: OpaquePointer, painter: AttachmentPainter, size: CGSize, scale: Double) {
-        self.cr = cr
-        self.painter = painter
-        self.size = size
-        cairo_scale(cr, scale, scale)
+extension GraphicsContext {
+    /// Text, images and placeholders need the attachment painter; only attachment drawing has one.
+    private var labels: AttachmentPainter {
+        guard let painter else { preconditionFailure("text, images and placeholders are drawn in attachment views") }
+        return painter
     }
 
     public func fill(_ rect: CGRect, _ color: Color, alpha: Double = 1) {
-        Paint.fill(cr, rect, color, alpha: alpha)
+        Paint.fill(cr, rect, color.resolved(for: theme), alpha: alpha)
     }
 
     public func fillRoundedRect(_ rect: CGRect, radius: Double, _ color: Color, alpha: Double = 1) {
-        Paint.setColor(cr, color, alpha: alpha)
+        Paint.setColor(cr, color.resolved(for: theme), alpha: alpha)
         Paint.roundedRect(cr, rect, radius: radius)
         cairo_fill(cr)
     }
 
     public func strokeRoundedRect(_ rect: CGRect, radius: Double, _ color: Color, lineWidth: Double = 1, alpha: Double = 1) {
-        Paint.setColor(cr, color, alpha: alpha)
+        Paint.setColor(cr, color.resolved(for: theme), alpha: alpha)
         cairo_set_line_width(cr, lineWidth)
         Paint.roundedRect(cr, rect, radius: radius)
         cairo_stroke(cr)
@@ -51,7 +44,7 @@ public final class AttachmentCanvas {
     /// A smooth stroke through `points` (round caps and joins).
     public func stroke(_ points: [CGPoint], _ color: Color, lineWidth: Double, alpha: Double = 1) {
         guard let first = points.first else { return }
-        Paint.setColor(cr, color, alpha: alpha)
+        Paint.setColor(cr, color.resolved(for: theme), alpha: alpha)
         cairo_set_line_width(cr, lineWidth)
         cairo_set_line_cap(cr, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
@@ -63,7 +56,7 @@ public final class AttachmentCanvas {
 
     public func fillPolygon(_ points: [CGPoint], _ color: Color, alpha: Double = 1) {
         guard let first = points.first else { return }
-        Paint.setColor(cr, color, alpha: alpha)
+        Paint.setColor(cr, color.resolved(for: theme), alpha: alpha)
         cairo_move_to(cr, first.x, first.y)
         for point in points.dropFirst() { cairo_line_to(cr, point.x, point.y) }
         cairo_close_path(cr)
@@ -71,13 +64,13 @@ public final class AttachmentCanvas {
     }
 
     public func fillCircle(center: CGPoint, radius: Double, _ color: Color, alpha: Double = 1) {
-        Paint.setColor(cr, color, alpha: alpha)
+        Paint.setColor(cr, color.resolved(for: theme), alpha: alpha)
         cairo_arc(cr, center.x, center.y, radius, 0, 2 * .pi)
         cairo_fill(cr)
     }
 
     public func strokeCircle(center: CGPoint, radius: Double, _ color: Color, lineWidth: Double = 1) {
-        Paint.setColor(cr, color)
+        Paint.setColor(cr, color.resolved(for: theme))
         cairo_set_line_width(cr, lineWidth)
         cairo_arc(cr, center.x, center.y, radius, 0, 2 * .pi)
         cairo_stroke(cr)
@@ -87,8 +80,8 @@ public final class AttachmentCanvas {
     @discardableResult
     public func text(_ string: String, at origin: CGPoint, size: Double, _ color: Color, bold: Bool = false,
                      maxWidth: Double? = nil) -> CGSize {
-        let layout = painter.label(string, size: size, bold: bold, maxWidth: maxWidth)
-        Paint.setColor(cr, color)
+        let layout = labels.label(string, size: size, bold: bold, maxWidth: maxWidth)
+        Paint.setColor(cr, color.resolved(for: theme))
         cairo_move_to(cr, origin.x, origin.y)
         layout.show(in: cr)
         return layout.logicalSize
@@ -96,18 +89,18 @@ public final class AttachmentCanvas {
 
     /// Measures text as `text(_:at:size:_:)` would draw it.
     public func measure(_ string: String, size: Double, bold: Bool = false) -> CGSize {
-        painter.label(string, size: size, bold: bold, maxWidth: nil).logicalSize
+        labels.label(string, size: size, bold: bold, maxWidth: nil).logicalSize
     }
 
     /// Draws an image file scaled into `rect`; false when it cannot be read.
     @discardableResult
     public func image(_ file: URL, in rect: CGRect) -> Bool {
-        painter.drawImage(file, in: rect, cr: cr)
+        labels.drawImage(file, in: rect, cr: cr)
     }
 
     /// The standard placeholder for `attachment`: type icon, id and size.
     public func placeholder(for attachment: TextAttachment) {
-        painter.drawPlaceholder(attachment, box: bounds, in: cr)
+        labels.drawPlaceholder(attachment, box: bounds, in: cr)
     }
 
     /// Clips further drawing to `rect` while `body` runs.
