@@ -73,4 +73,25 @@ final class AttributesTests: XCTestCase {
         XCTAssertEqual(storage.string, "é😀x\nab\nlast")
         XCTAssertEqual(manager.documentRange.endLocation, TextLocation(paragraph: ids[2], offset: 4))
     }
+
+    func testDocumentsFromAttributedStrings() throws {
+        let source = NSMutableAttributedString(string: "One\nTwo red\n\nFour")
+        source.addAttribute(.foregroundColor, value: Color(1, 0, 0), range: NSRange(location: 8, length: 3))
+        let document = TextDocument(attributedString: source)
+        XCTAssertEqual(document.paragraphs.map(\.text), ["One", "Two red", "", "Four"])
+        XCTAssertEqual(document.paragraphs.map(\.id.rawValue), [0, 1, 2, 3])
+        XCTAssertEqual(document.paragraphs[1].attributes, [AttributeRun(range: 4..<7, attributes: ["NSColor": .color(Color(1, 0, 0))])])
+
+        var swift = AttributedString("Read the ")
+        var link = AttributedString("menu")
+        link.link = URL(string: "https://example.org/menu")
+        swift.append(link)
+        swift.append(AttributedString("\nthen order."))
+        let fromSwift = TextDocument(swift) { run in run.link == nil ? [:] : [NSAttributedString.Key("commentDepth"): 1] }
+        XCTAssertEqual(fromSwift.paragraphs.map(\.text), ["Read the menu", "then order."])
+        XCTAssertEqual(fromSwift.paragraphs[0].attributes, [AttributeRun(range: 9..<13, attributes: [
+            "NSLink": .string("https://example.org/menu"), "commentDepth": .number(1)])])
+        let view = TextView(document: fromSwift, viewportSize: CGSize(width: 300, height: 200))
+        XCTAssertNoThrow(try view.renderFrame())
+    }
 }

@@ -36,10 +36,9 @@ public enum AttributeValue: Hashable, Sendable {
         case let v as Font: self = .font(v)
         case let v as String: self = .string(v)
         case let v as URL: self = .string(v.absoluteString)
-        case let v as Bool: self = .bool(v)
-        case let v as Int: self = .number(Double(v))
-        case let v as UInt: self = .number(Double(v))
-        case let v as Double: self = .number(v)
+        // Swift's own Bool only: an Int or an NSNumber would also cast to Bool.
+        case let v as Bool where type(of: value) == Bool.self: self = .bool(v)
+        case let v as NSNumber where String(cString: v.objCType) == "c": self = .bool(v.boolValue)
         case let v as NSNumber: self = .number(v.doubleValue)
         default: return nil
         }

@@ -96,13 +96,51 @@ public struct TextDocument: Sendable {
     /// first shown costs well under a millisecond.
     public static let sectionBytes = 16 << 10
 
-    /// A document made of the given paragraphs (for generated documents and tests).
+    /// A document made of the given paragraphs, built in Swift (from attributed strings, say);
+    /// a paragraph without an id (a negative one, as `TextParagraph(attributedString:)` makes)
+    /// gets the next free one.
     public init(paragraphs: [TextParagraph], baseURL: URL? = nil) {
-        store = ParagraphStore(paragraphs: paragraphs)
-        readBytes = paragraphs.reduce(0) { $0 + $1.text.utf8.count }
+        var next = (paragraphs.map(\.id.rawValue).max() ?? -1) + 1
+        let numbered = paragraphs.map { p -> TextParagraph in
+            guard p.id.rawValue < 0 else { return p }
+            defer { next += 1 }
+            return TextParagraph(id: ParagraphID(next), kind: p.kind, text: p.text, runs: p.runs, attachments: p.attachments,
+                                 quoteDepth: p.quoteDepth, listDepth: p.listDepth, sourceLine: p.sourceLine, attributes: p.attributes)
+        }
+        store = ParagraphStore(paragraphs: numbered)
+        readBytes = numbered.reduce(0) { $0 + $1.text.utf8.count }
         self.baseURL = baseURL
         self.warnings = []
-        self.nextID = (paragraphs.map(\.id.rawValue).max() ?? -1) + 1
+        self.nextID = next
+    }
+
+    /// One paragraph per line of `attributedString`, with its attributes, as TextKit's content
+    /// storage splits a text storage.
+    public init(attributedString: NSAttributedString) {
+        var paragraphs: [TextParagraph] = []
+        var location = 0
+        let string = attributedString.string as NSString
+        while location < string.length || (location == 0 && string.length == 0) {
+            let line = string.lineRange(for: NSRange(location: location, length: 0))
+            paragraphs.append(TextParagraph(attributedString: attributedString.attributedSubstring(from: line)))
+            guard line.length > 0 else { break }
+            location = line.location + line.length
+        }
+        self.init(paragraphs: paragraphs)
+    }
+
+    /// From Foundation's `AttributedString`: its text by lines, each run's link, and the
+    /// attributes `attributes` gives each run (the caller maps its own keys; Foundation on Linux
+    /// has no presentation intents to read).
+    public init(_ attributedString: AttributedString,
+                attributes: (AttributedString.Runs.Run) -> [NSAttributedString.Key: Any] = { _ in [:] }) {
+        let result = NSMutableAttributedString(string: "")
+        for run in attributedString.runs {
+            var values = attributes(run)
+            if let link = run.link { values[.link] = link.absoluteString }
+            result.append(NSAttributedString(string: String(attributedString[run.range].characters), attributes: values))
+        }
+        self.init(attributedString: result)
     }
 
     public var count: Int { store.count }
