@@ -94,4 +94,26 @@ final class AttributesTests: XCTestCase {
         let view = TextView(document: fromSwift, viewportSize: CGSize(width: 300, height: 200))
         XCTAssertNoThrow(try view.renderFrame())
     }
+
+    func testParagraphStylesSetTheLines() throws {
+        func fragment(_ configure: (MutableParagraphStyle) -> Void) throws -> TextLayoutFragment {
+            let style = MutableParagraphStyle()
+            configure(style)
+            let text = NSMutableAttributedString(string: "Centred words that wrap onto a second line here")
+            text.addAttribute(.paragraphStyle, value: style, range: NSRange(location: 0, length: text.length))
+            let view = TextView(document: TextDocument(attributedString: text), viewportSize: CGSize(width: 300, height: 300))
+            return view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        }
+        let plain = try fragment { _ in }
+        let left = plain.textLineFragments[1].typographicBounds
+        let centred = try fragment { $0.alignment = .center }.textLineFragments[1].typographicBounds
+        XCTAssertEqual(centred.midX, 150, accuracy: 1, "the second line is centred in the 236 pt column")
+        XCTAssertLessThan(left.minX, centred.minX)
+        let spaced = try fragment { $0.paragraphSpacingBefore = 20; $0.lineSpacing = 10 }
+        XCTAssertEqual(spaced.layoutFragmentFrame.height, plain.layoutFragmentFrame.height + 20 + 10 * Double(plain.textLineFragments.count - 1), accuracy: 1)
+        let indented = try fragment { $0.firstLineHeadIndent = 40; $0.headIndent = 10; $0.tailIndent = -20 }
+        XCTAssertEqual(indented.textLineFragments[0].typographicBounds.minX, left.minX + 40, accuracy: 0.5)
+        XCTAssertEqual(indented.textLineFragments[1].typographicBounds.minX, left.minX + 10, accuracy: 0.5)
+        XCTAssertLessThanOrEqual(indented.textLineFragments.map(\.typographicBounds.maxX).max()!, 300 - 32 - 20 + 0.5)
+    }
 }

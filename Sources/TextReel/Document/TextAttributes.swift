@@ -28,12 +28,14 @@ public enum AttributeValue: Hashable, Sendable {
     case bool(Bool)
     case color(Color)
     case font(Font)
+    case paragraphStyle(ParagraphStyle.Values)
 
     /// From what an `NSAttributedString` holds (nil: a kind of value TextReel does not keep).
     public init?(_ value: Any) {
         switch value {
         case let v as Color: self = .color(v)
         case let v as Font: self = .font(v)
+        case let v as ParagraphStyle: self = .paragraphStyle(v.values)
         case let v as String: self = .string(v)
         case let v as URL: self = .string(v.absoluteString)
         // Swift's own Bool only: an Int or an NSNumber would also cast to Bool.
@@ -52,6 +54,7 @@ public enum AttributeValue: Hashable, Sendable {
         case .bool(let v): NSNumber(value: v)
         case .color(let v): v
         case .font(let v): v
+        case .paragraphStyle(let v): MutableParagraphStyle(v)
         }
     }
 

@@ -20,7 +20,7 @@ struct HeightEstimator {
     }
 
     func estimate(_ paragraph: TextParagraph) -> Double {
-        let style = ParagraphStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
+        let style = BlockStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
         let fixed = style.spacingBefore + style.spacingAfter + 2 * style.padding
         switch paragraph.kind {
         case .thematicBreak:
@@ -35,7 +35,7 @@ struct HeightEstimator {
         }
     }
 
-    private func rawTextHeight(_ paragraph: TextParagraph, style: ParagraphStyle) -> Double {
+    private func rawTextHeight(_ paragraph: TextParagraph, style: BlockStyle) -> Double {
         let lineHeight = style.size * (1.36 + theme.lineSpacing)
         let available = max(containerWidth - style.leftIndent - style.rightIndent - 2 * style.padding, 40)
         let charsPerLine = max(available / (style.size * 0.52), 1)
@@ -66,7 +66,7 @@ struct HeightEstimator {
         case .thematicBreak, .blockAttachment: return
         default: break
         }
-        let style = ParagraphStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
+        let style = BlockStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
         let fixed = style.spacingBefore + style.spacingAfter + 2 * style.padding
         measuredSum += max(measured - fixed, 0)
         estimatedSum += rawTextHeight(paragraph, style: style)

@@ -35,7 +35,7 @@ open class TextLayoutFragment {
 
     /// Where the Pango layout's origin sits, relative to the frame's origin.
     private(set) var layoutOrigin: CGPoint = .zero
-    private(set) var style: ParagraphStyle?
+    private(set) var style: BlockStyle?
     /// The shaped paragraph; nil while the fragment only has an estimated height.
     private(set) var layout: PangoLayoutBox?
     /// The content width it was laid out for.

@@ -29,7 +29,7 @@ struct FragmentPainter {
         layout.show(in: cr)
     }
 
-    private func drawDecorations(_ fragment: TextLayoutFragment, style: ParagraphStyle, box: CGRect, in cr: OpaquePointer) {
+    private func drawDecorations(_ fragment: TextLayoutFragment, style: BlockStyle, box: CGRect, in cr: OpaquePointer) {
         let paragraph = fragment.paragraph
         let size = fragment.layoutFragmentFrame.size
         // One bar per level, but never two closer than 5 points nor one nearer the text than 8

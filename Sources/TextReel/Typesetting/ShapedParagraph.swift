@@ -11,7 +11,7 @@ struct ShapedParagraph {
     let attachmentFrames: [(attachment: TextAttachment, frame: CGRect)]
     /// Where the Pango layout's origin sits.
     let layoutOrigin: CGPoint
-    let style: ParagraphStyle
+    let style: BlockStyle
     let layout: PangoLayoutBox
     let containerWidth: Double
 }

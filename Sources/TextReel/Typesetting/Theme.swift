@@ -147,8 +147,9 @@ public struct Theme: Hashable, Sendable {
     }
 }
 
-/// The resolved look of one paragraph: the theme applied to its kind and nesting.
-struct ParagraphStyle {
+/// How a block is laid out and decorated: the theme applied to its kind and nesting (and to a
+/// paragraph style attribute, by the typesetter).
+struct BlockStyle {
     var families: String
     var size: Double
     var bold = false

@@ -23,7 +23,14 @@ final class Typesetter {
     }
 
     private func shape(_ paragraph: TextParagraph, containerWidth: Double, insets: FragmentInsets) -> ShapedParagraph {
-        let style = ParagraphStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
+        var style = BlockStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
+        // A paragraph style attribute at the first character sets the lines (`NSParagraphStyle`).
+        var set: ParagraphStyle.Values?
+        if case .paragraphStyle(let values)? = paragraph.attributes(at: 0)[NSAttributedString.Key.paragraphStyle.rawValue] {
+            set = values
+            style.spacingBefore += values.paragraphSpacingBefore
+            style.spacingAfter += values.paragraphSpacing
+        }
         var prefix = ""
         if case .listItem(let marker?) = paragraph.kind { prefix = marker + "\t" }
         let shift = prefix.utf8.count
@@ -44,19 +51,28 @@ final class Typesetter {
         pango_font_description_free(description)
 
         // The leading padding is on the side the text starts: the left, or the right when mirrored.
-        let layoutX = mirrored ? style.rightIndent + style.padding + insets.trailing
-                               : style.leftIndent - style.hangingIndent + style.padding + insets.leading
-        let available = max(containerWidth - style.leftIndent - style.rightIndent - 2 * style.padding - insets.leading - insets.trailing, 1)
+        let column = containerWidth - style.leftIndent - style.rightIndent - 2 * style.padding - insets.leading - insets.trailing
+        let head = set?.headIndent ?? 0
+        let tail = set.map { $0.tailIndent > 0 ? max(column - $0.tailIndent, 0) : -$0.tailIndent } ?? 0
+        let layoutX = mirrored ? style.rightIndent + style.padding + insets.trailing + tail
+                               : style.leftIndent - style.hangingIndent + style.padding + insets.leading + head
+        let available = max(column - head - tail, 1)
         pango_layout_set_width(pl, PangoUnits.units(available + style.hangingIndent))
         // Pango's word wrapping falls back to characters inside a word too long for the line, but
         // at a cost that grows with the square of the word (minutes for 200,000 characters): a
         // paragraph holding such a word wraps at characters outright, as code does.
         let charWrap = style.wrapsAtCharacters || Self.hasLongWord(paragraph.text)
         pango_layout_set_wrap(pl, charWrap ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
-        pango_layout_set_spacing(pl, PangoUnits.units(theme.lineSpacing * style.size))
+        pango_layout_set_spacing(pl, PangoUnits.units(theme.lineSpacing * style.size + (set?.lineSpacing ?? 0)))
         if style.hangingIndent > 0 {
             pango_layout_set_indent(pl, -PangoUnits.units(style.hangingIndent))
             setTabStops(pl, [style.hangingIndent])
+        } else if let set, set.firstLineHeadIndent != set.headIndent {
+            pango_layout_set_indent(pl, PangoUnits.units(set.firstLineHeadIndent - set.headIndent))
+        }
+        if let alignment = set?.alignment, alignment != .natural {
+            if alignment == .justified { pango_layout_set_justify(pl, 1) }
+            pango_layout_set_alignment(pl, alignment == .center ? PANGO_ALIGN_CENTER : alignment == .right ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT)
         }
 
         let attributes = AttributeListBuilder(shift: shift)

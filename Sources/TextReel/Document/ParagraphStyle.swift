@@ -1,0 +1,59 @@
+import Foundation
+
+/// How a paragraph's lines are set (`NSParagraphStyle` / `NSMutableParagraphStyle`), given with
+/// `.paragraphStyle` over the paragraph's first character: alignment, indents (points from the
+/// text column's edges), extra space between lines and around the paragraph. A class, as in
+/// UIKit, so `[NSAttributedString.Key: AnyObject]` dictionaries take it; a paragraph keeps a copy
+/// of its values.
+public class ParagraphStyle: CustomStringConvertible {
+    public var alignment: TextAlignment = .natural
+    /// Indent of the first line, from the leading edge.
+    public var firstLineHeadIndent: CGFloat = 0
+    /// Indent of the other lines, from the leading edge.
+    public var headIndent: CGFloat = 0
+    /// Positive: the lines' end, from the leading edge; zero or negative: inset from the trailing edge.
+    public var tailIndent: CGFloat = 0
+    /// Extra points between lines.
+    public var lineSpacing: CGFloat = 0
+    /// Extra points after the paragraph.
+    public var paragraphSpacing: CGFloat = 0
+    /// Extra points before the paragraph.
+    public var paragraphSpacingBefore: CGFloat = 0
+
+    public init() {}
+
+    /// The style with no change (`NSParagraphStyle.default`).
+    public static var `default`: ParagraphStyle { ParagraphStyle() }
+
+    init(_ values: Values) {
+        alignment = values.alignment
+        firstLineHeadIndent = values.firstLineHeadIndent; headIndent = values.headIndent; tailIndent = values.tailIndent
+        lineSpacing = values.lineSpacing; paragraphSpacing = values.paragraphSpacing; paragraphSpacingBefore = values.paragraphSpacingBefore
+    }
+
+    /// Its values, as a paragraph keeps them.
+    var values: Values {
+        Values(alignment: alignment, firstLineHeadIndent: firstLineHeadIndent, headIndent: headIndent, tailIndent: tailIndent,
+               lineSpacing: lineSpacing, paragraphSpacing: paragraphSpacing, paragraphSpacingBefore: paragraphSpacingBefore)
+    }
+
+    public struct Values: Hashable, Sendable {
+        public var alignment: TextAlignment
+        public var firstLineHeadIndent, headIndent, tailIndent, lineSpacing, paragraphSpacing, paragraphSpacingBefore: Double
+    }
+
+    public var description: String { "\(values)" }
+}
+
+/// The mutable form TextKit code makes (`NSMutableParagraphStyle()`).
+public final class MutableParagraphStyle: ParagraphStyle {}
+
+/// How lines sit between the indents (`NSTextAlignment`): `natural` follows the writing direction.
+public enum TextAlignment: Int, Hashable, Sendable {
+    case left, center, right, justified, natural
+}
+
+extension NSAttributedString.Key {
+    /// A `ParagraphStyle`, read at the paragraph's first character.
+    public static let paragraphStyle = NSAttributedString.Key("NSParagraphStyle")
+}
