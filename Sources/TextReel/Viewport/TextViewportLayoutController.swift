@@ -126,8 +126,12 @@ public final class TextViewportLayoutController {
         delegate?.textViewportLayoutControllerReceivedSetNeedsLayout(self)
     }
 
-    /// Moves the viewport so `location`'s paragraph is at its top; returns the y it suggests
-    /// (estimated when the paragraphs above are not laid out — the anchor keeps it stable).
+    /// Moves the viewport so that the fragment holding `location` is at its top, and returns the
+    /// origin to scroll to, as TextKit's does: that fragment's y in the current coordinates, an
+    /// estimate while the paragraphs above are not laid out (the anchor keeps the content still
+    /// when they are). Like `UIScrollView.contentOffset`, the view then clamps: near the end of
+    /// the document it shows `min(returned, maximumContentOffset)` after its next pass, so code
+    /// that sets `contentOffset.y` to the result sees the same place.
     @discardableResult
     public func relocateViewport(to location: TextLocation) -> Double {
         guard let index = textLayoutManager.index(of: location.paragraph) else { return 0 }
