@@ -4,13 +4,20 @@ import TextReel
 /// One golden case: a folder with `case.json5` (the document, script, viewport, which frames,
 /// and the tolerance) and `expected/`.
 public struct GoldenCase: Sendable {
+    /// How far frames may differ from their goldens (`tolerance:` in case.json5).
     public struct Tolerance: Codable, Equatable, Sendable {
+        /// Colour distance, 0…1, above which a pixel differs (pixelmatch's threshold).
         public var threshold = 0.1
+        /// Differing pixels allowed per frame.
         public var maxDiffPixels = 0
+        /// Differing pixels allowed per frame, as a fraction of its pixels (the larger allowance wins).
         public var maxDiffPixelRatio = 0.0
+        /// Whether anti-aliased pixels count as differences.
         public var includeAA = false
+        /// The default: threshold 0.1, no differing pixel allowed.
         public init() {}
 
+        /// A tolerance; unnamed settings as in the default.
         public init(threshold: Double = 0.1, maxDiffPixels: Int = 0, maxDiffPixelRatio: Double = 0, includeAA: Bool = false) {
             self.threshold = threshold
             self.maxDiffPixels = maxDiffPixels
@@ -27,15 +34,29 @@ public struct GoldenCase: Sendable {
         }
     }
 
-    public enum Frames: String, Codable, Sendable, CaseIterable { case all, snapshots }
+    /// Which frames are kept as goldens (`frames:`).
+    public enum Frames: String, Codable, Sendable, CaseIterable {
+        /// Every frame the script makes.
+        case all
+        /// Only the frames named by `snapshot` steps.
+        case snapshots
+    }
 
+    /// The case's name: its folder's name, with a variant's label.
     public var name: String
+    /// The folder holding `case.json5` and `expected/`.
     public let folder: URL
+    /// The Markdown document, resolved against the folder.
     public var document: URL
+    /// The scroll script (nil: one still frame).
     public var script: URL?
+    /// The viewport (nil: the script's, else `Viewport.standard`).
     public var viewport: ScrollScript.Viewport?
+    /// Which frames are kept as goldens (default: all).
     public var frames: Frames
+    /// How far frames may differ from their goldens.
     public var tolerance: Tolerance
+    /// Whether frames are drawn with the layout overlay.
     public var overlay: Bool
     /// Limits every frame must keep (`expect: {maxJump: 0, …}`); invariants are always checked.
     public var budget: Budget
@@ -52,8 +73,11 @@ public struct GoldenCase: Sendable {
 
     /// One combination of a variant matrix: its look, its width, its name and its goldens' folder.
     public struct Variant: Sendable, Equatable {
+        /// Theme, text size and direction, over the case's own.
         public var appearance: Appearance
+        /// Viewport width in points (nil: the case's).
         public var width: Double?
+        /// A variant of `appearance` at `width`.
         public init(appearance: Appearance, width: Double?) {
             self.appearance = appearance
             self.width = width
@@ -138,16 +162,22 @@ public struct GoldenCase: Sendable {
     /// One rendered frame: its PNG bytes (as `textreel render` writes them, compared with the
     /// golden's bytes first) and its pixels, converted only when the bytes differ.
     public struct Frame {
+        /// The PNG bytes.
         public let png: Data
         let frame: RenderedFrame
+        /// The pixels, converted from the frame's surface on each use.
         public var image: RGBAImage { RGBAImage(frame) }
     }
 
     /// What a render of the case produced.
     public struct Rendered {
+        /// The kept frames, by frame number.
         public var frames: [Int: Frame] = [:]
+        /// The structure of the kept frames.
         public var layout = LayoutSnapshot()
+        /// The environment it was rendered in.
         public var fingerprint: EnvironmentFingerprint
+        /// How many frames the script makes, kept or not.
         public var frameCount = 0
         /// Broken invariants and budgets, in frame order.
         public var violations: [Budget.Violation] = []

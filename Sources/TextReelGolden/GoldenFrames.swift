@@ -16,6 +16,7 @@ import TextReel
 public enum GoldenFrames {
     /// A mismatch, or goldens just recorded; the message points at the images.
     public struct Failure: Error, CustomStringConvertible {
+        /// The case's result: its status, reasons and images.
         public let result: CaseResult
         public var description: String {
             if result.status == .recorded {

@@ -6,7 +6,14 @@ import TextReel
 public enum GoldenSuite {
     /// When goldens are written, as Playwright's `--update-snapshots`.
     public enum UpdateMode: String, Sendable, CaseIterable {
-        case missing, changed, all, none
+        /// Only where none exist: new cases, and frames whose golden is gone.
+        case missing
+        /// Also for cases that fail, replacing their goldens.
+        case changed
+        /// For every case, passing or not.
+        case all
+        /// Never: a missing golden fails (the default when `CI` is set).
+        case none
 
         /// The mode named `text`; `source` says where it was written, for the error
         /// ("--update", "TEXTREEL_RECORD").
@@ -25,10 +32,13 @@ public enum GoldenSuite {
         }
     }
 
+    /// How a suite runs.
     public struct Options: Sendable {
+        /// When goldens are written.
         public var update: UpdateMode
         /// (i, n): run the cases whose position k in name order has k % n == i - 1.
         public var shard: (index: Int, count: Int)?
+        /// The fonts frames are rendered with.
         public var fontSet: FontSet = .standard
         /// Cases rendered at once, each on its own thread with its own font system; results,
         /// reports and progress come in case order whatever the number.
@@ -37,6 +47,7 @@ public enum GoldenSuite {
         /// without them, atomically).
         public var prune = false
 
+        /// Options; by default goldens are recorded where missing (never when `CI` is set), all cases run.
         public init(update: UpdateMode = ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .none,
                     shard: (index: Int, count: Int)? = nil) {
             self.update = update

@@ -5,25 +5,37 @@ import Foundation
 /// diff image with unchanged pixels greyed. Ported by hand because no C library does exactly this;
 /// an exact fast path runs first.
 public struct ImageDiff {
+    /// pixelmatch's options, with its defaults.
     public struct Options: Equatable, Sendable {
+        /// Colour distance, 0…1, above which a pixel differs.
         public var threshold = 0.1
+        /// Whether anti-aliased pixels count as differences.
         public var includeAA = false
+        /// Opacity of unchanged pixels, greyed, in the diff image.
         public var alpha = 0.1
+        /// RGB of anti-aliased pixels in the diff image.
         public var aaColor: [UInt8] = [255, 255, 0]
+        /// RGB of differing pixels in the diff image.
         public var diffColor: [UInt8] = [255, 0, 0]
+        /// RGB of differing pixels darker in the second image (nil: `diffColor`).
         public var diffColorAlt: [UInt8]?
+        /// Draws only the differing pixels, on a transparent diff image.
         public var diffMask = false
+        /// pixelmatch's defaults.
         public init() {}
     }
 
+    /// What a comparison found.
     public struct Result: Sendable {
         /// Pixels that differ beyond the threshold (anti-aliasing excluded unless `includeAA`).
         public var mismatch: Int
+        /// Pixels compared.
         public var total: Int
         /// The diff image, when asked for.
         public var image: RGBAImage?
         /// Bounding boxes of groups of differing pixels, in pixels.
         public var regions: [CGRect]
+        /// The share of pixels that differ, 0…1.
         public var ratio: Double { total == 0 ? 0 : Double(mismatch) / Double(total) }
     }
 

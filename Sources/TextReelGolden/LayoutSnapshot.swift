@@ -5,11 +5,14 @@ import TextReel
 /// lines and attachment frames, and the attachment events. Compared before pixels, so a change is
 /// reported as what it is ("paragraph 12 now breaks into 4 lines instead of 3").
 public struct LayoutSnapshot: Codable, Equatable, Sendable {
+    /// An attachment in a fragment.
     public struct Attachment: Codable, Equatable, Sendable {
+        /// The attachment's id.
         public var id: String
         /// Relative to the fragment; written as [x, y, width, height].
         public var frame: LayoutRect
 
+        /// Attachment `id` at `frame`.
         public init(id: String, frame: LayoutRect) { self.id = id; self.frame = frame }
 
         private enum CodingKeys: String, CodingKey { case id, frame }
@@ -31,21 +34,31 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
         }
     }
 
+    /// A fragment in the viewport bounds.
     public struct Fragment: Codable, Equatable, Sendable {
+        /// The paragraph's id (`ParagraphID.rawValue`).
         public var paragraph: Int
+        /// The paragraph's index in the document.
         public var index: Int
+        /// The fragment's top, in document coordinates.
         public var y: Double
+        /// The fragment's height, in points.
         public var height: Double
         /// Byte offset where each line starts.
         public var lines: [Int]
         /// Each line's top and height, relative to the fragment.
         public var lineBounds: [[Double]]
+        /// Its attachments, in text order.
         public var attachments: [Attachment]
     }
 
+    /// One frame's structure.
     public struct Frame: Codable, Equatable, Sendable {
+        /// The visible rect's top, in document coordinates.
         public var viewportY: Double
+        /// Pixels per point.
         public var scale: Double
+        /// The fragments in the viewport bounds, top to bottom.
         public var fragments: [Fragment]
         /// "id: event" for each attachment event of the frame.
         public var events: [String]
@@ -54,6 +67,7 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
     /// Frame number → structure.
     public var frames: [Int: Frame] = [:]
 
+    /// No frames.
     public init() {}
 
     /// How layout.json is written: stable keys, readable diffs under version control.

@@ -4,10 +4,14 @@ import TextReel
 /// Straight (not premultiplied) 8-bit RGBA pixels, read and written with libpng's simplified
 /// API — Cairo premultiplies on load, which loses what translucent pixels hold.
 public struct RGBAImage: Equatable, Sendable {
+    /// Width in pixels.
     public let width: Int
+    /// Height in pixels.
     public let height: Int
+    /// Four bytes per pixel (R, G, B, A), rows top to bottom.
     public var pixels: [UInt8]
 
+    /// An image of `pixels`, which must hold width × height × 4 bytes.
     public init(width: Int, height: Int, pixels: [UInt8]) {
         self.width = width
         self.height = height
@@ -22,6 +26,7 @@ public struct RGBAImage: Equatable, Sendable {
     /// Largest image read, in pixels, so a hostile header cannot ask for gigabytes.
     public static let maximumPixels = 16384 * 16384
 
+    /// Reads a PNG file; errors are `TextReelError`s naming it.
     public init(contentsOf url: URL) throws {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)

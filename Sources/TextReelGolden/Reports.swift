@@ -7,12 +7,16 @@ import TextReel
 public enum Reports {
     /// What one shard ran: its results in case order (images referenced by path).
     public struct Blob: Codable {
+        /// The blob format's version; `merge(blobs:)` refuses any other.
         public var format = "textreel-blob-1"
+        /// The shard ("2/4"; nil: the whole suite).
         public var shard: String?
         /// Which suite the shard was cut from: a hash of the names of all its cases, before
         /// sharding. Blobs of different suites never merge.
         public var suite: String?
+        /// The shard's results, in case order.
         public var results: [CaseResult]
+        /// The blob of a shard; `suite` is the names of all the suite's cases.
         public init(shard: String?, suite: [String]? = nil, results: [CaseResult]) {
             self.shard = shard
             self.suite = suite.map { String(StableHash.of($0.joined(separator: "\n")), radix: 16) + " (\($0.count) cases)" }
@@ -20,6 +24,7 @@ public enum Reports {
         }
     }
 
+    /// Writes `blob` as JSON to `url`, atomically.
     public static func writeBlob(_ blob: Blob, to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
@@ -68,6 +73,7 @@ public enum Reports {
         return (results.sorted { ($0.folder, $0.name) < ($1.folder, $1.name) }, missing)
     }
 
+    /// Writes the JSON summary to `url`, atomically: passed and failed counts and every result.
     public static func writeJSON(_ results: [CaseResult], to url: URL) throws {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]

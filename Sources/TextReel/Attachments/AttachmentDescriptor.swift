@@ -7,7 +7,9 @@ import Foundation
 /// send it. The registry (`AttachmentProviders`) lists descriptors; the reader, the painter and
 /// the explorer read them. Custom kinds from Swift are descriptors too.
 public struct AttachmentDescriptor: Sendable {
+    /// The document half: scheme, default size, URL keys read, checks.
     public var kind: AttachmentKind
+    /// The provider type that makes this kind's views.
     public var provider: TextAttachmentViewProvider.Type
     /// The placeholder's fill and ink in `theme`.
     public var placeholderColors: @Sendable (_ theme: Theme) -> (fill: Color, ink: Color)
@@ -19,6 +21,7 @@ public struct AttachmentDescriptor: Sendable {
     /// (nil: none).
     public var exploreActions: @Sendable (_ attachment: TextAttachment, _ random: inout ExploreRandom) -> [AttachmentAction]?
 
+    /// A descriptor; by default the generic placeholder look and no explore actions.
     public init(kind: AttachmentKind, provider: TextAttachmentViewProvider.Type,
                 placeholderColors: @escaping @Sendable (Theme) -> (fill: Color, ink: Color) = { ($0.attachments.otherPlaceholder, $0.attachments.otherPlaceholderInk) },
                 caption: @escaping @Sendable (TextAttachment) -> String = { $0.scheme },

@@ -1,5 +1,6 @@
 /// What happened to one attachment's view in one frame, for `events.jsonl`.
 public struct AttachmentEvent: Encodable, Sendable, Equatable {
+    /// What happened to the view, one per event line.
     public enum Kind: String, Encodable, Sendable, CaseIterable {
         /// A view made for the first time.
         case created
@@ -21,8 +22,11 @@ public struct AttachmentEvent: Encodable, Sendable, Equatable {
         case restored
     }
 
+    /// The attachment's id.
     public var id: String
+    /// The provider type's `providerName` ("video").
     public var provider: String
+    /// What happened.
     public var event: Kind
     /// The view's visible state and its `instance` number.
     public var state: [String: StateValue]

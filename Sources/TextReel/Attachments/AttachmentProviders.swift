@@ -11,6 +11,7 @@ public final class AttachmentProviders: @unchecked Sendable {
     /// The built-in kinds, one descriptor file each.
     public static let builtIn: [AttachmentDescriptor] = [.image, .video, .drawing, .control]
 
+    /// A registry holding the built-in kinds.
     public init() { descriptors = Dictionary(uniqueKeysWithValues: Self.builtIn.map { ($0.kind.scheme, $0) }) }
 
     /// Registers a kind of attachment (`![](audio:intro)` for an `audio` descriptor).
@@ -28,10 +29,12 @@ public final class AttachmentProviders: @unchecked Sendable {
         register(descriptor)
     }
 
+    /// The descriptor registered for a lowercase scheme (nil: unknown).
     public func descriptor(forScheme scheme: String) -> AttachmentDescriptor? {
         lock.withLock { descriptors[scheme] }
     }
 
+    /// The provider type registered for a lowercase scheme (nil: unknown).
     public func type(forScheme scheme: String) -> TextAttachmentViewProvider.Type? { descriptor(forScheme: scheme)?.provider }
 
     /// The provider type scripts name ("video"), matched on scheme or `providerName`.

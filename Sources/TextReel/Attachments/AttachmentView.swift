@@ -3,8 +3,11 @@ import Foundation
 /// One value of an attachment view's visible state, as events report it (and of an action's
 /// arguments, as scripts write them).
 public enum StateValue: Codable, Equatable, Sendable, CustomStringConvertible {
+    /// A number (a video's position, a slider's value).
     case number(Double)
+    /// true or false (playing, focused, on).
     case bool(Bool)
+    /// A string (a text field's value).
     case string(String)
 
     public init(from decoder: Decoder) throws {
@@ -36,9 +39,28 @@ public enum StateValue: Codable, Equatable, Sendable, CustomStringConvertible {
 /// Something a script (or a test) does to an attachment view: the built-in kinds' actions, or
 /// one a view of your own handles by name (`{perform: {attachment, action, arguments}}`).
 public enum AttachmentAction: Equatable, Sendable {
-    case play, pause, seek(Double), focus, blur, type(String), toggle, slide(Double), stroke([CGPoint])
+    /// Starts a video playing.
+    case play
+    /// Stops a video where it is.
+    case pause
+    /// Moves a video to a position, in seconds.
+    case seek(Double)
+    /// Gives a control focus.
+    case focus
+    /// Takes a control's focus away.
+    case blur
+    /// Types text into a focused text field.
+    case type(String)
+    /// Flips a toggle.
+    case toggle
+    /// Moves a slider to a value, 0…1.
+    case slide(Double)
+    /// Adds a stroke to a drawing, in the drawing's own coordinates.
+    case stroke([CGPoint])
+    /// An action of your own view, by name, with the script's arguments.
     case named(String, arguments: [String: StateValue])
 
+    /// The action's name as scripts write it ("seek", or a named action's own).
     public var name: String {
         switch self {
         case .play: "play"
@@ -59,6 +81,7 @@ public enum AttachmentAction: Equatable, Sendable {
 /// Subclasses keep state, draw it, and call `setNeedsDisplay()` when it changes, so the cached
 /// surface is redrawn only then.
 open class AttachmentView {
+    /// The attachment this view draws.
     public let attachment: TextAttachment
     /// A number that changes only when a new view object is made.
     public internal(set) var instance = 0
@@ -67,6 +90,7 @@ open class AttachmentView {
     /// Bumped by `setNeedsDisplay()`.
     public private(set) var stateVersion = 0
 
+    /// A view for `attachment`; subclasses read their settings from its parameters.
     public required init(attachment: TextAttachment) {
         self.attachment = attachment
     }
@@ -75,6 +99,7 @@ open class AttachmentView {
     /// shows (the flicker users see when views are recreated).
     open var loadFrames: Int { 0 }
 
+    /// Whether its loading frames are over, so the content shows.
     public var isLoaded: Bool { framesSinceCreation >= loadFrames }
 
     /// A pinned view (focused, playing) is never evicted from the kept views.

@@ -6,15 +6,30 @@ open class ControlAttachmentViewProvider: TextAttachmentViewProvider {
     open override func loadView() -> AttachmentView { ControlAttachmentView(attachment: textAttachment) }
 }
 
+/// A control's view: its kind's value and focus, changed by scripted actions.
 open class ControlAttachmentView: AttachmentView {
-    public enum Kind: String, Sendable, CaseIterable { case textfield, toggle, slider }
+    /// Which control it is; the raw value is what the URL's `kind=` says.
+    public enum Kind: String, Sendable, CaseIterable {
+        /// A one-line text field.
+        case textfield
+        /// An on/off switch.
+        case toggle
+        /// A slider, 0…1.
+        case slider
+    }
 
+    /// Which control it is (`kind=`, else a text field).
     public let kind: Kind
+    /// A text field's value, as typed.
     public private(set) var text = ""
+    /// Whether it has focus (a caret and focus ring; pins the view).
     public private(set) var isFocused = false
+    /// Whether a toggle is on.
     public private(set) var isOn = false
+    /// A slider's value, 0…1.
     public private(set) var value = 0.5
 
+    /// A view for `attachment`, its kind read from `kind=` (unknown: a text field).
     public required init(attachment: TextAttachment) {
         kind = Kind(rawValue: attachment.parameters["kind"] ?? "textfield") ?? .textfield
         super.init(attachment: attachment)

@@ -7,6 +7,7 @@ open class DrawingAttachmentViewProvider: TextAttachmentViewProvider {
     open override func loadView() -> AttachmentView { DrawingAttachmentView(attachment: textAttachment) }
 }
 
+/// A drawing's view: generated strokes plus those scripts add.
 open class DrawingAttachmentView: AttachmentView {
     /// Strokes added by script, in the drawing's own coordinates.
     public private(set) var addedStrokes: [[CGPoint]] = []

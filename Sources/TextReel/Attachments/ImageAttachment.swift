@@ -6,6 +6,7 @@ open class ImageAttachmentViewProvider: TextAttachmentViewProvider {
     open override func loadView() -> AttachmentView { ImageAttachmentView(attachment: textAttachment) }
 }
 
+/// An image's view: the decoded picture, else its placeholder.
 open class ImageAttachmentView: AttachmentView {
     open override func draw(in canvas: GraphicsContext) {
         // A damaged file may still half-decode (grey rows): its placeholder says what is wrong.

@@ -18,6 +18,7 @@ public struct ReusePolicy: OptionSet, Hashable, Sendable {
         }
     }
 
+    /// The names scripts use, in option order.
     public static let names = ["onScrollingOutOfViewport", "onEditingInlineParagraphs"]
 
     /// The names of the policies this one holds, in `names` order.

@@ -3,11 +3,13 @@ import Foundation
 /// Makes the view for one attachment (the `NSTextAttachmentViewProvider` analogue). The view is
 /// made lazily by `loadView()`, which the text view calls, never user code.
 open class TextAttachmentViewProvider {
+    /// The attachment this provider makes a view for.
     public let textAttachment: TextAttachment
     /// Where the attachment is; it follows edits of its paragraph.
     public internal(set) var location: TextLocation
     private var loadedView: AttachmentView?
 
+    /// A provider for `textAttachment` at `location`; it makes no view yet.
     public required init(textAttachment: TextAttachment, location: TextLocation) {
         self.textAttachment = textAttachment
         self.location = location

@@ -14,12 +14,18 @@ open class VideoAttachmentViewProvider: TextAttachmentViewProvider {
     open override func loadView() -> AttachmentView { VideoAttachmentView(attachment: textAttachment) }
 }
 
+/// A video's view: playback position and state, advanced by script time.
 open class VideoAttachmentView: AttachmentView {
+    /// Playback position, in seconds.
     public private(set) var position = 0.0
+    /// Whether it is playing (pins the view).
     public private(set) var isPlaying = false
+    /// Length, in seconds (`duration=`, else 10).
     public let duration: Double
+    /// Whether it starts over at the end (`loop=true`) instead of stopping.
     public let loops: Bool
 
+    /// A view for `attachment`, its duration and looping read from the URL.
     public required init(attachment: TextAttachment) {
         duration = VideoAttachmentViewProvider.duration(of: attachment)
         loops = attachment.parameters["loop"] == "true"

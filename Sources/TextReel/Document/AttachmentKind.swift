@@ -19,6 +19,7 @@ public struct AttachmentKind: Sendable {
     /// (a kind that reads a file, or one with keys it cannot judge byte by byte).
     public var trusts: (@Sendable (_ key: String, _ value: String) -> Bool)?
 
+    /// A kind; by default it reads any key, checks nothing and is never trusted unparsed.
     public init(scheme: String, defaultSize: @escaping @Sendable ([String: String]) -> CGSize?, readKeys: Set<String>? = nil,
                 check: @escaping @Sendable (inout [String: String]) throws -> Void = { _ in },
                 trusts: (@Sendable (String, String) -> Bool)? = nil) {
@@ -34,9 +35,12 @@ public struct AttachmentKind: Sendable {
 /// hold, by scheme, and how an image file is looked at. `AttachmentProviders.kinds` makes one;
 /// `.standard` is that of the built-in providers.
 public struct AttachmentKinds: Sendable {
+    /// The kinds, by scheme.
     public var kinds: [String: AttachmentKind]
+    /// Looks at an image file, refusing one over `maximumPixels`.
     public var inspectImage: @Sendable (_ file: URL, _ maximumPixels: Double) -> ImageInspection
 
+    /// The kinds (a later one wins a shared scheme) and the image reader.
     public init(_ kinds: [AttachmentKind], inspectImage: @escaping @Sendable (URL, Double) -> ImageInspection) {
         self.kinds = Dictionary(kinds.map { ($0.scheme, $0) }, uniquingKeysWith: { $1 })
         self.inspectImage = inspectImage
@@ -45,9 +49,11 @@ public struct AttachmentKinds: Sendable {
 
 /// What looking at an image file found, before any frame is drawn.
 public enum ImageInspection: Equatable, Sendable {
+    /// An image of this size, in pixels.
     case image(CGSize)
     /// Its header gives a size, but its data cannot be decoded.
     case damaged(CGSize, String)
+    /// An image too large to read (over the pixel limits); its size in pixels.
     case tooLarge(CGSize)
     /// Not an image at all: missing, a folder, unreadable, another kind of file.
     case problem(String)

@@ -3,15 +3,19 @@ import Foundation
 /// A colour in sRGB components 0…1 (TextReel's `UIColor` and `CGColor`). A class, as UIKit's is,
 /// so that attribute dictionaries typed `[NSAttributedString.Key: AnyObject]` take it; immutable.
 public final class Color: Hashable, Sendable, CustomStringConvertible {
+    /// sRGB components, 0…1 (the light variant when `dark` is set).
     public let red, green, blue: Double
     /// The colour in a dark look, for a dynamic colour such as UIKit's system colours (nil: the
     /// same in both); `GraphicsContext` resolves it by the theme it draws in.
     public let dark: Components?
 
+    /// A colour's sRGB components, 0…1, without a dark variant.
     public struct Components: Hashable, Sendable {
+        /// sRGB components, 0…1.
         public var red, green, blue: Double
     }
 
+    /// A colour from sRGB components, 0…1, the same in light and dark looks.
     public init(_ red: Double, _ green: Double, _ blue: Double) {
         self.red = red; self.green = green; self.blue = blue; dark = nil
     }

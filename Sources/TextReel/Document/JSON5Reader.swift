@@ -8,7 +8,13 @@ import Foundation
 /// Foundation's. Written by hand because no library here parses JSON5 with positions: Foundation's
 /// JSON5 mode reports neither line nor column, nor repeated keys.
 public struct JSON5Document {
-    public struct Position: Equatable, Sendable { public var line: Int; public var column: Int }
+    /// Where a value or key starts in the text.
+    public struct Position: Equatable, Sendable {
+        /// 1-based line.
+        public var line: Int
+        /// 1-based column, counting characters, not bytes.
+        public var column: Int
+    }
 
     indirect enum Value {
         case object([(key: String, keyAt: Position, value: Node)])
@@ -32,6 +38,7 @@ public struct JSON5Document {
     /// The deepest nesting read (Foundation's decoder stops at 512).
     public static let maximumDepth = 256
 
+    /// Parses `text`; a syntax error is a `TextReelError` in `fileName` at its line and column.
     public init(text: String, fileName: String) throws {
         self.fileName = fileName
         var parser = Parser(bytes: Array(text.utf8), fileName: fileName)

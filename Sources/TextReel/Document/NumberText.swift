@@ -6,6 +6,7 @@ import Foundation
 /// written whole (24.02 at one decimal is "24"). Huge and non-finite numbers are written as Swift
 /// prints them, never through an Int conversion that would trap.
 public enum NumberText {
+    /// `value` as people read it: whole numbers without ".0", others at `decimals` places (nil: shortest).
     public static func text(_ value: Double, decimals: Int? = nil, roundingFirst: Bool = false) -> String {
         guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
         var value = value

@@ -14,6 +14,7 @@ extension TextParagraph {
         return text.utf8.distance(from: text.startIndex, to: index)
     }
 
+    /// Length of the text in characters, the unit of these edits' offsets.
     public var characterCount: Int { text.count }
 
     /// Inserts plain `string` before character `offset`; it takes the style of the run it lands in.

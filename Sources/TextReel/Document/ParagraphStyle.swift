@@ -6,6 +6,7 @@ import Foundation
 /// UIKit, so `[NSAttributedString.Key: AnyObject]` dictionaries take it; a paragraph keeps a copy
 /// of its values.
 public class ParagraphStyle: CustomStringConvertible {
+    /// How lines sit between the indents.
     public var alignment: TextAlignment = .natural
     /// Indent of the first line, from the leading edge.
     public var firstLineHeadIndent: CGFloat = 0
@@ -20,6 +21,7 @@ public class ParagraphStyle: CustomStringConvertible {
     /// Extra points before the paragraph.
     public var paragraphSpacingBefore: CGFloat = 0
 
+    /// The default style: natural alignment, no indents, no extra spacing.
     public init() {}
 
     /// The style with no change (`NSParagraphStyle.default`).
@@ -37,8 +39,11 @@ public class ParagraphStyle: CustomStringConvertible {
                lineSpacing: lineSpacing, paragraphSpacing: paragraphSpacing, paragraphSpacingBefore: paragraphSpacingBefore)
     }
 
+    /// A style's values, as a paragraph keeps them (hashable, so paragraphs stay values).
     public struct Values: Hashable, Sendable {
+        /// How lines sit between the indents.
         public var alignment: TextAlignment
+        /// Indents and extra spacing in points, as the `ParagraphStyle` properties of the same names.
         public var firstLineHeadIndent, headIndent, tailIndent, lineSpacing, paragraphSpacing, paragraphSpacingBefore: Double
     }
 
@@ -50,7 +55,16 @@ public final class MutableParagraphStyle: ParagraphStyle {}
 
 /// How lines sit between the indents (`NSTextAlignment`): `natural` follows the writing direction.
 public enum TextAlignment: Int, Hashable, Sendable {
-    case left, center, right, justified, natural
+    /// Flush with the left indent.
+    case left
+    /// Centred between the indents.
+    case center
+    /// Flush with the right indent.
+    case right
+    /// Stretched to both indents, but for a paragraph's last line.
+    case justified
+    /// Left in left-to-right text, right in right-to-left text.
+    case natural
 }
 
 extension NSAttributedString.Key {

@@ -16,7 +16,9 @@ public struct ReadingLimits: Sendable, Equatable {
     /// Allow image paths outside the document's folder (absolute, `..`, symlinks leaving it).
     public var allowOutside = false
 
+    /// The standard limits.
     public init() {}
+    /// The limits a document gets unless raised.
     public static let standard = ReadingLimits()
     /// The most a paragraph may hold, and the default: Pango lays out at most 256 KB of text in
     /// one layout (a longer one comes out as one empty line), and a paragraph is one layout.

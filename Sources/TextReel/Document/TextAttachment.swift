@@ -14,6 +14,7 @@ public struct TextAttachment: Hashable, Sendable {
     public let parameters: [String: String]
     /// The image file for `image` attachments, resolved against the document's folder.
     public let file: URL?
+    /// The Markdown alt text (`![alt](…)`); a text field shows it when empty.
     public let altText: String
     /// True when the attachment is alone in its paragraph.
     public let isBlock: Bool
@@ -23,6 +24,7 @@ public struct TextAttachment: Hashable, Sendable {
     /// placeholder; nil when it can.
     public let problem: String?
 
+    /// An attachment as the document reader makes it.
     public init(scheme: String, id: String, size: CGSize, url: String, parameters: [String: String] = [:],
                 file: URL? = nil, altText: String = "", isBlock: Bool = false, utf8Offset: Int = 0, problem: String? = nil) {
         self.scheme = scheme; self.id = id; self.size = size; self.url = url

@@ -23,11 +23,17 @@ extension NSAttributedString.Key {
 
 /// One attribute's value, as a paragraph keeps it (hashable, so paragraphs stay values).
 public enum AttributeValue: Hashable, Sendable {
+    /// A number (`kern`, `underlineStyle`, …).
     case number(Double)
+    /// A string (a `link` target, custom keys).
     case string(String)
+    /// A boolean (a Swift `Bool`, not a number).
     case bool(Bool)
+    /// A `Color` (`foregroundColor`, `backgroundColor`).
     case color(Color)
+    /// A `Font`.
     case font(Font)
+    /// A `ParagraphStyle`'s values.
     case paragraphStyle(ParagraphStyle.Values)
 
     /// From what an `NSAttributedString` holds (nil: a kind of value TextReel does not keep).
@@ -69,10 +75,12 @@ public enum AttributeValue: Hashable, Sendable {
 
 /// Attributes over a range of a paragraph's text, in UTF-8 byte offsets (Pango's unit).
 public struct AttributeRun: Hashable, Sendable {
+    /// The text covered, in UTF-8 byte offsets.
     public var range: Range<Int>
     /// By key name (`NSAttributedString.Key.rawValue`).
     public var attributes: [String: AttributeValue]
 
+    /// Attributes over `range` (UTF-8 byte offsets).
     public init(range: Range<Int>, attributes: [String: AttributeValue]) {
         self.range = range; self.attributes = attributes
     }

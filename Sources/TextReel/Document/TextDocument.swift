@@ -143,6 +143,7 @@ public struct TextDocument: Sendable {
         self.init(attributedString: result)
     }
 
+    /// How many paragraphs the document has.
     public var count: Int { store.count }
 
     /// How the file was read: its sections, those parsed when it was opened, and the parses

@@ -2,7 +2,9 @@ import Foundation
 
 /// A stable paragraph identity: it survives edits of the paragraph's text and is never reused.
 public struct ParagraphID: Hashable, Comparable, Sendable, CustomStringConvertible {
+    /// The number behind the id, never reused in a document.
     public let rawValue: Int
+    /// The id numbered `rawValue`.
     public init(_ rawValue: Int) { self.rawValue = rawValue }
     public static func < (a: ParagraphID, b: ParagraphID) -> Bool { a.rawValue < b.rawValue }
     public var description: String { "p\(rawValue)" }
@@ -10,13 +12,17 @@ public struct ParagraphID: Hashable, Comparable, Sendable, CustomStringConvertib
 
 /// What a block is, which decides its style and decorations.
 public enum ParagraphKind: Hashable, Sendable {
+    /// A plain paragraph.
     case body
+    /// A heading of `level` (1 for `#`).
     case heading(level: Int)
     /// A list item's paragraph; `marker` is nil for a continuation paragraph of the same item.
     case listItem(marker: String?)
+    /// A code block, with its fence's info string ("swift"; nil: none given).
     case codeBlock(language: String?)
     /// A table as aligned text: cells separated by tabs, rows by line separators.
     case table(columns: Int)
+    /// A horizontal rule (`---`).
     case thematicBreak
     /// An attachment alone in its paragraph: its own fragment.
     case blockAttachment
@@ -39,19 +45,27 @@ public enum ParagraphKind: Hashable, Sendable {
 public struct InlineStyle: OptionSet, Hashable, Sendable {
     public let rawValue: UInt8
     public init(rawValue: UInt8) { self.rawValue = rawValue }
+    /// Italic (`*text*`).
     public static let emphasis = InlineStyle(rawValue: 1 << 0)
+    /// Bold (`**text**`).
     public static let strong = InlineStyle(rawValue: 1 << 1)
+    /// Struck through (`~~text~~`).
     public static let strikethrough = InlineStyle(rawValue: 1 << 2)
+    /// Inline code (`` `text` ``), in the monospaced font.
     public static let code = InlineStyle(rawValue: 1 << 3)
+    /// A link's text; the target is the run's `link`.
     public static let link = InlineStyle(rawValue: 1 << 4)
 }
 
 /// A styled run over a paragraph's text, in UTF-8 byte offsets (Pango's unit).
 public struct StyledRun: Hashable, Sendable {
+    /// The text covered, in UTF-8 byte offsets.
     public var range: Range<Int>
+    /// The styles over that text.
     public var style: InlineStyle
     /// The link target when `style` contains `.link`.
     public var link: String?
+    /// A run of `style` over `range` (UTF-8 byte offsets).
     public init(range: Range<Int>, style: InlineStyle, link: String? = nil) {
         self.range = range; self.style = style; self.link = link
     }
@@ -60,14 +74,18 @@ public struct StyledRun: Hashable, Sendable {
 /// One immutable block of the document: a heading, a paragraph, a list item, a code block, a table,
 /// a rule or a block attachment. Editing makes a new value with the same `id`.
 public struct TextParagraph: Hashable, Sendable {
+    /// Its identity, kept across edits.
     public let id: ParagraphID
+    /// What block it is.
     public let kind: ParagraphKind
     /// The text; each attachment is one U+FFFC at its `utf8Offset`.
     public let text: String
+    /// The Markdown inline styles over the text.
     public let runs: [StyledRun]
     /// Attributes beyond the Markdown styles (fonts, colours, custom keys), from `^[text](key: value)`,
     /// from Swift, or from a content-storage delegate.
     public let attributes: [AttributeRun]
+    /// The attachments in the text, in text order.
     public let attachments: [TextAttachment]
     /// How many block quotes hold this paragraph.
     public let quoteDepth: Int
@@ -76,6 +94,7 @@ public struct TextParagraph: Hashable, Sendable {
     /// 1-based line in the source, for messages.
     public let sourceLine: Int
 
+    /// A paragraph; offsets in `runs`, `attachments` and `attributes` are UTF-8 bytes into `text`.
     public init(id: ParagraphID, kind: ParagraphKind, text: String, runs: [StyledRun] = [],
                 attachments: [TextAttachment] = [], quoteDepth: Int = 0, listDepth: Int = 0,
                 sourceLine: Int = 0, attributes: [AttributeRun] = []) {

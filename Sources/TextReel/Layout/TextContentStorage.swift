@@ -4,6 +4,7 @@ import Foundation
 /// out for the text in `range`, restyled for display without changing the document (nil: the
 /// paragraph as it is). Asked when a paragraph is first laid out, and again after it is edited.
 public protocol TextContentStorageDelegate: AnyObject {
+    /// The paragraph to lay out for `range` (UTF-16 units of the whole text), or nil for it as it is.
     func textContentStorage(_ textContentStorage: TextContentStorage, textParagraphWith range: NSRange) -> TextParagraph?
 }
 

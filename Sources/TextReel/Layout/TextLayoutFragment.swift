@@ -13,12 +13,17 @@ import Foundation
 open class TextLayoutFragment {
     /// How far layout has gone, as in TextKit.
     public enum State: String, Sendable {
-        case estimatedUsageBounds, layoutAvailable
+        /// Not shaped: an estimated height, no lines.
+        case estimatedUsageBounds
+        /// Shaped: lines and a measured height.
+        case layoutAvailable
     }
 
     /// The paragraph it lays out (its `textElement`).
     public let paragraph: TextParagraph
+    /// `paragraph`, by TextKit's name.
     public var textElement: TextElement { paragraph }
+    /// The part of the element it lays out, as given when it was made (the whole paragraph for TextReel's own).
     public let rangeInElement: TextRange?
     /// The layout manager that laid it out.
     public internal(set) weak var textLayoutManager: TextLayoutManager?
@@ -28,9 +33,11 @@ open class TextLayoutFragment {
     /// What the typesetter's drawing covers (text ink and block decorations), relative to the
     /// frame's origin.
     public private(set) var typographicSurfaceBounds: CGRect
+    /// Its lines, top to bottom; empty until it is shaped.
     public private(set) var textLineFragments: [TextLineFragment] = []
     /// Attachment frames relative to the frame's origin, in text order.
     public private(set) var attachmentFrames: [(attachment: TextAttachment, frame: CGRect)] = []
+    /// Whether it is shaped, or only has an estimated height.
     public var state: State { layout == nil ? .estimatedUsageBounds : .layoutAvailable }
 
     /// Where the Pango layout's origin sits, relative to the frame's origin.

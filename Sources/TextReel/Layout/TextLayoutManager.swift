@@ -9,8 +9,11 @@ public final class TextLayoutManager {
     public struct EnumerationOptions: OptionSet, Sendable {
         public let rawValue: Int
         public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Walk towards the start of the document.
         public static let reverse = EnumerationOptions(rawValue: 1 << 0)
+        /// Shape each fragment before handing it over, so its frame is measured.
         public static let ensuresLayout = EnumerationOptions(rawValue: 1 << 1)
+        /// Accepted as in TextKit; no effect (fragments not shaped have estimated frames anyway).
         public static let estimatesSize = EnumerationOptions(rawValue: 1 << 2)
     }
 
@@ -24,7 +27,9 @@ public final class TextLayoutManager {
     /// Whole-text UTF-16 offsets of the paragraphs, for ranges and offsets between locations.
     private(set) lazy var offsets = DocumentOffsets(self)
 
+    /// The document being laid out, edits included.
     public private(set) var document: TextDocument
+    /// The width laid out for, in points: the view's width (the insets lie inside it).
     public private(set) var containerWidth: Double
     let typesetter: Typesetter
     private(set) var heights: HeightIndex
@@ -36,6 +41,7 @@ public final class TextLayoutManager {
     /// paragraph are dropped (their measured heights stay in the index).
     public var maximumShapedFragments = 512
 
+    /// The look paragraphs are shaped in.
     public var theme: Theme { typesetter.theme }
 
     /// Σ estimate and Σ measured height of the paragraphs measured so far, for `estimateError`.
@@ -64,6 +70,7 @@ public final class TextLayoutManager {
         }
     }
 
+    /// How many paragraphs the document has.
     public var paragraphCount: Int { document.count }
 
     /// The height of the whole document, with insets: estimated until every paragraph is measured.
@@ -76,6 +83,7 @@ public final class TextLayoutManager {
 
     /// How much of the height is measured rather than estimated.
     public var measuredParagraphCount: Int { heights.measured.count }
+    /// The summed height of the measured paragraphs, in points.
     public var measuredHeight: Double { heights.measured.height }
 
     /// The y of paragraph `index`'s frame.
@@ -87,10 +95,13 @@ public final class TextLayoutManager {
         return found
     }
 
+    /// The index of the paragraph with `id` (nil: not in the document).
     public func index(of id: ParagraphID) -> Int? { document.index(of: id) }
 
+    /// Paragraph `index`'s height in points: measured if shaped once, else estimated.
     public func height(ofParagraphAt index: Int) -> Double { heights.height(at: index) }
 
+    /// Whether paragraph `index`'s height is measured rather than estimated.
     public func isMeasured(paragraphAt index: Int) -> Bool { heights.isMeasured(index) }
 
     /// Shapes paragraph `index` if needed and returns its fragment, positioned. The height index

@@ -6,6 +6,7 @@ import Foundation
 /// than through Foundation's `.atomic` option, whose temporary names we do not control: a run
 /// killed mid-write leaves only names that `removeStaleTemporaries(in:)` recognises.
 public final class AtomicFile {
+    /// The file's real name, where `commit()` puts it.
     public let url: URL
     /// nil when writing straight to a device or pipe (`/dev/null`, `/dev/stdout`, a FIFO):
     /// renaming over one would replace it with a plain file.
@@ -13,6 +14,7 @@ public final class AtomicFile {
     private var fd: Int32
     private var committed = false
 
+    /// Opens a temporary file beside `url` (or a device or pipe at `url` itself) for writing.
     public init(_ url: URL) throws {
         self.url = url
         var status = stat()
@@ -37,6 +39,7 @@ public final class AtomicFile {
         try file.commit()
     }
 
+    /// Writes all of `data` at the end of the temporary file.
     public func append(_ data: Data) throws {
         if let failure = AtomicFile.writeAll(data, to: fd) {
             throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(failure))))")
@@ -58,6 +61,7 @@ public final class AtomicFile {
         }
     }
 
+    /// Flushes the file to disk and renames it into place.
     public func commit() throws {
         guard let temporary else {
             close(fd)
@@ -79,12 +83,13 @@ public final class AtomicFile {
         if !committed, let temporary { unlink(temporary) }
     }
 
-    /// Removes what a run that died (SIGKILL, a crash) left in `folder`: our temporary files and
-    /// Foundation's. Call it only while holding the folder's lock, when no other run writes there.
+    /// A per-process number in each temporary name, so two threads writing one name never share a temporary.
     private static let counterLock = NSLock()
     nonisolated(unsafe) private static var counter = 0
     private static func nextNumber() -> Int { counterLock.withLock { counter += 1; return counter } }
 
+    /// Removes what a run that died (SIGKILL, a crash) left in `folder`: our temporary files and
+    /// Foundation's. Call it only while holding the folder's lock, when no other run writes there.
     public static func removeStaleTemporaries(in folder: URL) {
         guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
         for name in names where name.wholeMatch(of: /\..+\.\d+(\.\d+)?\.tmp/) != nil || name.hasPrefix(".dat.nosync") {

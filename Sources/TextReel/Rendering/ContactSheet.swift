@@ -3,17 +3,21 @@ import Foundation
 
 /// One PNG with a numbered grid of thumbnails of many frames.
 public final class ContactSheet {
+    /// Thumbnails per row (at least 1).
     public let columns: Int
+    /// Each thumbnail's width, in pixels (at least 16).
     public let thumbnailWidth: Int
     private var thumbnails: [(number: Int, surface: CairoSurface)] = []
     private let painter: AttachmentPainter
 
+    /// An empty sheet.
     public init(columns: Int = 6, thumbnailWidth: Int = 200) {
         self.columns = max(columns, 1)
         self.thumbnailWidth = max(thumbnailWidth, 16)
         painter = AttachmentPainter(fonts: FontSystem.forCurrentThread(.standard), theme: Theme(), providers: AttachmentProviders())
     }
 
+    /// How many thumbnails it holds.
     public var count: Int { thumbnails.count }
 
     /// Adds a scaled-down copy of `frame`, labelled `number`.

@@ -3,7 +3,9 @@ import Foundation
 /// Extra drawing a `TextView` subclass adds to a fragment in `configureRenderingSurfaceFor`, in
 /// the fragment's coordinates. Drawn above the fragment's cached surface on every frame it shows.
 public enum FragmentDecoration: Sendable, Equatable {
+    /// Fills a rect with a colour.
     case fill(CGRect, Color, alpha: Double = 1)
+    /// Strokes a rect's outline, `lineWidth` points wide.
     case stroke(CGRect, Color, lineWidth: Double = 1)
 
     /// Drawn with the same context as fragments and attachment views.

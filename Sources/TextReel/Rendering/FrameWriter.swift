@@ -5,7 +5,9 @@ import Foundation
 /// encoding several); at most two frames are in flight, and the bytes are the same as in serial mode
 /// (each frame owns its surface, and encoding has no shared state).
 public final class FrameWriter: @unchecked Sendable {
+    /// Whether frames are encoded and written on worker threads.
     public let parallel: Bool
+    /// How hard PNGs are compressed.
     public let compression: PNGCompression
     private let queue = DispatchQueue(label: "textreel.frame-writer", attributes: .concurrent)
     private let workers = DispatchSemaphore(value: 2)
@@ -21,6 +23,7 @@ public final class FrameWriter: @unchecked Sendable {
     /// disk: a frame is reported (counted, its event line written) only once this passes it.
     public var framesOnDisk: Int { lock.withLock { leadingOnDisk } }
 
+    /// A writer, parallel and fast-compressing unless told otherwise.
     public init(parallel: Bool = true, compression: PNGCompression = .fast) {
         self.parallel = parallel
         self.compression = compression

@@ -13,16 +13,19 @@ extension GraphicsContext {
         return painter
     }
 
+    /// Fills `rect` with `color`.
     public func fill(_ rect: CGRect, _ color: Color, alpha: Double = 1) {
         Paint.fill(cr, rect, color.resolved(for: theme), alpha: alpha)
     }
 
+    /// Fills `rect` with corners rounded by `radius`.
     public func fillRoundedRect(_ rect: CGRect, radius: Double, _ color: Color, alpha: Double = 1) {
         Paint.setColor(cr, color.resolved(for: theme), alpha: alpha)
         Paint.roundedRect(cr, rect, radius: radius)
         cairo_fill(cr)
     }
 
+    /// Strokes the outline of `rect` with corners rounded by `radius`.
     public func strokeRoundedRect(_ rect: CGRect, radius: Double, _ color: Color, lineWidth: Double = 1, alpha: Double = 1) {
         Paint.setColor(cr, color.resolved(for: theme), alpha: alpha)
         cairo_set_line_width(cr, lineWidth)
@@ -54,6 +57,7 @@ extension GraphicsContext {
         cairo_stroke(cr)
     }
 
+    /// Fills the closed polygon through `points`.
     public func fillPolygon(_ points: [CGPoint], _ color: Color, alpha: Double = 1) {
         guard let first = points.first else { return }
         Paint.setColor(cr, color.resolved(for: theme), alpha: alpha)
@@ -63,12 +67,14 @@ extension GraphicsContext {
         cairo_fill(cr)
     }
 
+    /// Fills the circle of `radius` around `center`.
     public func fillCircle(center: CGPoint, radius: Double, _ color: Color, alpha: Double = 1) {
         Paint.setColor(cr, color.resolved(for: theme), alpha: alpha)
         cairo_arc(cr, center.x, center.y, radius, 0, 2 * .pi)
         cairo_fill(cr)
     }
 
+    /// Strokes the outline of the circle of `radius` around `center`.
     public func strokeCircle(center: CGPoint, radius: Double, _ color: Color, lineWidth: Double = 1) {
         Paint.setColor(cr, color.resolved(for: theme))
         cairo_set_line_width(cr, lineWidth)

@@ -11,6 +11,7 @@ public final class GraphicsContext {
     public let theme: Theme
     /// What is being drawn, in points from the origin: an attachment's box, a fragment's surface.
     public let size: CGSize
+    /// `size` from the origin: the whole area being drawn.
     public var bounds: CGRect { CGRect(origin: .zero, size: size) }
     /// Draws a fragment's paragraph (its text and block decorations), for `TextLayoutFragment.draw`.
     private let typeset: FragmentPainter?
@@ -47,31 +48,56 @@ public final class GraphicsContext {
 
     // MARK: State
 
+    /// Saves the graphics state (transform, clip, line settings, colours) for `restoreGState()`.
     public func saveGState() {
         cairo_save(cr)
         saved.append((fill, stroke))
     }
 
+    /// Returns to the state the last `saveGState()` saved.
     public func restoreGState() {
         cairo_restore(cr)
         if let last = saved.popLast() { (fill, stroke) = last }
     }
 
+    /// Moves the origin by `x`, `y` points.
     public func translateBy(x: Double, y: Double) { cairo_translate(cr, x, y) }
+    /// Scales further drawing by `x`, `y`.
     public func scaleBy(x: Double, y: Double) { cairo_scale(cr, x, y) }
 
+    /// Sets the colour and opacity `fillPath()` paints with.
     public func setFillColor(_ color: Color, alpha: Double = 1) { fill = (color, alpha) }
+    /// Sets the colour and opacity `strokePath()` paints with.
     public func setStrokeColor(_ color: Color, alpha: Double = 1) { stroke = (color, alpha) }
+    /// Sets the width of later strokes, in points.
     public func setLineWidth(_ width: Double) { cairo_set_line_width(cr, width) }
 
-    public enum LineCap { case butt, round, square }
-    public enum LineJoin { case miter, round, bevel }
+    /// How open ends of strokes are drawn (`CGLineCap`).
+    public enum LineCap {
+        /// Ends square at the end point.
+        case butt
+        /// Ends in a half circle around the end point.
+        case round
+        /// Ends square, half the line width past the end point.
+        case square
+    }
+    /// How corners of strokes are drawn (`CGLineJoin`).
+    public enum LineJoin {
+        /// A sharp corner.
+        case miter
+        /// A rounded corner.
+        case round
+        /// A corner cut off flat.
+        case bevel
+    }
 
+    /// Sets how open ends of later strokes are drawn.
     public func setLineCap(_ cap: LineCap) {
         let value = switch cap { case .butt: CAIRO_LINE_CAP_BUTT; case .round: CAIRO_LINE_CAP_ROUND; case .square: CAIRO_LINE_CAP_SQUARE }
         cairo_set_line_cap(cr, value)
     }
 
+    /// Sets how corners of later strokes are drawn.
     public func setLineJoin(_ join: LineJoin) {
         let value = switch join { case .miter: CAIRO_LINE_JOIN_MITER; case .round: CAIRO_LINE_JOIN_ROUND; case .bevel: CAIRO_LINE_JOIN_BEVEL }
         cairo_set_line_join(cr, value)
@@ -85,9 +111,12 @@ public final class GraphicsContext {
 
     // MARK: The current path
 
+    /// Starts a new subpath at `point`.
     public func move(to point: CGPoint) { cairo_move_to(cr, point.x, point.y) }
+    /// Adds a straight line to `point`.
     public func addLine(to point: CGPoint) { cairo_line_to(cr, point.x, point.y) }
 
+    /// Adds a cubic Bézier curve to `end`.
     public func addCurve(to end: CGPoint, control1: CGPoint, control2: CGPoint) {
         cairo_curve_to(cr, control1.x, control1.y, control2.x, control2.y, end.x, end.y)
     }
@@ -102,13 +131,17 @@ public final class GraphicsContext {
         }
     }
 
+    /// Closes the subpath with a line back to its start.
     public func closePath() { cairo_close_path(cr) }
+    /// Adds `rect` as a closed subpath.
     public func addRect(_ rect: CGRect) { cairo_rectangle(cr, rect.minX, rect.minY, rect.width, rect.height) }
+    /// Adds the ellipse inscribed in `rect`.
     public func addEllipse(in rect: CGRect) { Self.ellipse(cr, rect) }
 
     /// A rectangle with corners rounded by `radius` (at most half its shorter side).
     public func addRoundedRect(_ rect: CGRect, radius: Double) { Paint.roundedRect(cr, rect, radius: radius) }
 
+    /// Adds every element of `path`.
     public func addPath(_ path: GraphicsPath) {
         for element in path.elements {
             switch element {
@@ -132,9 +165,13 @@ public final class GraphicsContext {
         cairo_stroke(cr)
     }
 
+    /// Fills `rect` in the fill colour.
     public func fill(_ rect: CGRect) { addRect(rect); fillPath() }
+    /// Strokes `rect`'s outline in the stroke colour.
     public func stroke(_ rect: CGRect) { addRect(rect); strokePath() }
+    /// Fills the ellipse inscribed in `rect` in the fill colour.
     public func fillEllipse(in rect: CGRect) { addEllipse(in: rect); fillPath() }
+    /// Strokes the ellipse inscribed in `rect` in the stroke colour.
     public func strokeEllipse(in rect: CGRect) { addEllipse(in: rect); strokePath() }
 
     /// Limits further drawing to `rect` (until `restoreGState`).
@@ -161,8 +198,10 @@ public struct GraphicsPath: Sendable, Equatable {
 
     private(set) var elements: [Element] = []
 
+    /// An empty path.
     public init() {}
 
+    /// A rectangle, as `CGPath(rect:transform:)`.
     public init(rect: CGRect, transform: AffineTransform? = nil) {
         move(to: CGPoint(x: rect.minX, y: rect.minY))
         addLine(to: CGPoint(x: rect.maxX, y: rect.minY))
@@ -219,9 +258,13 @@ public struct GraphicsPath: Sendable, Equatable {
         }
     }
 
+    /// Starts a new subpath at `point`.
     public mutating func move(to point: CGPoint) { elements.append(.move(point)) }
+    /// Adds a straight line to `point`.
     public mutating func addLine(to point: CGPoint) { elements.append(.line(point)) }
+    /// Adds a cubic Bézier curve to `end`.
     public mutating func addCurve(to end: CGPoint, control1: CGPoint, control2: CGPoint) { elements.append(.curve(end, control1, control2)) }
+    /// Closes the subpath with a line back to its start.
     public mutating func closeSubpath() { elements.append(.close) }
 
     /// The smallest rect holding every point and control point.

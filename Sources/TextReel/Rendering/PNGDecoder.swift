@@ -17,7 +17,9 @@ public enum PNGDecoder {
 
     /// Why a PNG cannot be read: in its header (not a PNG, too large) or in its data (damaged).
     public struct Failure: Error {
+        /// What is wrong, in words.
         public let reason: String
+        /// True when the header is at fault, false when the pixel data is.
         public let inHeader: Bool
     }
 

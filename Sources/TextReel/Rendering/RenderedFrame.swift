@@ -8,7 +8,9 @@ public final class RenderedFrame {
     let surface: CairoSurface
     /// The layout pass the frame was drawn from (nil for a frame read from a file).
     public internal(set) var pass: LayoutPass?
+    /// Width in pixels (points × scale).
     public var width: Int { surface.width }
+    /// Height in pixels (points × scale).
     public var height: Int { surface.height }
 
     /// True when the frame is the previous one again (same surfaces at the same places): it was
@@ -51,6 +53,7 @@ public final class RenderedFrame {
         }
     }
 
+    /// The frame's PNG bytes, encoded once per compression mode.
     public func pngData(compression: PNGCompression = .fast) throws -> Data {
         try encoded.lock.withLock {
             if let data = encoded.data[compression] { return data }
@@ -68,6 +71,7 @@ public final class RenderedFrame {
         try PNGPeers.encodeWithCairo(surface)
     }
 
+    /// Writes the PNG to `url` atomically.
     public func write(to url: URL, compression: PNGCompression = .fast) throws {
         try AtomicFile.write(pngData(compression: compression), to: url)
     }

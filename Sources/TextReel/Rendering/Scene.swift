@@ -49,8 +49,12 @@ public struct Scene {
 
 /// Surfaces drawn and reused by one frame.
 public struct RenderCounters: Sendable, Equatable {
+    /// Fragment surfaces drawn afresh.
     public var surfaceDraws = 0
+    /// Fragment surfaces composited from the cache.
     public var surfaceHits = 0
+    /// Attachment surfaces drawn afresh.
     public var attachmentDraws = 0
+    /// Attachment surfaces composited from their cache.
     public var attachmentHits = 0
 }

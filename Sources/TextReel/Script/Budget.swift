@@ -6,17 +6,25 @@ import Foundation
 /// `expect: {…}`, or to the explorer as `--budget maxJump=0,flicker=false`. Unset limits are
 /// not checked.
 public struct Budget: Sendable, Equatable {
+    /// The most the content under the scroll anchor may jump in a frame, in points.
     public var maxJump: Double?
+    /// The largest correction a frame may make, in points (either sign).
     public var maxCorrection: Double?
+    /// The most attachment views a frame may create.
     public var maxCreated: Int?
+    /// The most attachment views a frame may recreate.
     public var maxRecreated: Int?
+    /// The most attachment views a frame may discard.
     public var maxDiscarded: Int?
     /// false: no attachment may flicker.
     public var flicker: Bool?
+    /// How far height estimates may be off, as a fraction of what was measured (0.1: 10 %).
     public var maxEstimateError: Double?
 
+    /// No limits set.
     public init() {}
 
+    /// The limits' names, as `set(_:_:)` and `--budget` take them.
     public static let names = ["maxJump", "maxCorrection", "maxCreated", "maxRecreated", "maxDiscarded", "flicker", "maxEstimateError"]
 
     /// Sets limit `name` from its text ("0", "300", "false"); errors say what was expected.
@@ -73,7 +81,9 @@ public struct Budget: Sendable, Equatable {
     public struct Violation: Sendable, Equatable, CustomStringConvertible {
         /// "invariant" or the budget's name.
         public var check: String
+        /// The number of the frame that breaks it.
         public var frame: Int
+        /// What broke, with the numbers and the limit.
         public var message: String
         public var description: String { "frame \(frame): \(message)" }
     }

@@ -2,39 +2,64 @@ import Foundation
 
 /// One line of `events.jsonl`: what happened in one frame.
 public struct FrameEvent: Encodable, Sendable {
+    /// Rects are in points, in document coordinates.
     public typealias Rect = LayoutRect
 
+    /// A fragment handed to the delegate this frame.
     public struct Fragment: Encodable, Sendable {
+        /// The paragraph's id (`ParagraphID.rawValue`).
         public var paragraph: Int
+        /// The paragraph's index in the document.
         public var index: Int
+        /// `layoutFragmentFrame`, in document coordinates.
         public var frame: Rect
+        /// "layoutAvailable" or "estimatedUsageBounds".
         public var state: String
     }
 
+    /// An edit a step made before this frame.
     public struct Edit: Encodable, Sendable {
+        /// "insert", "delete", "insertParagraph" or "deleteParagraph".
         public var kind: String
+        /// The id of the paragraph edited, inserted or deleted.
         public var paragraph: Int?
+        /// That paragraph's index in the document.
         public var index: Int
     }
 
+    /// The frame's number, from 1.
     public var frame: Int
+    /// Script time, in seconds.
     public var time: Double
+    /// The visible rect.
     public var viewport: Rect
+    /// Pixels per point.
     public var scale: Double
+    /// The visible rect plus overdraw, as laid out.
     public var viewportBounds: Rect
+    /// The base delegate calls in order: "willLayout", "configure:<paragraph id>"…, "didLayout".
     public var pass: [String]
+    /// Fragments handed to the delegate, top to bottom.
     public var fragments: [Fragment]
+    /// Edits made before this frame.
     public var edits: [Edit]
+    /// Points the content offset moved while the content stayed still (absorbed by the anchor).
     public var correction: Double
+    /// Ids of the paragraphs shaped since the previous frame, in order.
     public var laidOut: [Int]
+    /// Attachment view decisions since the previous frame.
     public var attachments: [AttachmentEvent]
+    /// Snapshot names given to this frame.
     public var snapshots: [String]
     /// Fragment surfaces drawn this frame and composited from the cache.
     public var surfaceDraws: Int
+    /// Fragment surfaces composited from the cache, not redrawn.
     public var surfaceHits: Int
     /// Attachment surfaces drawn this frame and composited from their cache.
     public var attachmentDraws: Int
+    /// Attachment surfaces composited from their cache, not redrawn.
     public var attachmentHits: Int
+    /// The invariants and measures checked after the pass.
     public var checks: PassChecks
 
     /// The event of frame `number`, a view of its layout pass.
@@ -64,41 +89,65 @@ public struct RunSummary: Encodable, Sendable {
     /// "complete", or "running", "failed" or "interrupted" for a render that did not finish:
     /// then `frames` counts the frames it finished, and `error` says why it stopped.
     public var status = "complete"
+    /// Why the run stopped, when it did not complete.
     public var error: String?
     /// What the frames depend on (see the CLI's `--frames`): a later run of part of the frames
     /// into the same folder must have the same.
     public var inputs: String?
+    /// Frames run.
     public var frames = 0
+    /// Frames drawn and written as PNG.
     public var framesWritten = 0
+    /// Paragraph shapings, summed over the frames.
     public var laidOut = 0
+    /// Fragment surfaces drawn afresh, summed.
     public var surfaceDraws = 0
+    /// Fragment surfaces composited from the cache, summed.
     public var surfaceHits = 0
+    /// Frames with a correction.
     public var corrections = 0
+    /// The largest correction of any frame, in points (absolute).
     public var largestCorrection = 0.0
+    /// Edits made, summed.
     public var edits = 0
+    /// The frame number of each snapshot name.
     public var snapshots: [String: Int] = [:]
     /// Attachment events per provider type and kind.
     public var attachmentEvents: [String: [String: Int]] = [:]
+    /// Attachment surfaces drawn afresh, summed.
     public var attachmentDraws = 0
+    /// Attachment surfaces composited from their cache, summed.
     public var attachmentHits = 0
+    /// The document's height after the last frame, in points (estimated where not measured).
     public var documentHeight = 0.0
+    /// How many paragraphs the document has after the last frame.
     public var paragraphs = 0
+    /// The per-frame checks, summed.
     public var checks = CheckTotals()
 
     /// The per-frame checks summed over a run.
     public struct CheckTotals: Encodable, Sendable {
         /// Frames with a broken invariant, and the first of them in words.
         public var framesWithErrors = 0
+        /// The first broken invariant, as "frame N: …".
         public var firstError: String?
+        /// The largest jump of any frame, in points.
         public var largestJump = 0.0
+        /// Frames where the content under the anchor jumped.
         public var framesWithJumps = 0
+        /// Attachment views created, summed.
         public var created = 0
+        /// Attachment views recreated, summed.
         public var recreated = 0
+        /// Attachment views discarded, summed.
         public var discarded = 0
+        /// Frames where an attachment flickered.
         public var framesWithFlicker = 0
+        /// The estimate error of largest magnitude of any frame (signed; 0.1: 10 % too high).
         public var largestEstimateError = 0.0
     }
 
+    /// A summary of no frames, status "complete".
     public init() {}
 
     /// Counts one frame (`written` when it was drawn and written).

@@ -4,12 +4,16 @@ import Foundation
 /// invariant or budget in some frame, a second run that draws different pixels (determinism), or
 /// a `--frames A-B` run whose frames differ from the same frames of the full run.
 public enum ScriptCheck {
+    /// How a script fails: which check, in which frame, and why.
     public struct Failure: Codable, Sendable, Equatable {
         /// "invariant", a budget's name, "determinism", "frames", "error" or "crash".
         public var check: String
+        /// The 1-based frame it fails in (nil: not any one frame, as for an error or a crash).
         public var frame: Int?
+        /// What went wrong, in words.
         public var message: String
 
+        /// A failure of `check` in `frame`.
         public init(check: String, frame: Int?, message: String) {
             self.check = check; self.frame = frame; self.message = message
         }

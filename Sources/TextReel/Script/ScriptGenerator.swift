@@ -33,6 +33,7 @@ public struct ScriptGenerator {
     /// The viewport of the script being generated.
     private(set) var viewport = CGSize(width: 800, height: 600)
 
+    /// A generator for `document`, drawing from `seed` (the same seed writes the same scripts).
     public init(document: TextDocument, seed: UInt64, providers: AttachmentProviders = AttachmentProviders()) {
         random = ExploreRandom(SplitMix(seed: seed))
         self.providers = providers
@@ -87,15 +88,21 @@ public struct ScriptGenerator {
 /// A generated script: its settings and steps, written as JSON5. Two scripts are equal when
 /// they are written the same.
 public struct ExploreScript: Equatable, Sendable {
+    /// Viewport width, in points.
     public var width: Double
+    /// Viewport height, in points.
     public var height: Double
+    /// Frames per second.
     public var fps: Double
+    /// The steps, in order.
     public var steps: [any ScriptStep]
 
+    /// A script of `steps` in a `width` × `height` viewport at `fps`.
     public init(width: Double, height: Double, fps: Double, steps: [any ScriptStep]) {
         self.width = width; self.height = height; self.fps = fps; self.steps = steps
     }
 
+    /// The script as a JSON5 file that `ScrollScript` reads back.
     public var json5: String {
         var s = "{\n  viewport: {width: \(Int(width)), height: \(Int(height)), scale: 1},\n  fps: \(Int(fps)),\n  steps: [\n"
         for step in steps { s += "    \(step.json5),\n" }

@@ -3,7 +3,9 @@ import Foundation
 /// Plays a scroll script on a text view, frame by frame: applies the steps due, lays out, draws
 /// (or only lays out, to fast-forward outside `--frames`) and reports a `FrameEvent` per frame.
 public final class ScriptRunner {
+    /// The text view the script plays on.
     public let view: TextView
+    /// The script being played.
     public let script: ScrollScript
     let timeline: Timeline
     /// What a step fixed when it started (a scroll's distance and landing), by step index.
@@ -13,6 +15,7 @@ public final class ScriptRunner {
     /// The most the leading overdraw grows, in viewport heights.
     static let maximumLeadingOverdraw = 2.0
 
+    /// Checks every step against `view` and lays out the timeline; throws when the script cannot run.
     public init(view: TextView, script: ScrollScript, maximumFrames: Int = ScrollScript.maximumFrames,
                 maximumSteps: Int = ScrollScript.maximumSteps) throws {
         guard script.steps.count <= maximumSteps else {
@@ -34,6 +37,7 @@ public final class ScriptRunner {
         if let bytes = script.keptViewBytes { view.maximumKeptAttachmentBytes = bytes }
     }
 
+    /// How many frames the script makes.
     public var frameCount: Int { timeline.frames.count }
 
     /// Frame numbers (1-based) of each snapshot name.

@@ -49,6 +49,7 @@ public enum StepPart: Equatable, Sendable {
 
 /// Every step kind a script may hold, in the order the explorer's draws are shared out.
 public enum ScriptSteps {
+    /// The step types, in that order.
     public static let kinds: [any ScriptStep.Type] = [
         ScrollStep.self, FlingStep.self, WaitStep.self, EditStep.self, ResizeStep.self, SetNeedsLayoutStep.self,
         SnapshotStep.self, RegisterStep.self, AttachmentStep.self, PerformStep.self,

@@ -2,10 +2,15 @@ import Foundation
 
 /// A scripted scroll, read from JSON5: viewport, frame rate, overdraw and the steps to run.
 public struct ScrollScript: Sendable {
+    /// The view's size in points and its pixels per point.
     public struct Viewport: Sendable, Equatable {
+        /// Width in points.
         public var width: Double
+        /// Height in points.
         public var height: Double
+        /// Pixels per point.
         public var scale: Double
+        /// A viewport of `width` × `height` points at `scale`.
         public init(width: Double, height: Double, scale: Double = 1) {
             self.width = width; self.height = height; self.scale = scale
         }
@@ -14,8 +19,16 @@ public struct ScrollScript: Sendable {
         public static let standard = Viewport(width: 800, height: 600, scale: 1)
     }
 
+    /// How an animated scroll's progress eases over its duration (`curve:`).
     public enum Curve: String, Sendable, CaseIterable {
-        case linear, easeIn, easeOut, easeInOut
+        /// Constant speed.
+        case linear
+        /// Starts slow, ends fast (cubic).
+        case easeIn
+        /// Starts fast, ends slow (cubic).
+        case easeOut
+        /// Slow at both ends (cubic): the default.
+        case easeInOut
 
         /// Eased progress for `t` in 0…1.
         public func callAsFunction(_ t: Double) -> Double {
@@ -28,21 +41,38 @@ public struct ScrollScript: Sendable {
         }
     }
 
-    public enum Align: String, Sendable, CaseIterable { case top, center, bottom }
+    /// Where a scroll target lands in the viewport (`align:`).
+    public enum Align: String, Sendable, CaseIterable {
+        /// The target's top at the viewport's top: the default.
+        case top
+        /// The target centred in the viewport.
+        case center
+        /// The target's bottom at the viewport's bottom.
+        case bottom
+    }
 
     /// UIScrollView's deceleration rates, per millisecond.
     public enum Deceleration: String, Sendable, CaseIterable {
-        case normal, fast
+        /// `UIScrollView.DecelerationRate.normal`: a long glide.
+        case normal
+        /// `UIScrollView.DecelerationRate.fast`: stops soon.
+        case fast
         var rate: Double { self == .normal ? 0.998 : 0.99 }
     }
 
+    /// A `register` entry: the reuse policies of a provider type.
     public struct Registration: Sendable, Equatable {
+        /// The provider type, by `providerName` or scheme ("video").
         public var provider: String
+        /// The policies it keeps its views by.
         public var policy: ReusePolicy
     }
 
+    /// The script's viewport (nil: not given; the command line or `Viewport.standard` decides).
     public var viewport: Viewport?
+    /// Frames per second (default 30).
     public var fps: Double
+    /// Overdraw above and below the visible rect, as a fraction of its height (default 0.5).
     public var overdraw: Double
     /// The steps, each of its own kind (`ScriptSteps.kinds`).
     public var steps: [any ScriptStep]
@@ -50,9 +80,11 @@ public struct ScrollScript: Sendable {
     public var registrations: [Registration] = []
     /// Caps on attachment views kept out of view (`keptViews: {count, bytes}`), when given.
     public var keptViewCount: Int?
+    /// The cap in bytes, when given.
     public var keptViewBytes: Int?
     /// Where each step is in the source (line, column), for runtime errors.
     public var stepPositions: [(line: Int, column: Int)]
+    /// The file the script came from, for errors.
     public var fileName: String
     /// What the file says twice (a repeated key): the last one counts.
     public var warnings: [String] = []
@@ -72,7 +104,9 @@ public struct ScrollScript: Sendable {
 
     /// Limits that keep a script from running forever.
     public static let maximumFrames = 100_000
+    /// The most steps a script may hold.
     public static let maximumSteps = 100_000
+    /// The highest frame rate a script may ask for.
     public static let maximumFPS = 240.0
 }
 
@@ -94,6 +128,7 @@ extension ScrollScript {
         try self.init(data: data, fileName: url.path, providers: providers)
     }
 
+    /// Reads a script from JSON5 bytes; every problem is a `TextReelError` in `fileName`, with line and column.
     public init(data: Data, fileName: String = "<script>", providers: AttachmentProviders = AttachmentProviders()) throws {
         guard let text = String(data: data, encoding: .utf8) else {
             throw TextReelError(file: fileName, "invalid UTF-8; expected a JSON5 text file")

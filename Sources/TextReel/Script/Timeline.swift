@@ -39,6 +39,7 @@ struct Timeline {
 /// What step kinds put on the timeline: instant actions for the next frame, frames of their
 /// own, idle frames, snapshot names.
 public struct TimelineBuilder {
+    /// Frames per second of the script.
     public let fps: Double
     private let maximumFrames: Int
     private var pending = Timeline.Frame()

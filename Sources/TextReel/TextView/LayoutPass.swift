@@ -6,15 +6,19 @@ import Foundation
 /// anchor absorbed, the paragraphs shaped, the attachment decisions, the cache counters and the
 /// checks. `FrameEvent`, `LayoutPreview` and golden `layout.json` are views of it.
 public struct LayoutPass: Sendable {
+    /// One line of a fragment.
     public struct Line: Sendable, Equatable {
         /// UTF-8 byte offset where the line starts.
         public var start: Int
         /// Top and height of the line's typographic bounds, relative to the fragment.
         public var top: Double
+        /// Height of the line's typographic bounds, in points.
         public var height: Double
     }
 
+    /// An attachment in a fragment.
     public struct Attachment: Sendable, Equatable {
+        /// The attachment's id.
         public var id: String
         /// The provider's URL scheme ("video", "drawing" …).
         public var provider: String
@@ -24,16 +28,23 @@ public struct LayoutPass: Sendable {
         public var state: String
     }
 
+    /// A fragment handed to the delegate in the pass.
     public struct Fragment: Sendable, Equatable {
+        /// The paragraph's id (`ParagraphID.rawValue`).
         public var paragraph: Int
+        /// The paragraph's index in the document.
         public var index: Int
+        /// The paragraph's kind, by `ParagraphKind.name` ("heading2").
         public var kind: String
         /// `layoutFragmentFrame`, in document coordinates.
         public var frame: LayoutRect
         /// `renderingSurfaceBounds`, in document coordinates.
         public var surfaceBounds: LayoutRect
+        /// Shaped, or only estimated.
         public var state: TextLayoutFragment.State
+        /// Its lines, top to bottom (none when estimated).
         public var lines: [Line]
+        /// Its attachments, in text order.
         public var attachments: [Attachment]
         /// The paragraph's text (shared, not copied), for previews.
         public var text: String
@@ -49,15 +60,21 @@ public struct LayoutPass: Sendable {
     /// Surfaces drawn and reused by the frame drawn after the pass (zero when it was not drawn).
     public typealias Counters = RenderCounters
 
+    /// The visible rect, in document coordinates.
     public var visibleRect: LayoutRect
+    /// The visible rect plus overdraw, as laid out.
     public var viewportBounds: LayoutRect
+    /// Pixels per point.
     public var scale: Double
     /// Estimated until every paragraph is measured.
     public var documentHeight: Double
+    /// The summed height of the measured paragraphs, in points.
     public var measuredHeight: Double
     /// The height of the paragraphs not measured yet (estimates).
     public var estimatedHeight: Double
+    /// How many paragraphs the document has.
     public var paragraphCount: Int
+    /// How many of them are measured.
     public var measuredParagraphCount: Int
     /// The base delegate calls in order: "willLayout", "configure:<paragraph id>"…, "didLayout".
     public var delegateCalls: [String]
@@ -69,7 +86,9 @@ public struct LayoutPass: Sendable {
     public var shaped: [Int]
     /// Attachment view decisions since the previous pass.
     public var attachmentEvents: [AttachmentEvent]
+    /// Surfaces drawn and reused by the frame drawn after the pass (zero when it was not drawn).
     public var counters = Counters()
+    /// The invariants and measures checked after the pass.
     public var checks: PassChecks
 }
 

@@ -4,10 +4,14 @@ import Foundation
 /// the visible rect and overdraw band, and each fragment in the viewport bounds. Codable, so
 /// `textreel preview --json` prints exactly this.
 public struct LayoutPreview: Codable, Equatable, Sendable {
+    /// Rects are in points, in document coordinates.
     public typealias Rect = FrameEvent.Rect
 
+    /// An attachment in a fragment.
     public struct Attachment: Codable, Equatable, Sendable {
+        /// The attachment's id.
         public var id: String
+        /// The attachment's URL scheme ("video").
         public var provider: String
         /// The view's visible state ("playing 0:03", "focused \"Ada\"") or "no view".
         public var state: String
@@ -15,30 +19,49 @@ public struct LayoutPreview: Codable, Equatable, Sendable {
         public var lastEvent: String?
     }
 
+    /// A fragment in the viewport bounds.
     public struct Fragment: Codable, Equatable, Sendable {
+        /// The paragraph's id (`ParagraphID.rawValue`).
         public var paragraph: Int
+        /// The paragraph's index in the document.
         public var index: Int
+        /// The paragraph's kind, by `ParagraphKind.name` ("heading2").
         public var kind: String
+        /// The frame's top, in document coordinates.
         public var top: Double
+        /// The frame's bottom, in document coordinates.
         public var bottom: Double
+        /// How many lines it has (0 when estimated).
         public var lines: Int
+        /// "layoutAvailable" or "estimatedUsageBounds".
         public var state: String
         /// True when it intersects the visible rect; false when only in the overdraw band.
         public var visible: Bool
+        /// The paragraph's first words (attachments as ▣).
         public var firstWords: String
+        /// Its attachments, in text order.
         public var attachments: [Attachment]
     }
 
+    /// The frame's number.
     public var frame: Int
+    /// Script time, in seconds.
     public var time: Double
+    /// The document's height with insets, in points (estimated until every paragraph is measured).
     public var documentHeight: Double
+    /// The summed height of the measured paragraphs, in points.
     public var measuredHeight: Double
     /// The estimated part of the height (the insets are neither measured nor estimated).
     public var estimatedHeight: Double
+    /// How many paragraphs the document has.
     public var paragraphs: Int
+    /// How many of them are measured.
     public var measuredParagraphs: Int
+    /// The visible rect.
     public var visibleRect: Rect
+    /// The visible rect plus overdraw, as laid out.
     public var viewportBounds: Rect
+    /// The fragments in the viewport bounds, top to bottom.
     public var fragments: [Fragment]
 
     /// The preview of a layout pass; `lastEvents` maps attachment ids to the last event seen

@@ -11,7 +11,9 @@ public struct PassChecks: Codable, Sendable, Equatable {
     public var jump = 0.0
     /// Attachment views made for the first time, made again, and dropped in this pass.
     public var created = 0
+    /// Attachment views made again in this pass.
     public var recreated = 0
+    /// Attachment views dropped in this pass.
     public var discarded = 0
     /// Attachments drawn as loading again after they had loaded, while they never left the
     /// viewport bounds or left them under a policy that should have kept their view.
@@ -20,6 +22,7 @@ public struct PassChecks: Codable, Sendable, Equatable {
     /// (Σ estimated − Σ measured) / Σ measured.
     public var estimateError = 0.0
 
+    /// No errors, nothing measured.
     public init() {}
 
     /// Tolerance for comparing positions that are sums of many heights.

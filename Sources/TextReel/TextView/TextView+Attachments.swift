@@ -13,6 +13,7 @@ extension TextView {
         get { attachmentHost.maximumKeptViews }
         set { attachmentHost.maximumKeptViews = newValue }
     }
+    /// The most bytes of surfaces the kept views may hold.
     public var maximumKeptAttachmentBytes: Int {
         get { attachmentHost.maximumKeptBytes }
         set { attachmentHost.maximumKeptBytes = newValue }

@@ -7,9 +7,13 @@ import Foundation
 /// One file per concern: scrolling in `TextView+Scrolling`, the call-order verifier in
 /// `TextView+CallOrder`, attachments in `TextView+Attachments`, edits in `TextView+Editing`.
 open class TextView: TextViewportLayoutControllerDelegate {
+    /// Lays out the document's paragraphs and keeps their heights.
     public let textLayoutManager: TextLayoutManager
+    /// Keeps the scroll position and runs the layout passes.
     public let textViewportLayoutController: TextViewportLayoutController
+    /// The view's size in points (`resize(to:)` changes it).
     public internal(set) var viewportSize: CGSize
+    /// Pixels per point of the frames it renders.
     public let scale: Double
     /// Overdraw above and below the visible rect, as a fraction of the visible height.
     public var overdraw: Double = 0.5
@@ -42,10 +46,13 @@ open class TextView: TextViewportLayoutControllerDelegate {
     /// Points the content offset moved during the last pass while the content stayed still.
     public var lastCorrection: Double { lastPass?.correction ?? 0 }
 
+    /// The document as edited so far.
     public var document: TextDocument { textLayoutManager.document }
+    /// The look it lays out and draws in.
     public var theme: Theme { textLayoutManager.theme }
     var scrollPosition: ScrollPosition { textViewportLayoutController.scrollPosition }
 
+    /// A view of `document`, `viewportSize` points, drawn at `scale` pixels per point.
     public init(document: TextDocument, viewportSize: CGSize, scale: Double = 1,
                 theme: Theme = Theme(), fontSet: FontSet = .standard, providers: AttachmentProviders = AttachmentProviders()) {
         fonts = FontSystem.forCurrentThread(fontSet)

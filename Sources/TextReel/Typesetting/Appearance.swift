@@ -4,10 +4,14 @@ import Foundation
 /// `--direction`), scripts and golden cases name it: a theme (built-in name or file), a text
 /// size and a layout direction. Resolved into the `Theme` a text view is made with.
 public struct Appearance: Hashable, Sendable {
+    /// A built-in theme's name ("dark") or a theme file's path (nil: light).
     public var theme: String?
+    /// The text size (nil: `M`).
     public var textSize: TextSize?
+    /// The layout direction (nil: left to right).
     public var direction: Theme.LayoutDirection?
 
+    /// Settings; nil leaves one to whatever comes next (`over(_:)`) or the default.
     public init(theme: String? = nil, textSize: TextSize? = nil, direction: Theme.LayoutDirection? = nil) {
         self.theme = theme; self.textSize = textSize; self.direction = direction
     }

@@ -5,13 +5,19 @@ import Foundation
 /// SHA-256) and the font options. A different fingerprint explains a mismatch as environment
 /// drift rather than a regression.
 public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
+    /// Pango's version.
     public var pango: String
+    /// HarfBuzz's version.
     public var harfbuzz: String
+    /// Cairo's version.
     public var cairo: String
+    /// FreeType's version ("unknown" when it cannot start).
     public var freetype: String
+    /// fontconfig's version.
     public var fontconfig: String
     /// Font file name → SHA-256.
     public var fonts: [String: String]
+    /// Antialiasing, hinting and resolution the fonts are rendered with.
     public var fontOptions: String
     /// The PNG writer that wrote the goldens: a different one writes other bytes for the same
     /// pixels (drift, not a failure; frames are then compared by decoding).

@@ -7,6 +7,7 @@ public struct FontSet: Sendable {
     /// fonts-noto-cjk, fonts-noto-color-emoji).
     public let files: [String]
 
+    /// The default fonts, from Debian packages: Noto Sans (Arabic, Hebrew, Devanagari, CJK), DejaVu, Noto Color Emoji.
     public static let standard = FontSet(files: [
         "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
         "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf",

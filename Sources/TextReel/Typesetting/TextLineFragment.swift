@@ -9,5 +9,6 @@ public struct TextLineFragment: Hashable, Sendable {
     public let glyphOrigin: CGPoint
     /// Its characters, as UTF-8 byte offsets into the paragraph's text.
     public let characterRange: Range<Int>
+    /// Whether the line's base direction is right to left.
     public let isRightToLeft: Bool
 }

@@ -12,71 +12,119 @@ extension Color {
 /// cache key, so two themes never share a cached fragment; equality and hashing are derived from
 /// every stored property, so a new one can never be left out of the key.
 public struct Theme: Hashable, Sendable {
+    /// Pango font families for text, in fallback order.
     public var bodyFamilies = "Noto Sans, DejaVu Sans, Noto Sans Arabic, Noto Sans Hebrew, Noto Sans Devanagari, Noto Sans CJK JP"
+    /// Pango font families for code, in fallback order.
     public var monoFamilies = "DejaVu Sans Mono, Noto Sans CJK JP, Noto Sans Arabic, Noto Sans Hebrew"
+    /// Body text size, in points.
     public var bodySize = 15.0
+    /// Code block text size, in points.
     public var codeSize = 13.0
+    /// Heading sizes for levels 1 to 6, in points.
     public var headingSizes = [28.0, 23.0, 19.0, 17.0, 15.0, 14.0]
     /// Extra space between lines, as a fraction of the font size.
     public var lineSpacing = 0.3
     /// Space between the container's edges and the text.
     public var insets = Insets(left: 32, right: 32, top: 24, bottom: 24)
 
+    /// Space after a paragraph, in points.
     public var paragraphSpacing = 10.0
+    /// Indent per list level, in points; a list marker hangs this far left of its text.
     public var listIndent = 24.0
+    /// Indent per quote level, in points.
     public var quoteIndent = 18.0
+    /// Padding inside a code block's shaded box, in points.
     public var codePadding = 10.0
 
+    /// Behind everything; its lightness decides whether the look is dark.
     public var background = Color(hex: 0xFFFFFF)
+    /// Body text.
     public var text = Color(hex: 0x1F2328)
+    /// Text in block quotes.
     public var secondaryText = Color(hex: 0x57606A)
+    /// Link text.
     public var link = Color(hex: 0x0B63CE)
+    /// Behind code blocks and inline code.
     public var codeBackground = Color(hex: 0xF3F4F6)
+    /// Thematic breaks, table header lines and the line under level 1 and 2 headings.
     public var rule = Color(hex: 0xD0D7DE)
+    /// The bar beside quoted text.
     public var quoteBar = Color(hex: 0xC8CFD6)
     /// What attachment views, placeholders and the overlay draw with.
     public var attachments = AttachmentColors()
+    /// What the overlay (`--overlay`) draws with.
     public var overlay = OverlayColors()
     /// Left to right, or mirrored: insets, indents, list markers and quote bars swap sides.
     public var direction = LayoutDirection.leftToRight
 
+    /// The light look (`Theme.light`).
     public init() {}
 
+    /// Which way lines run; the raw value is what `--direction` and scripts write.
     public enum LayoutDirection: String, Hashable, Sendable, CaseIterable {
-        case leftToRight = "ltr", rightToLeft = "rtl"
+        /// Left to right ("ltr"): the default.
+        case leftToRight = "ltr"
+        /// Right to left ("rtl"): the layout mirrored.
+        case rightToLeft = "rtl"
     }
 
     /// Colours of attachment views and placeholders (a video's poster is content, not theme).
     public struct AttachmentColors: Hashable, Sendable {
+        /// A text field's fill.
         public var fieldBackground = Color(hex: 0xFFFFFF)
+        /// A text field's border, and a slider knob's outline.
         public var fieldBorder = Color(hex: 0x8C959F)
+        /// A text field's text.
         public var fieldText = Color(hex: 0x1F2328)
+        /// An empty, unfocused text field's alt text or id.
         public var fieldPlaceholder = Color(hex: 0x8C959F)
+        /// Focus rings, the caret and a slider's filled part.
         public var accent = Color(hex: 0x0969DA)
+        /// A toggle that is on.
         public var toggleOn = Color(hex: 0x2DA44E)
+        /// A toggle that is off.
         public var toggleOff = Color(hex: 0xD0D7DE)
+        /// A toggle's knob, and a slider's knob when not focused.
         public var knob = Color(hex: 0xFFFFFF)
+        /// A slider's track.
         public var track = Color(hex: 0xD0D7DE)
+        /// A drawing's background.
         public var drawingPaper = Color(hex: 0xFFFDF5)
+        /// Strokes added to a drawing by script.
         public var drawingInk = Color(hex: 0x1F2328)
+        /// A drawing's border and caption.
         public var drawingFrame = Color(hex: 0x8A5A00)
+        /// A loading view's fill.
         public var loadingFill = Color(hex: 0xE8EBEF)
+        /// A loading view's border.
         public var loadingBorder = Color(hex: 0xAFB8C1)
+        /// A loading view's dots and caption.
         public var loadingInk = Color(hex: 0x57606A)
+        /// A video placeholder's fill and ink.
         public var videoPlaceholder = Color(hex: 0x2D333B), videoPlaceholderInk = Color(hex: 0xF0F3F6)
+        /// A drawing placeholder's fill and ink.
         public var drawingPlaceholder = Color(hex: 0xFFF8E6), drawingPlaceholderInk = Color(hex: 0x8A5A00)
+        /// A control placeholder's fill and ink.
         public var controlPlaceholder = Color(hex: 0xF6F8FA), controlPlaceholderInk = Color(hex: 0x24292F)
+        /// An image placeholder's fill and ink (a missing or damaged image).
         public var imagePlaceholder = Color(hex: 0xFDECEC), imagePlaceholderInk = Color(hex: 0x9A1B1B)
+        /// The fill and ink of other kinds' placeholders.
         public var otherPlaceholder = Color(hex: 0xEEF1F4), otherPlaceholderInk = Color(hex: 0x24292F)
+        /// The light look's colours.
         public init() {}
     }
 
     /// Colours of the overlay (`--overlay`): fragment frames, surface bounds, the minimap.
     public struct OverlayColors: Hashable, Sendable {
+        /// Fragment frames, and the visible rect on the minimap.
         public var frame = Color(hex: 0x1F6FEB)
+        /// Rendering surface bounds (dashed).
         public var surface = Color(hex: 0xE36209)
+        /// The viewport bounds on the minimap, and the frame's border.
         public var band = Color(hex: 0x8250DF)
+        /// The minimap's strip.
         public var minimap = Color(hex: 0xEAEEF2)
+        /// The light look's colours.
         public init() {}
     }
 
@@ -140,7 +188,9 @@ public struct Theme: Hashable, Sendable {
 
     /// Space around the text, in points.
     public struct Insets: Hashable, Sendable {
+        /// Points on each side.
         public var left, right, top, bottom: Double
+        /// Insets of `left`, `right`, `top` and `bottom` points.
         public init(left: Double, right: Double, top: Double, bottom: Double) {
             self.left = left; self.right = right; self.top = top; self.bottom = bottom
         }
@@ -220,8 +270,32 @@ struct BlockStyle {
 /// the ratio of UIKit's body sizes (14, 15, 16, 17, 19, 21, 23; accessibility 28, 33, 40, 47, 53
 /// points) to the medium one.
 public enum TextSize: String, Hashable, Sendable, CaseIterable {
-    case XS, S, M, L, XL, XXL, XXXL, A1, A2, A3, A4, A5
+    /// `extraSmall`: body 14 pt in UIKit.
+    case XS
+    /// `small`: 15 pt.
+    case S
+    /// `medium`: 16 pt, TextReel's default (the theme's sizes as they are).
+    case M
+    /// `large`: 17 pt, UIKit's default.
+    case L
+    /// `extraLarge`: 19 pt.
+    case XL
+    /// `extraExtraLarge`: 21 pt.
+    case XXL
+    /// `extraExtraExtraLarge`: 23 pt.
+    case XXXL
+    /// `accessibilityMedium`: 28 pt.
+    case A1
+    /// `accessibilityLarge`: 33 pt.
+    case A2
+    /// `accessibilityExtraLarge`: 40 pt.
+    case A3
+    /// `accessibilityExtraExtraLarge`: 47 pt.
+    case A4
+    /// `accessibilityExtraExtraExtraLarge`: 53 pt.
+    case A5
 
+    /// How much every text size is scaled by: this size's UIKit body size over `M`'s (16).
     public var factor: Double {
         let body: [TextSize: Double] = [.XS: 14, .S: 15, .M: 16, .L: 17, .XL: 19, .XXL: 21, .XXXL: 23,
                                         .A1: 28, .A2: 33, .A3: 40, .A4: 47, .A5: 53]
@@ -243,5 +317,6 @@ public enum TextSize: String, Hashable, Sendable, CaseIterable {
         self = size
     }
 
+    /// The short names, comma-separated, for messages.
     public static let names = allCases.map(\.rawValue).joined(separator: ", ")
 }

@@ -14,7 +14,9 @@ public final class TextViewportLayoutController {
         case didLayout = "textViewportLayoutControllerDidLayout(_:)"
     }
 
+    /// Told of each pass and handed each fragment (the text view, weak as in TextKit).
     public weak var delegate: TextViewportLayoutControllerDelegate?
+    /// The layout manager whose fragments it lays out.
     public let textLayoutManager: TextLayoutManager
     /// Where the viewport is, kept as an anchor; `relocateViewport` and `adjustViewport` move it.
     public let scrollPosition: ScrollPosition

@@ -4,8 +4,11 @@ import Foundation
 /// `{seek: {id, to: seconds}}`, `{slide: {id, to: 0…1}}`, `{type: {id, text}}`,
 /// `{stroke: {id, points: [[x, y], …]}}`: an action on an attachment's view (made if it has none).
 public struct AttachmentStep: ScriptStep, Equatable {
+    /// The attachment's id.
     public var id: String
+    /// What to do to its view.
     public var action: AttachmentAction
+    /// A step sending `action` to attachment `id`.
     public init(id: String, _ action: AttachmentAction) { self.id = id; self.action = action }
 
     public static let keys = ["play", "pause", "seek", "focus", "blur", "type", "toggle", "slide", "stroke"]

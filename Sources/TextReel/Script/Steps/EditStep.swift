@@ -4,14 +4,21 @@ import Foundation
 /// `{edit: {insertParagraph: "Markdown", after}}`, `{edit: {deleteParagraph: n}}`: an edit of
 /// the document, which the layout, the height index and the attachment policies see.
 public struct EditStep: ScriptStep, Equatable {
+    /// One edit; paragraphs by index (0-based), offsets in characters.
     public enum Edit: Sendable, Equatable {
+        /// Inserts `text` into a paragraph before character `at`.
         case insert(paragraph: Int, text: String, at: Int)
+        /// Deletes `length` characters of a paragraph from character `from`.
         case delete(paragraph: Int, from: Int, length: Int)
+        /// Inserts the paragraphs of `markdown` after paragraph `after` (-1: at the start).
         case insertParagraph(markdown: String, after: Int)
+        /// Deletes a paragraph.
         case deleteParagraph(Int)
     }
 
+    /// The edit to make.
     public var edit: Edit
+    /// A step making `edit`.
     public init(_ edit: Edit) { self.edit = edit }
 
     public static let keys = ["edit"]

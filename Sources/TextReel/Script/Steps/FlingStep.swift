@@ -3,9 +3,12 @@ import Foundation
 /// `{fling: {velocity: pt/s, deceleration: "normal" | "fast"}}`: a flick that decelerates like
 /// UIScrollView's.
 public struct FlingStep: ScriptStep, Equatable {
+    /// Initial speed in points per second; positive scrolls towards the end.
     public var velocity: Double
+    /// How fast it slows down.
     public var deceleration: ScrollScript.Deceleration
 
+    /// A fling at `velocity` points per second.
     public init(velocity: Double, deceleration: ScrollScript.Deceleration = .normal) {
         self.velocity = velocity; self.deceleration = deceleration
     }

@@ -5,10 +5,14 @@ import Foundation
 /// `perform(_:)` as `.named(action, arguments:)`. A view that does not know the action refuses
 /// it, and the error is at this step's line and column.
 public struct PerformStep: ScriptStep, Equatable {
+    /// The attachment's id.
     public var attachment: String
+    /// The action's name ("rewind").
     public var action: String
+    /// The action's arguments, by name.
     public var arguments: [String: StateValue]
 
+    /// A step sending `action` with `arguments` to `attachment`.
     public init(attachment: String, action: String, arguments: [String: StateValue] = [:]) {
         self.attachment = attachment; self.action = action; self.arguments = arguments
     }

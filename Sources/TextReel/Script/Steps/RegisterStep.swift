@@ -3,7 +3,9 @@ import Foundation
 /// `{register: [{provider: "video", policies: ["onScrollingOutOfViewport"]}]}`: reuse policies
 /// per provider type, from this frame on (a script's top-level `register` applies before frame 1).
 public struct RegisterStep: ScriptStep, Equatable {
+    /// The provider types and their policies, applied in order.
     public var registrations: [ScrollScript.Registration]
+    /// A step applying `registrations`.
     public init(_ registrations: [ScrollScript.Registration]) { self.registrations = registrations }
 
     public static let keys = ["register"]

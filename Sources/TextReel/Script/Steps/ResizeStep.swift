@@ -3,8 +3,11 @@ import Foundation
 /// `{resize: {width, height}}`: a new viewport size; every paragraph re-wraps and the anchor
 /// paragraph stays at the top.
 public struct ResizeStep: ScriptStep, Equatable {
+    /// New viewport width, in points.
     public var width: Double
+    /// New viewport height, in points.
     public var height: Double
+    /// A step resizing the viewport to `width` × `height` points.
     public init(width: Double, height: Double) { self.width = width; self.height = height }
 
     public static let keys = ["resize"]

@@ -4,20 +4,29 @@ import Foundation
 /// curve, align, exact}}`: an animated or instant scroll. A target is followed where it is on
 /// every frame, so corrections met on the way never show up as a jump at the end.
 public struct ScrollStep: ScriptStep, Equatable {
+    /// Where a scroll goes.
     public enum Target: Sendable, Equatable {
         /// An absolute y: where the (partly estimated) coordinates put it, or with `exact: true`
         /// after measuring the paragraphs above it.
         case to(Double, exact: Bool = false)
+        /// By `dy` points from where the scroll starts (negative: up).
         case by(Double)
+        /// To a paragraph by index (0-based), aligned in the viewport.
         case toParagraph(Int, ScrollScript.Align)
+        /// To the heading with this title, aligned in the viewport.
         case toHeading(String, ScrollScript.Align)
+        /// To the attachment with this id (its own box), aligned in the viewport.
         case toAttachment(String, ScrollScript.Align)
     }
 
+    /// Where it goes.
     public var target: Target
+    /// How long it takes, in seconds (0: at once).
     public var duration: Double
+    /// How the animation eases.
     public var curve: ScrollScript.Curve
 
+    /// A scroll to `target`, instant unless `duration` is given.
     public init(_ target: Target, duration: Double = 0, curve: ScrollScript.Curve = .easeInOut) {
         self.target = target; self.duration = duration; self.curve = curve
     }

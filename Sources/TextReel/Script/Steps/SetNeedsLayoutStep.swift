@@ -2,6 +2,7 @@ import Foundation
 
 /// `{setNeedsLayout: true}`: asks the viewport controller for a layout pass, as UIKit code does.
 public struct SetNeedsLayoutStep: ScriptStep, Equatable {
+    /// A step asking for a layout pass.
     public init() {}
 
     public static let keys = ["setNeedsLayout"]

@@ -2,7 +2,9 @@ import Foundation
 
 /// `{snapshot: "name"}`: names the frame that shows the steps before it (a golden case's frame).
 public struct SnapshotStep: ScriptStep, Equatable {
+    /// The snapshot's name (a golden case's frame name).
     public var name: String
+    /// A step naming the frame `name`.
     public init(_ name: String) { self.name = name }
 
     public static let keys = ["snapshot"]

@@ -2,7 +2,9 @@ import Foundation
 
 /// `{wait: seconds}`: frames where nothing is scrolled (videos play on).
 public struct WaitStep: ScriptStep, Equatable {
+    /// How long to wait, in seconds.
     public var seconds: Double
+    /// A wait of `seconds`.
     public init(_ seconds: Double) { self.seconds = seconds }
 
     public static let keys = ["wait"]

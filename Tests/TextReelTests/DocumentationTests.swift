@@ -1,0 +1,53 @@
+import XCTest
+
+/// Every public and open symbol of the libraries has a `///` comment: the symbol graphs of this
+/// test build, extracted by the toolchain (as `make docs` does), list none without one.
+final class DocumentationTests: XCTestCase {
+    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = arguments
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    func testEveryPublicSymbolIsDocumented() throws {
+        // The modules of the build these tests run from (.build/<triple>/debug/Modules).
+        let bundle = Bundle(for: Self.self).bundleURL
+        let candidates = [bundle, bundle.deletingLastPathComponent()].map { $0.appendingPathComponent("Modules") }
+        let modules = try XCTUnwrap(candidates.first { FileManager.default.fileExists(atPath: $0.appendingPathComponent("TextReel.swiftmodule").path) },
+                                    "no Modules folder beside \(bundle.path)")
+        let info = try run(["swift", "-print-target-info"]).output
+        let triple = try XCTUnwrap(info.range(of: #""triple": "([^"]+)""#, options: .regularExpression).map {
+            String(info[$0]).split(separator: "\"")[2]
+        })
+        let includes = try run(["pkg-config", "--cflags-only-I", "pango", "cairo", "librsvg-2.0"]).output
+            .split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }.filter { $0.hasPrefix("-I") }
+            .flatMap { ["-Xcc", $0] }
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("textreel-symbols-\(getpid())")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: out) }
+        let sources = Paths.root.appendingPathComponent("Sources")
+        var undocumented: [String] = []
+        for module in ["TextReel", "TextReelGolden", "TextReelTesting"] {
+            let extract = try run(["swift", "symbolgraph-extract", "-module-name", module, "-target", String(triple),
+                                   "-I", modules.path] + ["CPango", "CMark", "CImage", "CCompress"].flatMap { ["-I", sources.appendingPathComponent($0).path] }
+                                  + includes + ["-minimum-access-level", "public", "-output-dir", out.path])
+            XCTAssertEqual(extract.status, 0, extract.output)
+            let graph = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("\(module).symbols.json"))) as! [String: Any]
+            for symbol in graph["symbols"] as! [[String: Any]] {
+                guard ["public", "open"].contains(symbol["accessLevel"] as? String), symbol["docComment"] == nil,
+                      let location = symbol["location"] as? [String: Any], let uri = location["uri"] as? String,
+                      uri.contains("/Sources/") else { continue }
+                let line = ((location["position"] as? [String: Any])?["line"] as? Int ?? 0) + 1
+                undocumented.append("\(uri.components(separatedBy: "/Sources/").last!):\(line) \((symbol["pathComponents"] as! [String]).joined(separator: "."))")
+            }
+        }
+        XCTAssertEqual(undocumented, [], "public symbols without a /// comment:\n" + undocumented.joined(separator: "\n"))
+    }
+}
