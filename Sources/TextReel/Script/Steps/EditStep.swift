@@ -116,7 +116,8 @@ public struct EditStep: ScriptStep, Equatable {
         case 2:
             let after = g.model.isEmpty || g.below(4) == 0 ? -1 : g.paragraph()
             let markdown = ["A new paragraph.", "## New heading", "- a list item", "```\ncode\n```",
-                            "![](video:v\(g.random.next() % 1000)?size=200x100)", String(repeating: "long ", count: 120)][g.below(6)]
+                            "![](video:v\(g.random.next() % 1000)?size=200x100)", String(repeating: "long ", count: 120),
+                            "^[A comment](commentDepth: \(1 + g.below(3))) with attributes"][g.below(7)]
             guard let parsed = (try? TextDocument(markdown: markdown))?.paragraphs.first else { return nil }
             var inserted = ScriptGenerator.Paragraph(parsed)
             inserted.attachments = []    // its id is the reader's to choose in the whole document
