@@ -18,6 +18,10 @@ final class AttributesTests: XCTestCase {
         XCTAssertEqual(withImage.attachments[0].utf8Offset, 3)
         let edited = try withImage.inserting("x", atCharacter: 0)
         XCTAssertEqual(edited.attributes[0].range, 1..<3)
+        // Paragraphs inserted by a script keep theirs (the explorer inserts such paragraphs).
+        let view = TextView(document: document, viewportSize: CGSize(width: 300, height: 200))
+        try view.insertParagraphs(markdown: "^[new](commentDepth: 1) one", after: -1)
+        XCTAssertEqual(view.document.paragraphs[0].attributes.first?.attributes["commentDepth"], .number(1))
     }
 
     func testAttributedStringsBothWaysAndDrawn() throws {

@@ -104,8 +104,7 @@ public struct TextDocument: Sendable {
         let numbered = paragraphs.map { p -> TextParagraph in
             guard p.id.rawValue < 0 else { return p }
             defer { next += 1 }
-            return TextParagraph(id: ParagraphID(next), kind: p.kind, text: p.text, runs: p.runs, attachments: p.attachments,
-                                 quoteDepth: p.quoteDepth, listDepth: p.listDepth, sourceLine: p.sourceLine, attributes: p.attributes)
+            return p.with(id: ParagraphID(next))
         }
         store = ParagraphStore(paragraphs: numbered)
         readBytes = numbered.reduce(0) { $0 + $1.text.utf8.count }

@@ -103,6 +103,12 @@ public struct TextParagraph: Hashable, Sendable {
         self.listDepth = listDepth; self.sourceLine = sourceLine; self.attributes = attributes
     }
 
+    /// The same paragraph under another id (a paragraph inserted into a document).
+    public func with(id: ParagraphID) -> TextParagraph {
+        TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
+                      quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes)
+    }
+
     /// The same paragraph with other text, runs, attachments and attributes (an edit keeps id and kind).
     public func replacing(text: String, runs: [StyledRun], attachments: [TextAttachment], attributes: [AttributeRun]? = nil) -> TextParagraph {
         TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,

@@ -40,11 +40,7 @@ extension TextView {
         }
         try document.checkEdit(adding: Array(parsed.paragraphs), removing: nil, at: index + 1)
         for (offset, paragraph) in parsed.paragraphs.enumerated() {
-            let id = textLayoutManager.makeParagraphID()
-            let fresh = TextParagraph(id: id, kind: paragraph.kind, text: paragraph.text, runs: paragraph.runs,
-                                      attachments: paragraph.attachments, quoteDepth: paragraph.quoteDepth,
-                                      listDepth: paragraph.listDepth, sourceLine: paragraph.sourceLine)
-            textLayoutManager.insertParagraph(fresh, at: index + 1 + offset)
+            textLayoutManager.insertParagraph(paragraph.with(id: textLayoutManager.makeParagraphID()), at: index + 1 + offset)
         }
         setNeedsLayout()
         return parsed.count
