@@ -47,6 +47,8 @@ open class TextLayoutFragment {
     private(set) var layout: PangoLayoutBox?
     /// The content width it was laid out for.
     private(set) var containerWidth: Double = 0
+    /// Bytes of the list marker before the paragraph's text in the layout.
+    private var textShift = 0
 
     /// A fragment for `textElement` (a `TextParagraph`), laid out by the layout manager that
     /// asked its delegate for it.
@@ -79,6 +81,12 @@ open class TextLayoutFragment {
         style = shaped.style
         layout = shaped.layout
         containerWidth = shaped.containerWidth
+        textShift = shaped.textShift
+    }
+
+    /// Pango's cursor geometry of the shaped paragraph (nil while only estimated).
+    var cursor: CursorGeometry? {
+        layout.map { CursorGeometry(box: $0, shift: textShift, length: paragraph.text.utf8.count) }
     }
 
     // MARK: What a subclass overrides
@@ -104,6 +112,32 @@ open class TextLayoutFragment {
     }
 
     // MARK: Reading it
+
+    /// The caret at UTF-8 offset `offset` of the paragraph, relative to the frame's origin: a
+    /// zero-width rect as tall as its line. With `.upstream` affinity at a wrap, the caret sits
+    /// at the end of the line before, as TextKit draws it; nil while not laid out.
+    public func caretRect(atOffset offset: Int, affinity: TextSelection.Affinity = .downstream) -> CGRect? {
+        guard let cursor else { return nil }
+        let clamped = min(max(offset, 0), paragraph.text.utf8.count)
+        var rect = cursor.caret(at: clamped)
+        if affinity == .upstream, clamped > 0, textLineFragments.dropFirst().contains(where: { $0.characterRange.lowerBound == clamped }),
+           let previous = cursor.cursorOffsets.last(where: { $0 < clamped }) {
+            rect = cursor.caretUpstream(at: clamped, previous: previous)
+        }
+        return rect.offsetBy(dx: layoutOrigin.x, dy: layoutOrigin.y)
+    }
+
+    /// The UTF-8 offset of the paragraph nearest `point` (relative to the frame's origin), as
+    /// `NSTextLineFragment.characterIndex(for:)` answers for its line.
+    public func characterIndex(for point: CGPoint) -> Int? {
+        cursor?.offset(at: CGPoint(x: point.x - layoutOrigin.x, y: point.y - layoutOrigin.y))
+    }
+
+    /// Rects covering UTF-8 `range` of the paragraph, relative to the frame's origin: a piece per
+    /// line and direction run.
+    public func selectionRects(for range: Range<Int>) -> [CGRect] {
+        (cursor?.selectionRects(range) ?? []).map { $0.offsetBy(dx: layoutOrigin.x, dy: layoutOrigin.y) }
+    }
 
     /// The frame of the attachment with `id`, relative to the fragment's frame.
     public func frameForTextAttachment(id: String) -> CGRect? {

@@ -24,6 +24,10 @@ public final class TextLayoutManager {
     public private(set) lazy var textContentManager = TextContentStorage(manager: self)
     /// The controller that lays out the viewport of this manager's view.
     public internal(set) weak var textViewportLayoutController: TextViewportLayoutController?
+    /// The selections (`NSTextLayoutManager.textSelections`): empty, no caret; a caret is an empty one.
+    public var textSelections: [TextSelection] = []
+    /// Moves selections as keys do.
+    public private(set) lazy var textSelectionNavigation = TextSelectionNavigation(textLayoutManager: self)
     /// Whole-text UTF-16 offsets of the paragraphs, for ranges and offsets between locations.
     private(set) lazy var offsets = DocumentOffsets(self)
 

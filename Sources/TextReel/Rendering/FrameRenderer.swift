@@ -46,6 +46,8 @@ final class FrameRenderer {
         var width: Int, height: Int
         var pieces: [Piece]
         var overlay: [Double]?
+        var highlight: [CGRect]
+        var caret: CGRect?
     }
     private var last: (composition: Composition, frame: RenderedFrame)?
 
@@ -91,13 +93,23 @@ final class FrameRenderer {
                 }
             }
         }
-        let composition = Composition(width: width, height: height, pieces: pieces, overlay: overlay?.signature)
+        // The selection layer, relative to the visible rect.
+        let highlight = scene.highlight.filter { $0.intersects(visibleRect) }.map { $0.offsetBy(dx: 0, dy: -visibleRect.minY) }
+        let caret = scene.caret.flatMap { $0.intersects(visibleRect) ? $0.offsetBy(dx: 0, dy: -visibleRect.minY) : nil }
+        let composition = Composition(width: width, height: height, pieces: pieces, overlay: overlay?.signature, highlight: highlight, caret: caret)
         cache.trim(around: visibleRect)
         if let last, last.composition == composition { return last.frame.repeated() }
 
         let frame = CairoSurface(width: width, height: height, opaque: true)
         frame.draw { cr in
             Paint.fill(cr, CGRect(x: 0, y: 0, width: frame.width, height: frame.height), theme.background)
+            if !highlight.isEmpty {
+                // Behind the text: fragment surfaces are transparent around their glyphs.
+                cairo_save(cr)
+                cairo_scale(cr, scale, scale)
+                for rect in highlight { Paint.fill(cr, rect, theme.link, alpha: 0.25) }
+                cairo_restore(cr)
+            }
             for piece in pieces {
                 switch piece {
                 case let .surface(surface, x, y):
@@ -123,6 +135,12 @@ final class FrameRenderer {
                     for decoration in extra { decoration.draw(in: context) }
                     cairo_restore(cr)
                 }
+            }
+            if let caret {
+                cairo_save(cr)
+                cairo_scale(cr, scale, scale)
+                Paint.fill(cr, caret, theme.link)
+                cairo_restore(cr)
             }
             if let overlay {
                 cairo_save(cr)

@@ -45,6 +45,10 @@ public struct Scene {
     /// The live attachment views (id → instance), visible or kept: the surfaces of any other are dropped.
     let liveViews: [String: Int]
     let overlay: Overlay?
+    /// The selection's highlight (behind the text) and the caret (on top), in document
+    /// coordinates: a layer of their own, so moving them redraws no fragment.
+    var highlight: [CGRect] = []
+    var caret: CGRect?
 }
 
 /// Surfaces drawn and reused by one frame.

@@ -8,7 +8,7 @@ public protocol ScriptStep: Sendable {
     /// The keys a step of this kind is written with (`{wait: 0.5}` is "wait").
     static var keys: [String] { get }
     /// Reads the step written under `key`.
-    static func decode(_ key: String, from step: StepSource) throws -> Self
+    static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep
     /// Puts the step's frames on the timeline (instant steps act on the next frame).
     func schedule(on timeline: inout TimelineBuilder, index: Int)
     /// Does the step's `part` before a frame, through the view's public verbs; an edit returns
@@ -53,6 +53,7 @@ public enum ScriptSteps {
     public static let kinds: [any ScriptStep.Type] = [
         ScrollStep.self, FlingStep.self, WaitStep.self, EditStep.self, ResizeStep.self, SetNeedsLayoutStep.self,
         SnapshotStep.self, RegisterStep.self, AttachmentStep.self, PerformStep.self,
+        SelectStep.self, MoveStep.self, TypeStep.self, DeleteBackwardStep.self,
     ]
 
     /// Every key a step may be written with.

@@ -102,8 +102,9 @@ open class TextView: TextViewportLayoutControllerDelegate {
                                             view: view, drawn: view.map(Scene.DrawnState.init))
                 })
         }
+        let selection = selectionLayer()
         return Scene(visibleRect: visibleRect, scale: scale, fragments: fragments, liveViews: attachmentHost.liveViews,
-                     overlay: showsOverlay ? Overlay(pass) : nil)
+                     overlay: showsOverlay ? Overlay(pass) : nil, highlight: selection.highlight, caret: selection.caret)
     }
 
     /// Adds drawing to a fragment for this pass (call it from `configureRenderingSurfaceFor`).

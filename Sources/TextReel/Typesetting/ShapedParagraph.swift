@@ -14,6 +14,8 @@ struct ShapedParagraph {
     let style: BlockStyle
     let layout: PangoLayoutBox
     let containerWidth: Double
+    /// Bytes of the list marker before the paragraph's text in the layout.
+    let textShift: Int
 }
 
 /// Room a fragment asks for around its text: paddings narrow the lines (leading is the side the

@@ -122,7 +122,7 @@ final class Typesetter {
         let surface = inked.intersection(CGRect(x: 0, y: inked.minY, width: containerWidth, height: inked.height))
         return ShapedParagraph(size: frameRect.size, renderingSurfaceBounds: surface, lines: lines,
                                attachmentFrames: attachmentFrames.map { (attachment: $0.0, frame: $0.1) }, layoutOrigin: origin,
-                               style: style, layout: layout, containerWidth: containerWidth)
+                               style: style, layout: layout, containerWidth: containerWidth, textShift: shift)
     }
 
     /// Longest run without a space that still wraps by words.

@@ -11,9 +11,10 @@ public struct AttachmentStep: ScriptStep, Equatable {
     /// A step sending `action` to attachment `id`.
     public init(id: String, _ action: AttachmentAction) { self.id = id; self.action = action }
 
-    public static let keys = ["play", "pause", "seek", "focus", "blur", "type", "toggle", "slide", "stroke"]
+    /// (`type` with an `id` is read by `TypeStep`, which owns the key.)
+    public static let keys = ["play", "pause", "seek", "focus", "blur", "toggle", "slide", "stroke"]
 
-    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+    public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
         let c = step.step
         switch key {
         case "seek", "slide":

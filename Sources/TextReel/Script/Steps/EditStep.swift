@@ -23,7 +23,7 @@ public struct EditStep: ScriptStep, Equatable {
 
     public static let keys = ["edit"]
 
-    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+    public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
         let e = try step.object(allowed: ["paragraph", "insert", "at", "delete", "insertParagraph", "after", "deleteParagraph"])
         if e.has("insertParagraph") {
             return EditStep(.insertParagraph(markdown: try e.required(String.self, "insertParagraph"),

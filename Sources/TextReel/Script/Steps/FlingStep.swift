@@ -15,7 +15,7 @@ public struct FlingStep: ScriptStep, Equatable {
 
     public static let keys = ["fling"]
 
-    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+    public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
         let f = try step.object(allowed: ["velocity", "deceleration"])
         return FlingStep(velocity: try f.number("velocity", in: -100_000...100_000),
                          deceleration: try f.choice(ScrollScript.Deceleration.self, "deceleration", default: .normal))

@@ -19,7 +19,7 @@ public struct PerformStep: ScriptStep, Equatable {
 
     public static let keys = ["perform"]
 
-    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+    public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
         let p = try step.object(allowed: ["attachment", "action", "arguments"])
         let action = try p.required(String.self, "action")
         guard !action.isEmpty else { throw p.impossible("action", "expected the name of an action") }

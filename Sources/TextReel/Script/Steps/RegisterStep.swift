@@ -10,7 +10,7 @@ public struct RegisterStep: ScriptStep, Equatable {
 
     public static let keys = ["register"]
 
-    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+    public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
         RegisterStep(try step.step.required([ScrollScript.Registration].self, key))
     }
 

@@ -12,7 +12,7 @@ public struct ResizeStep: ScriptStep, Equatable {
 
     public static let keys = ["resize"]
 
-    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+    public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
         let r = try step.object(allowed: ["width", "height"])
         return ResizeStep(width: try r.number("width", in: 1...16384), height: try r.number("height", in: 1...16384))
     }

@@ -35,7 +35,7 @@ public struct ScrollStep: ScriptStep, Equatable {
 
     public static let keys = ["scroll"]
 
-    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+    public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
         let s = try step.object(allowed: ["to", "by", "toParagraph", "toHeading", "toAttachment", "duration", "curve", "align", "exact"])
         let targets = ["to", "by", "toParagraph", "toHeading", "toAttachment"].filter(s.has)
         guard targets.count == 1 else {

@@ -9,7 +9,7 @@ public struct SnapshotStep: ScriptStep, Equatable {
 
     public static let keys = ["snapshot"]
 
-    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+    public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
         SnapshotStep(try step.step.required(String.self, key))
     }
 

@@ -9,7 +9,7 @@ public struct WaitStep: ScriptStep, Equatable {
 
     public static let keys = ["wait"]
 
-    public static func decode(_ key: String, from step: StepSource) throws -> Self {
+    public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
         WaitStep(try step.step.number(key, in: 0...3600))
     }
 

@@ -1,0 +1,89 @@
+import Foundation
+
+/// `{select: {paragraph: n, from: a, to: b}}` (character offsets; `to` left out: a caret),
+/// `{select: {find: "text"}}` (its first occurrence), `{select: "all"}`: the view's selection.
+public struct SelectStep: ScriptStep, Equatable {
+    /// What is selected.
+    public enum Target: Sendable, Equatable {
+        /// Characters `from` to `to` of paragraph `paragraph`; a caret at `from` when `to` is nil.
+        case range(paragraph: Int, from: Int, to: Int?)
+        /// The first occurrence of the text.
+        case find(String)
+        /// The whole document.
+        case all
+    }
+
+    /// What the step selects.
+    public var target: Target
+    /// A step that selects `target`.
+    public init(_ target: Target) { self.target = target }
+
+    public static let keys = ["select"]
+
+    public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
+        if let word = try? step.step.required(String.self, key) {
+            guard word == "all" else { throw step.step.impossible(key, "'\(word)' is not a selection; expected \"all\", {find: …} or {paragraph, from, to}") }
+            return SelectStep(.all)
+        }
+        let s = try step.object(allowed: ["paragraph", "from", "to", "find"])
+        if s.has("find") { return SelectStep(.find(try s.required(String.self, "find"))) }
+        return SelectStep(.range(paragraph: try s.index("paragraph"), from: try s.index("from", what: "a character offset"),
+                                 to: s.has("to") ? try s.index("to", what: "a character offset") : nil))
+    }
+
+    public var json5: String {
+        switch target {
+        case .all: "{select: \"all\"}"
+        case .find(let text): "{select: {find: \(JSON5Writer.quoted(text))}}"
+        case .range(let p, let from, let to): "{select: {paragraph: \(p), from: \(from)\(to.map { ", to: \($0)" } ?? "")}}"
+        }
+    }
+
+    public var simplifications: [any ScriptStep] {
+        guard case .range(let p, let from, let to) = target else { return [] }
+        let s: (Int, Int) -> [Int] = Shrink.candidates
+        return s(p, 0).map { SelectStep(.range(paragraph: $0, from: from, to: to)) } + s(from, 0).map { SelectStep(.range(paragraph: p, from: $0, to: to)) }
+    }
+
+    public func schedule(on timeline: inout TimelineBuilder, index: Int) { timeline.instant(self, index: index) }
+
+    public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? {
+        let view = runner.view
+        let paragraphs = view.document.paragraphs
+        switch target {
+        case .all:
+            guard let first = paragraphs.first, let last = paragraphs.last else { return nil }
+            view.selectedTextRange = TextRange(start: TextLocation(paragraph: first.id), end: TextLocation(paragraph: last.id, offset: last.text.utf8.count))
+        case .find(let text):
+            for paragraph in paragraphs {
+                if let found = paragraph.text.range(of: text) {
+                    let start = paragraph.text.utf8.distance(from: paragraph.text.startIndex, to: found.lowerBound)
+                    view.selectedTextRange = TextRange(start: TextLocation(paragraph: paragraph.id, offset: start),
+                                                       end: TextLocation(paragraph: paragraph.id, offset: start + text.utf8.count))
+                    return nil
+                }
+            }
+            throw TextReelError("the text \(JSON5Writer.quoted(text)) is not in the document")
+        case .range(let p, let from, let to):
+            guard p < paragraphs.count else {
+                throw TextReelError("paragraph \(p) does not exist; the document has paragraphs 0 to \(paragraphs.count - 1)")
+            }
+            let paragraph = paragraphs[p]
+            guard let start = paragraph.utf8Offset(ofCharacter: from), let end = paragraph.utf8Offset(ofCharacter: to ?? from), end >= start else {
+                throw TextReelError("cannot select characters \(from) to \(to ?? from) of paragraph \(p): it has \(paragraph.characterCount)")
+            }
+            view.selectedTextRange = TextRange(start: TextLocation(paragraph: paragraph.id, offset: start), end: TextLocation(paragraph: paragraph.id, offset: end))
+        }
+        if let range = view.selectedTextRange { view.scrollRangeToVisible(range) }
+        return nil
+    }
+
+    public static let generatorWeight = 1
+
+    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
+        guard !g.model.isEmpty else { return nil }
+        let p = g.paragraph(), length = g.model[p].length
+        let from = g.below(length + 1)
+        return [SelectStep(.range(paragraph: p, from: from, to: g.below(2) == 0 ? nil : from + g.below(length - from + 1)))]
+    }
+}

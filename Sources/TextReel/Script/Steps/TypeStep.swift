@@ -1,0 +1,61 @@
+import Foundation
+
+/// `{type: "text"}` or `{type: {text: "text", rate: 12}}`: typed at the caret, all at once or
+/// `rate` characters a second (one edit per character, as the layout, the height index and the
+/// attachment policies see any), the view following the caret. `{type: {id, text}}` types into
+/// an attachment's text field instead (an `AttachmentStep`).
+public struct TypeStep: ScriptStep, Equatable {
+    /// What is typed.
+    public var text: String
+    /// Characters a second; nil: all at once.
+    public var rate: Double?
+
+    /// Typing `text`, all at once or at `rate` characters a second.
+    public init(_ text: String, rate: Double? = nil) { self.text = text; self.rate = rate }
+
+    public static let keys = ["type"]
+
+    public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
+        if let text = try? step.step.required(String.self, key) { return TypeStep(text) }
+        let t = try step.object(allowed: ["text", "rate", "id"])
+        if t.has("id") { return try AttachmentStep.decode("type", from: step) }
+        let text = try t.required(String.self, "text")
+        return TypeStep(text, rate: t.has("rate") ? try t.number("rate", in: 0.1...1000) : nil)
+    }
+
+    public var json5: String {
+        rate.map { "{type: {text: \(JSON5Writer.quoted(text)), rate: \(JSON5Writer.number($0))}}" } ?? "{type: \(JSON5Writer.quoted(text))}"
+    }
+
+    public func schedule(on timeline: inout TimelineBuilder, index: Int) {
+        guard let rate, text.count > 1 else { return timeline.instant(self, index: index) }
+        // One character a frame part: frame k types the characters due by then.
+        let characters = text.count
+        let frames = max(timeline.frameCount(Double(characters) / rate), 1)
+        timeline.frames(of: self, index: index, (1...frames).map { .progress(from: Double($0 - 1) / Double(frames), to: Double($0) / Double(frames)) })
+    }
+
+    public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? {
+        let view = runner.view
+        let characters = Array(text)
+        let (from, to) = part.span
+        let typed = String(characters[Int((from * Double(characters.count)).rounded())..<Int((to * Double(characters.count)).rounded())])
+        guard !typed.isEmpty else { return nil }
+        for character in typed { try view.insertText(String(character)) }
+        guard let range = view.selectedTextRange, let paragraph = view.textLayoutManager.index(of: range.start.paragraph) else { return nil }
+        view.scrollRangeToVisible(range)
+        return FrameEvent.Edit(kind: "type", paragraph: range.start.paragraph.rawValue, index: paragraph)
+    }
+
+    public static let generatorWeight = 1
+
+    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
+        guard !g.model.isEmpty else { return nil }
+        let p = g.paragraph()
+        let select = SelectStep(.range(paragraph: p, from: g.below(g.model[p].length + 1), to: nil))
+        let text = ["x", "Hello ", "文本", "نص ", "👨‍👩‍👧"][g.below(5)]
+        g.model[p].length += text.count
+        g.model[p].heading = nil
+        return [select, TypeStep(text, rate: g.below(2) == 0 ? nil : 20)]
+    }
+}

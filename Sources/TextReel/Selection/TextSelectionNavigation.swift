@@ -1,0 +1,149 @@
+import Foundation
+
+/// Moves and extends selections as keys do (`NSTextSelectionNavigation`), from Pango's cursor
+/// positions and word boundaries: characters are grapheme clusters, left and right are visual
+/// (through right-to-left runs), up and down keep the column they started from.
+public final class TextSelectionNavigation {
+    /// Which way a move goes: in text order (forward, backward), on screen (left, right,
+    /// through right-to-left runs as they show), or between lines (up, down).
+    public enum Direction: String, Sendable, CaseIterable {
+        /// Towards the text's end.
+        case forward
+        /// Towards the text's start.
+        case backward
+        /// Visually left.
+        case left
+        /// Visually right.
+        case right
+        /// To the line above, keeping the column.
+        case up
+        /// To the line below, keeping the column.
+        case down
+    }
+
+    /// How far a move goes.
+    public enum Destination: String, Sendable, CaseIterable {
+        /// One grapheme cluster.
+        case character
+        /// To the next word's end, or the previous word's start.
+        case word
+        /// To the line's end or start.
+        case line
+        /// To the paragraph's end or start (then the next paragraph's).
+        case paragraph
+        /// To the document's end or start.
+        case document
+    }
+
+    /// The layout whose positions it moves through.
+    public unowned let textLayoutManager: TextLayoutManager
+    /// The x that up and down keep, set by the first vertical move and cleared by any other.
+    private var goalX: Double?
+
+    /// Navigation through `textLayoutManager`'s text.
+    public init(textLayoutManager: TextLayoutManager) { self.textLayoutManager = textLayoutManager }
+
+    /// Where `selection` goes: its head moved by one `destination` in `direction`; with
+    /// `extending` the anchor stays (a selection), else the result is a caret. `confined` keeps
+    /// it in its paragraph. Nil when the document is empty.
+    public func destinationSelection(for selection: TextSelection, direction: Direction, destination: Destination,
+                                     extending: Bool, confined: Bool = false) -> TextSelection? {
+        let manager = textLayoutManager
+        guard manager.paragraphCount > 0 else { return nil }
+        if direction != .up && direction != .down { goalX = nil }
+        // A collapsing move from a selection lands on its side, as text views do.
+        if !extending, !selection.isEmpty, destination == .character, direction != .up, direction != .down {
+            let range = selection.textRanges[0]
+            return TextSelection([.backward, .left].contains(direction) ? range.start : range.end)
+        }
+        var affinity = TextSelection.Affinity.downstream
+        let head = move(selection.head, direction: direction, destination: destination, confined: confined, affinity: &affinity)
+        guard extending else { return TextSelection(head, affinity: affinity) }
+        var result = TextSelection(anchor: selection.anchor, head: head, affinity: affinity, granularity: selection.granularity, in: manager)
+        result.markedTextRange = nil
+        return result
+    }
+
+    private func move(_ location: TextLocation, direction: Direction, destination: Destination, confined: Bool,
+                      affinity: inout TextSelection.Affinity) -> TextLocation {
+        let manager = textLayoutManager
+        guard let index = manager.index(of: location.paragraph) else { return location }
+        let fragment = manager.ensureLayout(forParagraphAt: index)
+        let paragraph = fragment.paragraph
+        let length = paragraph.text.utf8.count
+        let offset = min(location.offset, length)
+        let forward = direction == .forward || direction == .down || (direction == .right) != paragraph.isRightToLeft(fragment)
+        func at(_ i: Int, _ o: Int) -> TextLocation { TextLocation(paragraph: manager.document.paragraphs[i].id, offset: o) }
+        func neighbour(forward: Bool) -> TextLocation? {
+            guard !confined else { return nil }
+            let next = index + (forward ? 1 : -1)
+            guard next >= 0, next < manager.paragraphCount else { return nil }
+            return at(next, forward ? 0 : manager.document.paragraphs[next].text.utf8.count)
+        }
+        guard let cursor = fragment.cursor else { return location }
+        switch (destination, direction) {
+        case (.document, _):
+            return forward ? at(manager.paragraphCount - 1, manager.document.paragraphs[manager.paragraphCount - 1].text.utf8.count) : at(0, 0)
+        case (.paragraph, _):
+            if forward { return offset < length ? at(index, length) : neighbour(forward: true) ?? location }
+            return offset > 0 ? at(index, 0) : neighbour(forward: false) ?? location
+        case (.line, .up), (.line, .down), (.character, .up), (.character, .down):
+            return vertical(from: location, in: fragment, index: index, down: direction == .down, confined: confined)
+        case (.line, _):
+            let lines = fragment.textLineFragments
+            guard let line = lines.last(where: { $0.characterRange.lowerBound <= offset }) else { return location }
+            if forward {
+                affinity = .upstream
+                let end = line.characterRange.upperBound
+                // The end of a wrapped line is the next one's start, seen from upstream; a hard end stays.
+                return at(index, end)
+            }
+            return at(index, line.characterRange.lowerBound)
+        case (.word, _):
+            if forward {
+                if let end = cursor.wordEnds.first(where: { $0 > offset }) { return at(index, end) }
+                return neighbour(forward: true) ?? at(index, length)
+            }
+            if let start = cursor.wordStarts.last(where: { $0 < offset }) { return at(index, start) }
+            return neighbour(forward: false) ?? at(index, 0)
+        case (.character, .left), (.character, .right):
+            if let moved = cursor.moveVisually(from: offset, direction: direction == .right ? 1 : -1) { return at(index, moved) }
+            return neighbour(forward: forward) ?? location
+        case (.character, _):
+            let stops = cursor.cursorOffsets
+            if forward, let next = stops.first(where: { $0 > offset }) { return at(index, next) }
+            if !forward, let previous = stops.last(where: { $0 < offset }) { return at(index, previous) }
+            return neighbour(forward: forward) ?? location
+        }
+    }
+
+    /// Up or down a line, keeping the goal column; across paragraphs unless confined.
+    private func vertical(from location: TextLocation, in fragment: TextLayoutFragment, index: Int, down: Bool, confined: Bool) -> TextLocation {
+        let manager = textLayoutManager
+        let offset = min(location.offset, fragment.paragraph.text.utf8.count)
+        let caret = fragment.caretRect(atOffset: offset) ?? .zero
+        let x = goalX ?? caret.minX
+        goalX = x
+        let lines = fragment.textLineFragments
+        let current = lines.lastIndex(where: { $0.characterRange.lowerBound <= offset }) ?? 0
+        let target = current + (down ? 1 : -1)
+        if target >= 0 && target < lines.count {
+            let y = lines[target].typographicBounds.midY
+            return TextLocation(paragraph: fragment.paragraph.id, offset: fragment.characterIndex(for: CGPoint(x: x, y: y)) ?? offset)
+        }
+        let next = index + (down ? 1 : -1)
+        guard !confined, next >= 0, next < manager.paragraphCount else {
+            return TextLocation(paragraph: fragment.paragraph.id, offset: down ? fragment.paragraph.text.utf8.count : 0)
+        }
+        let other = manager.ensureLayout(forParagraphAt: next)
+        guard let line = down ? other.textLineFragments.first : other.textLineFragments.last else {
+            return TextLocation(paragraph: other.paragraph.id)
+        }
+        return TextLocation(paragraph: other.paragraph.id, offset: other.characterIndex(for: CGPoint(x: x, y: line.typographicBounds.midY)) ?? 0)
+    }
+}
+
+private extension TextParagraph {
+    /// Whether its first line runs right to left (Arabic, Hebrew), so that right is backward.
+    func isRightToLeft(_ fragment: TextLayoutFragment) -> Bool { fragment.textLineFragments.first?.isRightToLeft ?? false }
+}

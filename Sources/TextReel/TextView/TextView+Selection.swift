@@ -1,0 +1,105 @@
+import Foundation
+
+/// The editing surface, with UITextView's names: the selection, typing and deleting at the caret,
+/// the caret's rect, and scrolling so that a range is visible. Selections live on the layout
+/// manager (`textSelections`); the caret and the highlight are drawn on a layer of their own, so
+/// moving them redraws no fragment.
+extension TextView {
+    /// The first selection's range (nil: no selection, no caret). Setting it makes a caret
+    /// (empty range) or a selection.
+    public var selectedTextRange: TextRange? {
+        get { textLayoutManager.textSelections.first?.textRanges.first }
+        set {
+            guard let range = newValue else { textLayoutManager.textSelections = []; return }
+            var selection = TextSelection(range.start)
+            selection.textRanges = [range]
+            selection.head = range.end
+            textLayoutManager.textSelections = [selection]
+        }
+    }
+
+    /// The caret's rect for `location` in document coordinates (UIKit's 2 pt bar, as tall as the
+    /// line), laid out if need be; nil when the location is not in the document.
+    public func caretRect(for location: TextLocation, affinity: TextSelection.Affinity = .downstream) -> CGRect? {
+        guard let index = textLayoutManager.index(of: location.paragraph) else { return nil }
+        let fragment = textLayoutManager.ensureLayout(forParagraphAt: index)
+        guard let rect = fragment.caretRect(atOffset: location.offset, affinity: affinity) else { return nil }
+        let frame = fragment.layoutFragmentFrame
+        return CGRect(x: frame.minX + rect.minX - 1, y: frame.minY + rect.minY, width: 2, height: rect.height)
+    }
+
+    /// Replaces the selection with `text` (at the caret when it is empty) and puts the caret after
+    /// it; the edit is one of the paragraph's, as layout, the height index and attachment
+    /// policies see any. A selection across paragraphs is narrowed to its first paragraph.
+    public func insertText(_ text: String) throws {
+        guard let range = selectedTextRange, let index = textLayoutManager.index(of: range.start.paragraph) else {
+            throw TextReelError("there is no caret to type at; select a place first")
+        }
+        var paragraph = document.paragraphs[index]
+        let start = range.start.offset
+        let end = range.end.paragraph == range.start.paragraph ? range.end.offset : paragraph.text.utf8.count
+        if end > start, let from = paragraph.characterIndex(ofUTF8: start), let to = paragraph.characterIndex(ofUTF8: end) {
+            try deleteText(inParagraphAt: index, fromCharacter: from, length: to - from)
+            paragraph = document.paragraphs[index]
+        }
+        guard let at = paragraph.characterIndex(ofUTF8: start) else { return }
+        try insertText(text, inParagraphAt: index, atCharacter: at)
+        selectedTextRange = TextRange(location: TextLocation(paragraph: paragraph.id, offset: start + text.utf8.count))
+    }
+
+    /// Deletes the selection, or the grapheme cluster before the caret (a family emoji, a flag, a
+    /// letter with its marks go whole); at a paragraph's start, nothing.
+    public func deleteBackward() throws {
+        guard let range = selectedTextRange, let index = textLayoutManager.index(of: range.start.paragraph) else { return }
+        let paragraph = document.paragraphs[index]
+        var start = range.start.offset
+        let end = range.end.paragraph == range.start.paragraph ? range.end.offset : paragraph.text.utf8.count
+        if start == end {
+            guard let cursor = textLayoutManager.ensureLayout(forParagraphAt: index).cursor,
+                  let previous = cursor.cursorOffsets.last(where: { $0 < start }) else { return }
+            start = previous
+        }
+        guard let from = paragraph.characterIndex(ofUTF8: start), let to = paragraph.characterIndex(ofUTF8: end), to > from else { return }
+        try deleteText(inParagraphAt: index, fromCharacter: from, length: to - from)
+        selectedTextRange = TextRange(location: TextLocation(paragraph: paragraph.id, offset: start))
+    }
+
+    /// Scrolls as little as makes `range`'s end visible, `margin` points inside the visible rect
+    /// (what UITextView does after typing, a move or `scrollRangeToVisible(_:)`).
+    public func scrollRangeToVisible(_ range: TextRange, margin: Double = 8) {
+        guard let caret = caretRect(for: range.end) else { return }
+        let visible = visibleRect
+        if caret.maxY + margin > visible.maxY {
+            scroll(by: caret.maxY + margin - visible.maxY)
+        } else if caret.minY - margin < visible.minY {
+            scroll(by: caret.minY - margin - visible.minY)
+        }
+    }
+
+    /// What the selection draws this frame, in document coordinates: the highlight's rects and the
+    /// caret (nil: none).
+    func selectionLayer() -> (highlight: [CGRect], caret: CGRect?) {
+        guard let selection = textLayoutManager.textSelections.first, let range = selection.textRanges.first else { return ([], nil) }
+        if range.isEmpty { return ([], caretRect(for: range.start, affinity: selection.affinity)) }
+        var rects: [CGRect] = []
+        guard let first = textLayoutManager.index(of: range.start.paragraph), let last = textLayoutManager.index(of: range.end.paragraph) else { return ([], nil) }
+        for index in first...max(first, last) {
+            let fragment = textLayoutManager.ensureLayout(forParagraphAt: index)
+            let lower = index == first ? range.start.offset : 0
+            let upper = index == last ? range.end.offset : fragment.paragraph.text.utf8.count
+            let frame = fragment.layoutFragmentFrame
+            rects += fragment.selectionRects(for: lower..<max(lower, upper)).map { $0.offsetBy(dx: frame.minX, dy: frame.minY) }
+        }
+        return (rects, nil)
+    }
+}
+
+extension TextParagraph {
+    /// The character index (what edits count) at UTF-8 offset `offset`, or nil inside a character.
+    func characterIndex(ofUTF8 offset: Int) -> Int? {
+        guard offset >= 0, offset <= text.utf8.count,
+              let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset, limitedBy: text.utf8.endIndex),
+              index.samePosition(in: text.unicodeScalars) != nil else { return nil }
+        return text.distance(from: text.startIndex, to: index)
+    }
+}

@@ -1,0 +1,125 @@
+import CPango
+import Foundation
+
+/// Where a caret goes in a shaped paragraph, from Pango's own cursor functions, so positions are
+/// exact in every script: cursor positions (grapheme clusters), word boundaries, caret rects,
+/// hit testing and visual motion through bidirectional text. Offsets are UTF-8 bytes of the
+/// paragraph's text (the list marker prefix, `shift` bytes, is not part of it); geometry is in
+/// points relative to the Pango layout's origin.
+struct CursorGeometry {
+    let box: PangoLayoutBox
+    /// Bytes of the list marker prefix before the paragraph's text.
+    let shift: Int
+    /// The paragraph's text length in bytes.
+    let length: Int
+
+    private var layout: OpaquePointer { box.layout }
+
+    /// Offsets where a caret may stand (between grapheme clusters), 0 and `length` included.
+    var cursorOffsets: [Int] { logOffsets { $0.is_cursor_position != 0 } }
+    var wordStarts: [Int] { logOffsets { $0.is_word_start != 0 } }
+    var wordEnds: [Int] { logOffsets { $0.is_word_end != 0 } }
+
+    private func logOffsets(_ test: (PangoLogAttr) -> Bool) -> [Int] {
+        FontLock.run {
+            var count: Int32 = 0
+            guard let attrs = pango_layout_get_log_attrs_readonly(layout, &count) else { return [0, length] }
+            let text = pango_layout_get_text(layout)!
+            var offsets: [Int] = []
+            var byte = 0, character = 0
+            // Log attributes are per character (count = characters + 1): walk the UTF-8 bytes.
+            while character < Int(count) {
+                if byte >= shift, test(attrs[character]) { offsets.append(byte - shift) }
+                guard text[byte] != 0 else { break }
+                byte += 1
+                while (UInt8(bitPattern: text[byte]) & 0xC0) == 0x80 { byte += 1 }
+                character += 1
+            }
+            if offsets.last != length, test(attrs[Int(count) - 1]) { offsets.append(length) }
+            return offsets.filter { $0 >= 0 && $0 <= length }
+        }
+    }
+
+    /// The caret at `offset`: the strong cursor, a zero-width rect of the line's height.
+    func caret(at offset: Int) -> CGRect {
+        var strong = PangoRectangle(), weak = PangoRectangle()
+        FontLock.run { pango_layout_get_cursor_pos(layout, Int32(offset + shift), &strong, &weak) }
+        return PangoUnits.rect(strong)
+    }
+
+    /// The caret at the end of the line before the one that starts at `offset` (upstream affinity
+    /// at a wrap): after the previous cluster, on its line.
+    func caretUpstream(at offset: Int, previous: Int) -> CGRect {
+        var line: Int32 = 0, x: Int32 = 0
+        var position = PangoRectangle()
+        FontLock.run {
+            pango_layout_index_to_line_x(layout, Int32(previous + shift), 1, &line, &x)
+            pango_layout_index_to_pos(layout, Int32(previous + shift), &position)
+        }
+        let lineRect = PangoUnits.rect(position)
+        return CGRect(x: PangoUnits.points(x), y: lineRect.minY, width: 0, height: lineRect.height)
+    }
+
+    /// The offset nearest `point` (rounded to the nearer edge of the cluster hit).
+    func offset(at point: CGPoint) -> Int {
+        var index: Int32 = 0, trailing: Int32 = 0
+        FontLock.run { _ = pango_layout_xy_to_index(layout, PangoUnits.units(point.x), PangoUnits.units(point.y), &index, &trailing) }
+        var byte = Int(index)
+        if trailing > 0 {
+            // `trailing` counts characters: step over them.
+            let text = FontLock.run { String(cString: pango_layout_get_text(layout)) }
+            let utf8 = Array(text.utf8)
+            for _ in 0..<trailing where byte < utf8.count {
+                byte += 1
+                while byte < utf8.count && (utf8[byte] & 0xC0) == 0x80 { byte += 1 }
+            }
+        }
+        return min(max(byte - shift, 0), length)
+    }
+
+    /// One visual step left (`direction` < 0) or right from `offset`; nil past the paragraph's
+    /// visual start or end.
+    func moveVisually(from offset: Int, direction: Int32) -> Int? {
+        var index: Int32 = 0, trailing: Int32 = 0
+        FontLock.run { pango_layout_move_cursor_visually(layout, 1, Int32(offset + shift), 0, direction, &index, &trailing) }
+        guard index >= 0, index != Int32.max else { return nil }
+        var byte = Int(index)
+        if trailing > 0 {
+            let text = FontLock.run { String(cString: pango_layout_get_text(layout)) }
+            let utf8 = Array(text.utf8)
+            for _ in 0..<trailing where byte < utf8.count {
+                byte += 1
+                while byte < utf8.count && (utf8[byte] & 0xC0) == 0x80 { byte += 1 }
+            }
+        }
+        return byte - shift < 0 ? nil : min(byte - shift, length)
+    }
+
+    /// Rects covering `range` of the text, one per line piece (bidi runs may split a line).
+    func selectionRects(_ range: Range<Int>) -> [CGRect] {
+        FontLock.run {
+            var rects: [CGRect] = []
+            let iter = pango_layout_get_iter(layout)
+            defer { pango_layout_iter_free(iter) }
+            repeat {
+                let line = pango_layout_iter_get_line_readonly(iter)!
+                var logical = PangoRectangle()
+                pango_layout_iter_get_line_extents(iter, nil, &logical)
+                let start = Int(line.pointee.start_index) - shift, end = start + Int(line.pointee.length)
+                let lower = max(range.lowerBound, start), upper = min(range.upperBound, end)
+                if lower < upper || (range.isEmpty == false && lower == upper && upper == end && range.upperBound > end) {
+                    var ranges: UnsafeMutablePointer<Int32>?
+                    var count: Int32 = 0
+                    pango_layout_line_get_x_ranges(UnsafeMutablePointer(mutating: line), Int32(lower + shift), Int32(upper + shift), &ranges, &count)
+                    let lineRect = PangoUnits.rect(logical)
+                    for k in 0..<Int(count) {
+                        let x0 = PangoUnits.points(ranges![2 * k]), x1 = PangoUnits.points(ranges![2 * k + 1])
+                        rects.append(CGRect(x: x0, y: lineRect.minY, width: max(x1 - x0, 0), height: lineRect.height))
+                    }
+                    g_free(ranges)
+                }
+            } while pango_layout_iter_next_line(iter) != 0
+            return rects
+        }
+    }
+}

@@ -1,0 +1,106 @@
+import XCTest
+@testable import TextReel
+
+/// The editing surface: carets by affinity, arrows through bidirectional text, the goal column,
+/// grapheme clusters deleted whole, typing with the view following, and typing beside a video.
+final class SelectionTests: XCTestCase {
+    private func view(_ markdown: String, width: Double = 300, height: Double = 200) throws -> TextView {
+        TextView(document: try TextDocument(markdown: markdown), viewportSize: CGSize(width: width, height: height))
+    }
+
+    func testACaretAtAWrapSitsOnTheLineItsAffinitySays() throws {
+        let view = try view("These words wrap onto a second line because the view is narrow enough.")
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        let lines = fragment.textLineFragments
+        XCTAssertGreaterThan(lines.count, 1)
+        let wrap = lines[1].characterRange.lowerBound
+        let down = try XCTUnwrap(fragment.caretRect(atOffset: wrap, affinity: .downstream))
+        let up = try XCTUnwrap(fragment.caretRect(atOffset: wrap, affinity: .upstream))
+        XCTAssertEqual(down.midY, lines[1].typographicBounds.midY, accuracy: 1, "downstream: the next line's start")
+        XCTAssertEqual(down.minX, lines[1].typographicBounds.minX, accuracy: 1)
+        XCTAssertEqual(up.midY, lines[0].typographicBounds.midY, accuracy: 1, "upstream: the line before's end")
+        XCTAssertGreaterThan(up.minX, lines[0].typographicBounds.midX)
+    }
+
+    func testRightArrowsWalkMixedLatinAndArabicVisually() throws {
+        let view = try view("abc نصوص def", width: 600)
+        let manager = view.textLayoutManager
+        let id = manager.document.paragraphs[0].id
+        var selection = TextSelection(TextLocation(paragraph: id, offset: 0))
+        var xs: [Double] = [], offsets: [Int] = []
+        for _ in 0..<20 {
+            xs.append(try XCTUnwrap(view.caretRect(for: selection.head)).minX)
+            offsets.append(selection.head.offset)
+            guard let next = manager.textSelectionNavigation.destinationSelection(for: selection, direction: .right, destination: .character,
+                                                                                  extending: false, confined: true),
+                  next.head != selection.head else { break }
+            selection = next
+        }
+        XCTAssertTrue(zip(xs, xs.dropFirst()).allSatisfy { $0 < $1 }, "every step goes right on screen: \(xs)")
+        XCTAssertEqual(Set(offsets).count, offsets.count, "no position twice")
+        XCTAssertEqual(offsets.count, 13, "every caret position of 12 characters, once")
+        XCTAssertNotEqual(offsets, offsets.sorted(), "the Arabic run is walked against its text order")
+    }
+
+    func testUpAndDownKeepTheColumnAcrossShortLines() throws {
+        let view = try view("A long first line of words here\n\nShort\n\nAnother long line of words here", width: 600)
+        let manager = view.textLayoutManager
+        let ids = manager.document.paragraphs.map(\.id)
+        let start = TextSelection(TextLocation(paragraph: ids[0], offset: 20))
+        let navigation = manager.textSelectionNavigation
+        let down1 = try XCTUnwrap(navigation.destinationSelection(for: start, direction: .down, destination: .character, extending: false))
+        XCTAssertEqual(down1.head, TextLocation(paragraph: ids[1], offset: 5), "the short line's end")
+        let down2 = try XCTUnwrap(navigation.destinationSelection(for: down1, direction: .down, destination: .character, extending: false))
+        XCTAssertEqual(down2.head.paragraph, ids[2])
+        XCTAssertEqual(try XCTUnwrap(view.caretRect(for: down2.head)).minX, try XCTUnwrap(view.caretRect(for: start.head)).minX, accuracy: 4,
+                       "back at the first column")
+    }
+
+    func testDeleteBackwardTakesWholeClusters() throws {
+        let family = "👨‍👩‍👧", flag = "🇫🇷", combining = "e\u{301}"
+        let view = try view("x\(family)\(flag)\(combining)")
+        let id = view.document.paragraphs[0].id
+        view.selectedTextRange = TextRange(location: TextLocation(paragraph: id, offset: view.document.paragraphs[0].text.utf8.count))
+        var texts: [String] = []
+        for _ in 0..<3 {
+            try view.deleteBackward()
+            texts.append(view.document.paragraphs[0].text)
+        }
+        XCTAssertEqual(texts, ["x\(family)\(flag)", "x\(family)", "x"])
+        XCTAssertEqual(view.selectedTextRange?.start.offset, 1)
+    }
+
+    func testTypingAtTheEndOfTheDocumentScrollsToFollowTheCaret() throws {
+        let markdown = (0..<40).map { "Paragraph \($0) with a few words." }.joined(separator: "\n\n")
+        let view = try view(markdown)
+        let script = try ScrollScript(data: Data("""
+            {fps: 10, steps: [{select: {paragraph: 39, from: 30}}, {type: {text: " And more words typed at the end until the line wraps twice over.", rate: 40}}]}
+            """.utf8))
+        var caretsVisible = true
+        try ScriptRunner(view: view, script: script).run { _, _, _ in
+            if let caret = view.selectedTextRange.flatMap({ view.caretRect(for: $0.end) }) {
+                caretsVisible = caretsVisible && view.visibleRect.contains(caret)
+            }
+        }
+        XCTAssertTrue(caretsVisible, "the caret stays in the visible rect on every frame")
+        XCTAssertTrue(view.document.paragraphs[39].text.hasSuffix("twice over."))
+        let caret = try XCTUnwrap(view.caretRect(for: view.selectedTextRange!.end))
+        XCTAssertEqual(caret.maxY, view.visibleRect.maxY - 8, accuracy: 0.5, "scrolled as little as keeps it 8 pt inside, as UITextView does")
+    }
+
+    /// The seed's case: typing in a playing video's paragraph keeps the video only with
+    /// `.onEditingInlineParagraphs`.
+    func testTypingBesideAPlayingVideoKeepsItOnlyWithThePolicy() throws {
+        for (policies, kept) in [("[]", false), ("[\"onEditingInlineParagraphs\"]", true)] {
+            let view = try view("Watch ![](video:clip?size=160x90&duration=20) now.", width: 400, height: 300)
+            let script = try ScrollScript(data: Data("""
+                {fps: 10, register: [{provider: "video", policies: \(policies)}],
+                 steps: [{play: "clip"}, {wait: 1}, {select: {paragraph: 0, from: 5}}, {type: {text: "this", rate: 20}}, {wait: 0.2}]}
+                """.utf8))
+            try ScriptRunner(view: view, script: script).run { _, _, _ in }
+            let position = (view.attachmentView(id: "clip") as? VideoAttachmentView)?.position ?? 0
+            XCTAssertEqual(position > 1, kept, "policies \(policies): position \(position)")
+            XCTAssertEqual(view.document.paragraphs[0].text, "Watchthis \u{FFFC} now.")
+        }
+    }
+}
