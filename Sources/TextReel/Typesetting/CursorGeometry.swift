@@ -64,17 +64,7 @@ struct CursorGeometry {
     func offset(at point: CGPoint) -> Int {
         var index: Int32 = 0, trailing: Int32 = 0
         FontLock.run { _ = pango_layout_xy_to_index(layout, PangoUnits.units(point.x), PangoUnits.units(point.y), &index, &trailing) }
-        var byte = Int(index)
-        if trailing > 0 {
-            // `trailing` counts characters: step over them.
-            let text = FontLock.run { String(cString: pango_layout_get_text(layout)) }
-            let utf8 = Array(text.utf8)
-            for _ in 0..<trailing where byte < utf8.count {
-                byte += 1
-                while byte < utf8.count && (utf8[byte] & 0xC0) == 0x80 { byte += 1 }
-            }
-        }
-        return min(max(byte - shift, 0), length)
+        return min(max(byte(Int(index), trailing: Int(trailing)) - shift, 0), length)
     }
 
     /// One visual step left (`direction` < 0) or right from `offset`; nil past the paragraph's
@@ -83,16 +73,21 @@ struct CursorGeometry {
         var index: Int32 = 0, trailing: Int32 = 0
         FontLock.run { pango_layout_move_cursor_visually(layout, 1, Int32(offset + shift), 0, direction, &index, &trailing) }
         guard index >= 0, index != Int32.max else { return nil }
-        var byte = Int(index)
-        if trailing > 0 {
-            let text = FontLock.run { String(cString: pango_layout_get_text(layout)) }
-            let utf8 = Array(text.utf8)
-            for _ in 0..<trailing where byte < utf8.count {
-                byte += 1
-                while byte < utf8.count && (utf8[byte] & 0xC0) == 0x80 { byte += 1 }
-            }
+        let moved = byte(Int(index), trailing: Int(trailing)) - shift
+        return moved < 0 ? nil : min(moved, length)
+    }
+
+    /// The byte `trailing` characters after `index` in the layout's text (Pango gives a position
+    /// as an index and a count of characters past it).
+    private func byte(_ index: Int, trailing: Int) -> Int {
+        guard trailing > 0 else { return index }
+        let utf8 = Array(FontLock.run { String(cString: pango_layout_get_text(layout)) }.utf8)
+        var byte = index
+        for _ in 0..<trailing where byte < utf8.count {
+            byte += 1
+            while byte < utf8.count && (utf8[byte] & 0xC0) == 0x80 { byte += 1 }
         }
-        return byte - shift < 0 ? nil : min(byte - shift, length)
+        return byte
     }
 
     /// Rects covering `range` of the text, one per line piece (bidi runs may split a line).
