@@ -103,4 +103,22 @@ final class SelectionTests: XCTestCase {
             XCTAssertEqual(view.document.paragraphs[0].text, "Watchthis \u{FFFC} now.")
         }
     }
+
+    /// Found by the explorer (shrunk): a caret above the viewport was laid out while drawing, so
+    /// drawing only frames 7 to 13 gave other pixels than the full run. Drawing never lays out now.
+    func testDrawingTheCaretLaysNothingOut() throws {
+        let script = try ScrollScript(data: Data("""
+            {viewport: {width: 400, height: 300, scale: 1}, fps: 30, steps: [
+              {select: {paragraph: 0, from: 0}}, {scroll: {by: 298.9, duration: 0.001, curve: "linear"}},
+              {edit: {paragraph: 0, insert: "Hello ", at: 0}}, {fling: {velocity: -28.856, deceleration: "normal"}}]}
+            """.utf8))
+        func digests(drawing range: ClosedRange<Int>?) throws -> [Int: Int] {
+            let view = TextView(document: try TextDocument(contentsOf: Paths.demo), viewportSize: CGSize(width: 400, height: 300))
+            var out: [Int: Int] = [:]
+            try ScriptRunner(view: view, script: script).run(drawing: range) { number, frame, _ in out[number] = frame?.pixelDigest }
+            return out
+        }
+        let full = try digests(drawing: nil), part = try digests(drawing: 7...13)
+        for number in 7...13 { XCTAssertEqual(part[number], full[number], "frame \(number)") }
+    }
 }

@@ -77,14 +77,23 @@ extension TextView {
     }
 
     /// What the selection draws this frame, in document coordinates: the highlight's rects and the
-    /// caret (nil: none).
+    /// caret (nil: none), from the fragments this pass configured only. Drawing must not lay out:
+    /// a frame drawn or only laid out (`--frames`) leaves the same layout behind (the explorer
+    /// found a caret above the viewport shaping its paragraph while drawing).
     func selectionLayer() -> (highlight: [CGRect], caret: CGRect?) {
-        guard let selection = textLayoutManager.textSelections.first, let range = selection.textRanges.first else { return ([], nil) }
-        if range.isEmpty { return ([], caretRect(for: range.start, affinity: selection.affinity)) }
+        guard let selection = textLayoutManager.textSelections.first, let range = selection.textRanges.first,
+              let first = textLayoutManager.index(of: range.start.paragraph), let last = textLayoutManager.index(of: range.end.paragraph)
+        else { return ([], nil) }
+        let shown = Dictionary(configuredFragments.map { ($0.paragraph.id, $0) }, uniquingKeysWith: { $1 })
+        if range.isEmpty {
+            guard let fragment = shown[range.start.paragraph],
+                  let rect = fragment.caretRect(atOffset: range.start.offset, affinity: selection.affinity) else { return ([], nil) }
+            let frame = fragment.layoutFragmentFrame
+            return ([], CGRect(x: frame.minX + rect.minX - 1, y: frame.minY + rect.minY, width: 2, height: rect.height))
+        }
         var rects: [CGRect] = []
-        guard let first = textLayoutManager.index(of: range.start.paragraph), let last = textLayoutManager.index(of: range.end.paragraph) else { return ([], nil) }
-        for index in first...max(first, last) {
-            let fragment = textLayoutManager.ensureLayout(forParagraphAt: index)
+        for fragment in configuredFragments {
+            guard let index = textLayoutManager.index(of: fragment.paragraph.id), (first...max(first, last)).contains(index) else { continue }
             let lower = index == first ? range.start.offset : 0
             let upper = index == last ? range.end.offset : fragment.paragraph.text.utf8.count
             let frame = fragment.layoutFragmentFrame
