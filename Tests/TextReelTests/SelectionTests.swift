@@ -121,4 +121,21 @@ final class SelectionTests: XCTestCase {
         let full = try digests(drawing: nil), part = try digests(drawing: 7...13)
         for number in 7...13 { XCTAssertEqual(part[number], full[number], "frame \(number)") }
     }
+
+    /// Edits move the selection with the text; deleting the caret's paragraph moves the caret to
+    /// the one taking its place. (Without it the explorer found carets left in deleted paragraphs.)
+    func testTheSelectionFollowsEdits() throws {
+        let view = try view("first paragraph\n\nsecond one\n\nthird")
+        let ids = view.document.paragraphs.map(\.id)
+        view.selectedTextRange = TextRange(location: TextLocation(paragraph: ids[1], offset: 7))
+        try view.insertText("my ", inParagraphAt: 1, atCharacter: 0)
+        XCTAssertEqual(view.selectedTextRange?.start, TextLocation(paragraph: ids[1], offset: 10))
+        try view.deleteText(inParagraphAt: 1, fromCharacter: 3, length: 7)
+        XCTAssertEqual(view.selectedTextRange?.start, TextLocation(paragraph: ids[1], offset: 3))
+        try view.deleteParagraph(at: 1)
+        XCTAssertEqual(view.selectedTextRange?.start, TextLocation(paragraph: ids[2], offset: 0))
+        try view.deleteParagraph(at: 1)
+        XCTAssertEqual(view.selectedTextRange?.start, TextLocation(paragraph: ids[0], offset: 15), "the last one: the end of the one before")
+        XCTAssertTrue(try view.renderFrame().pass!.checks.errors.isEmpty)
+    }
 }

@@ -61,6 +61,8 @@ public struct FrameEvent: Encodable, Sendable {
     public var attachmentHits: Int
     /// The invariants and measures checked after the pass.
     public var checks: PassChecks
+    /// The selection and its caret after the pass (left out when there is none).
+    public var selection: LayoutPass.Selection?
 
     /// The event of frame `number`, a view of its layout pass.
     init(frame number: Int, time: Double, pass: LayoutPass, edits: [Edit], snapshots: [String]) {
@@ -81,6 +83,7 @@ public struct FrameEvent: Encodable, Sendable {
         attachmentDraws = pass.counters.attachmentDraws
         attachmentHits = pass.counters.attachmentHits
         checks = pass.checks
+        selection = pass.selection
     }
 }
 

@@ -90,6 +90,21 @@ public struct LayoutPass: Sendable {
     public var counters = Counters()
     /// The invariants and measures checked after the pass.
     public var checks: PassChecks
+    /// The first selection as drawn after the pass (nil: none).
+    public var selection: Selection?
+
+    /// A selection as a pass sees it: its range, affinity, and where its highlight and caret are,
+    /// in document coordinates (only on fragments the pass configured).
+    public struct Selection: Encodable, Sendable, Equatable {
+        /// Start and end: paragraph id and UTF-8 offset each.
+        public var start: [Int], end: [Int]
+        /// "upstream" or "downstream".
+        public var affinity: String
+        /// The caret's rect, for an empty selection in the viewport bounds.
+        public var caret: LayoutRect?
+        /// The highlight's rects, a piece per line and direction run.
+        public var highlight: [LayoutRect]
+    }
 }
 
 extension LayoutPass.Fragment {

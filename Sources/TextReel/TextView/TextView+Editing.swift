@@ -15,6 +15,7 @@ extension TextView {
         let old = document.paragraphs[index]
         let edited = try old.inserting(text, atCharacter: offset)
         try document.checkEdit(adding: [edited], removing: old, at: index)
+        if let at = old.utf8Offset(ofCharacter: offset) { moveSelections(in: old.id) { $0 >= at ? $0 + text.utf8.count : $0 } }
         textLayoutManager.replaceParagraph(at: index, with: edited)
         attachmentHost.paragraphReplaced(old, with: edited)
         setNeedsLayout()
@@ -25,6 +26,9 @@ extension TextView {
         try checkIndex(index)
         let old = document.paragraphs[index]
         let edited = try old.deleting(fromCharacter: from, length: length)
+        if let start = old.utf8Offset(ofCharacter: from), let end = old.utf8Offset(ofCharacter: from + length) {
+            moveSelections(in: old.id) { $0 <= start ? $0 : max($0 - (end - start), start) }
+        }
         textLayoutManager.replaceParagraph(at: index, with: edited)
         attachmentHost.paragraphReplaced(old, with: edited)
         setNeedsLayout()
@@ -55,6 +59,14 @@ extension TextView {
         }
         let old = document.paragraphs[index]
         let id = old.id
+        // A selection in it moves to the start of the paragraph taking its place (the end of the
+        // one before, for the last).
+        let next = index + 1 < textLayoutManager.paragraphCount ? TextLocation(paragraph: document.paragraphs[index + 1].id)
+            : TextLocation(paragraph: document.paragraphs[index - 1].id, offset: document.paragraphs[index - 1].text.utf8.count)
+        textLayoutManager.textSelections = textLayoutManager.textSelections.map { selection in
+            guard selection.textRanges.contains(where: { $0.start.paragraph == id || $0.end.paragraph == id }) else { return selection }
+            return TextSelection(next)
+        }
         textLayoutManager.removeParagraph(at: index)
         attachmentHost.paragraphReplaced(old, with: nil)
         scrollPosition.paragraphRemoved(id, replacementIndex: min(index, textLayoutManager.paragraphCount - 1))
@@ -62,4 +74,16 @@ extension TextView {
     }
 
     func setNeedsLayout() { textViewportLayoutController.setNeedsLayout() }
+
+    /// Moves the selections' offsets in paragraph `id` through `move` (an edit of its text).
+    private func moveSelections(in id: ParagraphID, _ move: (Int) -> Int) {
+        func moved(_ l: TextLocation) -> TextLocation { l.paragraph == id ? TextLocation(paragraph: id, offset: move(l.offset)) : l }
+        textLayoutManager.textSelections = textLayoutManager.textSelections.map { selection in
+            var s = selection
+            s.textRanges = s.textRanges.map { TextRange(start: moved($0.start), end: moved($0.end)) }
+            s.anchor = moved(s.anchor)
+            s.head = moved(s.head)
+            return s
+        }
+    }
 }

@@ -67,13 +67,18 @@ extension TextView {
     /// Scrolls as little as makes `range`'s end visible, `margin` points inside the visible rect
     /// (what UITextView does after typing, a move or `scrollRangeToVisible(_:)`).
     public func scrollRangeToVisible(_ range: TextRange, margin: Double = 8) {
-        guard let caret = caretRect(for: range.end) else { return }
+        revealPending = true
+        if let delta = revealDelta(for: range, margin: margin), delta != 0 { scroll(by: delta) }
+    }
+
+    /// How far to scroll so that `range`'s end is `margin` points inside the visible rect (0: it
+    /// is); nil when it is not in the document.
+    func revealDelta(for range: TextRange, margin: Double = 8) -> Double? {
+        guard let caret = caretRect(for: range.end) else { return nil }
         let visible = visibleRect
-        if caret.maxY + margin > visible.maxY {
-            scroll(by: caret.maxY + margin - visible.maxY)
-        } else if caret.minY - margin < visible.minY {
-            scroll(by: caret.minY - margin - visible.minY)
-        }
+        if caret.maxY + margin > visible.maxY { return min(caret.maxY + margin - visible.maxY, caret.minY - margin - visible.minY) }
+        if caret.minY - margin < visible.minY { return caret.minY - margin - visible.minY }
+        return 0
     }
 
     /// What the selection draws this frame, in document coordinates: the highlight's rects and the
@@ -100,6 +105,35 @@ extension TextView {
             rects += fragment.selectionRects(for: lower..<max(lower, upper)).map { $0.offsetBy(dx: frame.minX, dy: frame.minY) }
         }
         return (rects, nil)
+    }
+}
+
+extension TextView {
+    /// The pass's record of the first selection.
+    func selectionRecord() -> LayoutPass.Selection? {
+        guard let selection = textLayoutManager.textSelections.first, let range = selection.textRanges.first else { return nil }
+        let layer = selectionLayer()
+        return LayoutPass.Selection(start: [range.start.paragraph.rawValue, range.start.offset], end: [range.end.paragraph.rawValue, range.end.offset],
+                                    affinity: selection.affinity.rawValue, caret: layer.caret.map(LayoutRect.init),
+                                    highlight: layer.highlight.map(LayoutRect.init))
+    }
+
+    /// The caret's invariants: it lies on a line of its paragraph, and after a step that reveals
+    /// it, inside the visible rect.
+    func caretErrors(_ selection: LayoutPass.Selection?, fragments: [LayoutPass.Fragment], visible: LayoutRect) -> [String] {
+        defer { revealPending = false }
+        guard let selection, selection.start == selection.end else { return [] }
+        let e = PassChecks.epsilon
+        var errors: [String] = []
+        let place = "the caret at paragraph \(selection.start[0]), offset \(selection.start[1])"
+        if let caret = selection.caret, let fragment = fragments.first(where: { $0.paragraph == selection.start[0] }),
+           !fragment.lines.contains(where: { caret.y >= fragment.frame.y + $0.top - e && caret.maxY <= fragment.frame.y + $0.top + $0.height + e }) {
+            errors.append("\(place) is on none of its paragraph's lines")
+        }
+        if revealPending, selection.caret.map({ $0.y < visible.y - e || $0.maxY > visible.maxY + e }) ?? true {
+            errors.append("\(place) is outside the visible rect after a step that reveals it")
+        }
+        return errors
     }
 }
 

@@ -36,6 +36,8 @@ open class TextView: TextViewportLayoutControllerDelegate {
     public internal(set) var configuredFragments: [TextLayoutFragment] = []
     /// Extra drawing per fragment for the current pass, added by `decorate(_:with:)`.
     var decorations: [ParagraphID: [FragmentDecoration]] = [:]
+    /// A step scrolled a range into view since the last pass: the caret must be visible now.
+    var revealPending = false
     /// The record of the last pass.
     public private(set) var lastPass: LayoutPass?
     /// Attachment events of the passes since the last `drainAttachmentEvents()`.
@@ -102,9 +104,9 @@ open class TextView: TextViewportLayoutControllerDelegate {
                                             view: view, drawn: view.map(Scene.DrawnState.init))
                 })
         }
-        let selection = selectionLayer()
         return Scene(visibleRect: visibleRect, scale: scale, fragments: fragments, liveViews: attachmentHost.liveViews,
-                     overlay: showsOverlay ? Overlay(pass) : nil, highlight: selection.highlight, caret: selection.caret)
+                     overlay: showsOverlay ? Overlay(pass) : nil, highlight: pass.selection?.highlight.map(\.cgRect) ?? [],
+                     caret: pass.selection?.caret?.cgRect)
     }
 
     /// Adds drawing to a fragment for this pass (call it from `configureRenderingSurfaceFor`).
@@ -135,6 +137,18 @@ open class TextView: TextViewportLayoutControllerDelegate {
         if scrollPosition.clampToDocument() {
             startPass(keepingLog: true)
             report = textViewportLayoutController.layoutViewport()
+        }
+        // A step revealed the caret, but measuring the paragraphs between moved it: follow it
+        // and lay out again (what keeps a caret from vanishing below the view after typing).
+        for _ in 0..<2 where revealPending {
+            guard let range = selectedTextRange, let delta = revealDelta(for: range), delta != 0 else { break }
+            scroll(by: delta)
+            startPass(keepingLog: true)
+            report = textViewportLayoutController.layoutViewport()
+            if scrollPosition.clampToDocument() {
+                startPass(keepingLog: true)
+                report = textViewportLayoutController.layoutViewport()
+            }
         }
         // Then the attachment views, once per pass, for the fragments it settled on.
         let inBounds = configuredFragments.flatMap { fragment in fragment.paragraph.attachments.map { ($0, fragment.paragraph.id) } }
@@ -179,13 +193,15 @@ open class TextView: TextViewportLayoutControllerDelegate {
         checks.discarded = events.count { $0.event == .discarded }
         checks.flicker = flicker
         checks.estimateError = manager.estimateError
+        let selection = selectionRecord()
+        checks.errors += caretErrors(selection, fragments: fragments, visible: visible)
         return LayoutPass(
             visibleRect: visible, viewportBounds: LayoutRect(textViewportLayoutController.viewportBounds), scale: scale,
             documentHeight: manager.documentHeight, measuredHeight: manager.measuredHeight,
             estimatedHeight: manager.documentHeight - manager.measuredHeight - theme.insets.top - theme.insets.bottom,
             paragraphCount: manager.paragraphCount, measuredParagraphCount: manager.measuredParagraphCount,
             delegateCalls: callOrder.log, fragments: fragments, correction: correction,
-            shaped: manager.drainShaped().map(\.rawValue), attachmentEvents: events, checks: checks)
+            shaped: manager.drainShaped().map(\.rawValue), attachmentEvents: events, checks: checks, selection: selection)
     }
 
     // MARK: TextViewportLayoutControllerDelegate
