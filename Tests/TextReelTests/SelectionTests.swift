@@ -138,4 +138,18 @@ final class SelectionTests: XCTestCase {
         XCTAssertEqual(view.selectedTextRange?.start, TextLocation(paragraph: ids[0], offset: 15), "the last one: the end of the one before")
         XCTAssertTrue(try view.renderFrame().pass!.checks.errors.isEmpty)
     }
+
+    /// Found by the explorer (shrunk): a scroll after a reveal, in the same frame, takes over; the
+    /// caret need not stay visible then, and no invariant breaks.
+    func testAScrollAfterARevealTakesOver() throws {
+        let script = try ScrollScript(data: Data("""
+            {viewport: {width: 400, height: 300, scale: 1}, fps: 10, steps: [
+              {edit: {insertParagraph: "## New heading", after: -1}}, {select: {paragraph: 3, from: 0}},
+              {move: {direction: "forward", destination: "line"}}, {scroll: {toHeading: "Heading three", align: "bottom"}}]}
+            """.utf8))
+        let view = TextView(document: try TextDocument(contentsOf: Paths.demo), viewportSize: CGSize(width: 400, height: 300))
+        try ScriptRunner(view: view, script: script).run { number, _, event in
+            XCTAssertEqual(event.checks.errors, [], "frame \(number)")
+        }
+    }
 }

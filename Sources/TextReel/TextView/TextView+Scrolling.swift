@@ -8,13 +8,13 @@ extension TextView {
     /// coordinates, and the scroll anchor keeps the content still when they are measured later).
     public var contentOffset: CGPoint {
         get { CGPoint(x: 0, y: scrollPosition.y) }
-        set { scrollPosition.scroll(to: newValue.y, exact: true, limit: exactScrollLayoutLimit) }
+        set { revealPending = false; scrollPosition.scroll(to: newValue.y, exact: true, limit: exactScrollLayoutLimit) }
     }
 
     /// Scrolls to document `y`: with `exact`, after measuring every paragraph above it (on every
     /// core; `--exact`, a script's `exact: true`); without, where the current (partly estimated)
     /// coordinates put it, at the cost of one viewport whatever the distance (`--at`, `to:`).
-    public func scroll(toY y: Double, exact: Bool) { scrollPosition.scroll(to: y, exact: exact) }
+    public func scroll(toY y: Double, exact: Bool) { revealPending = false; scrollPosition.scroll(to: y, exact: exact) }
 
     /// How many paragraphs above an absolute scroll target are measured so it lands exactly.
     public var exactScrollLayoutLimit: Int {
@@ -26,7 +26,7 @@ extension TextView {
     public var maximumContentOffset: Double { scrollPosition.maximumY }
 
     /// Scrolls by `delta` points of visible content.
-    public func scroll(by delta: Double) { scrollPosition.scroll(by: delta) }
+    public func scroll(by delta: Double) { revealPending = false; scrollPosition.scroll(by: delta) }
 
     /// Measures paragraph `index` and those above it, so its position is exact; returns its fragment.
     @discardableResult
@@ -37,7 +37,7 @@ extension TextView {
 
     /// Scrolls so that the point `offset` below paragraph `id`'s top is at the top of the view,
     /// wherever that paragraph is by then (the anchor follows it through corrections).
-    public func scroll(toParagraph id: ParagraphID, offset: Double) { scrollPosition.scroll(toParagraph: id, offset: offset) }
+    public func scroll(toParagraph id: ParagraphID, offset: Double) { revealPending = false; scrollPosition.scroll(toParagraph: id, offset: offset) }
 
     /// The visible rect in document coordinates.
     public var visibleRect: CGRect {

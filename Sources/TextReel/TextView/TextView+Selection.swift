@@ -66,9 +66,10 @@ extension TextView {
 
     /// Scrolls as little as makes `range`'s end visible, `margin` points inside the visible rect
     /// (what UITextView does after typing, a move or `scrollRangeToVisible(_:)`).
+    /// A scroll after it (an explicit one) takes over: the caret need not stay visible then.
     public func scrollRangeToVisible(_ range: TextRange, margin: Double = 8) {
-        revealPending = true
         if let delta = revealDelta(for: range, margin: margin), delta != 0 { scroll(by: delta) }
+        revealPending = true
     }
 
     /// How far to scroll so that `range`'s end is `margin` points inside the visible rect (0: it

@@ -143,6 +143,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
         for _ in 0..<2 where revealPending {
             guard let range = selectedTextRange, let delta = revealDelta(for: range), delta != 0 else { break }
             scroll(by: delta)
+            revealPending = true
             startPass(keepingLog: true)
             report = textViewportLayoutController.layoutViewport()
             if scrollPosition.clampToDocument() {
