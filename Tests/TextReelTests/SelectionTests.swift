@@ -152,4 +152,30 @@ final class SelectionTests: XCTestCase {
             XCTAssertEqual(event.checks.errors, [], "frame \(number)")
         }
     }
+
+    /// One tap places a caret, two select the word, three the paragraph; forward delete takes the
+    /// cluster after the caret; reveal brings the selection back into view.
+    func testTapsDeleteForwardAndReveal() throws {
+        let view = try view("Tap the middle word here.\n\n" + (0..<30).map { "Filler \($0)." }.joined(separator: "\n\n"))
+        _ = try view.renderFrame()
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        let line = fragment.textLineFragments[0].typographicBounds.offsetBy(dx: 0, dy: fragment.layoutFragmentFrame.minY)
+        let tapX = try XCTUnwrap(view.caretRect(for: TextLocation(paragraph: fragment.paragraph.id, offset: 10))).midX
+        func tap(_ count: Int) throws -> (String, String) {
+            let script = try ScrollScript(data: Data("{steps: [{tap: {x: \(tapX), y: \(line.midY), count: \(count)}}]}".utf8))
+            try ScriptRunner(view: view, script: script).run { _, _, _ in }
+            let range = try XCTUnwrap(view.selectedTextRange)
+            let text = Array(view.document.paragraphs[0].text.utf8)
+            return (String(decoding: text[range.start.offset..<range.end.offset], as: UTF8.self), range.isEmpty ? "caret" : "range")
+        }
+        XCTAssertEqual(try tap(1).1, "caret")
+        XCTAssertEqual(try tap(2).0, "middle")
+        XCTAssertEqual(try tap(3).0, "Tap the middle word here.")
+        view.selectedTextRange = TextRange(location: TextLocation(paragraph: fragment.paragraph.id, offset: 0))
+        try view.deleteForward()
+        XCTAssertEqual(view.document.paragraphs[0].text, "ap the middle word here.")
+        let script = try ScrollScript(data: Data("{steps: [{scroll: {to: 600}}, {reveal: true}]}".utf8))
+        try ScriptRunner(view: view, script: script).run { _, _, event in XCTAssertEqual(event.checks.errors, []) }
+        XCTAssertTrue(view.visibleRect.contains(try XCTUnwrap(view.caretRect(for: view.selectedTextRange!.start))), "revealed")
+    }
 }

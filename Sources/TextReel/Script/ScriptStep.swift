@@ -53,7 +53,7 @@ public enum ScriptSteps {
     public static let kinds: [any ScriptStep.Type] = [
         ScrollStep.self, FlingStep.self, WaitStep.self, EditStep.self, ResizeStep.self, SetNeedsLayoutStep.self,
         SnapshotStep.self, RegisterStep.self, AttachmentStep.self, PerformStep.self,
-        SelectStep.self, MoveStep.self, TypeStep.self, DeleteBackwardStep.self,
+        SelectStep.self, MoveStep.self, TypeStep.self, DeleteBackwardStep.self, DeleteForwardStep.self, TapStep.self, RevealStep.self,
     ]
 
     /// Every key a step may be written with.

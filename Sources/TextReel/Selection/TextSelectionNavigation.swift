@@ -117,6 +117,36 @@ public final class TextSelectionNavigation {
         }
     }
 
+    /// The selection a tap at document point `point` makes (`textSelections(interactingAt:…)`):
+    /// a caret at the nearest position for one tap (upstream when the point is on the line a
+    /// wrap ends), the word under it for two, its paragraph for three or more. Empty outside the
+    /// paragraphs.
+    public func textSelections(interactingAt point: CGPoint, clickCount: Int = 1) -> [TextSelection] {
+        let manager = textLayoutManager
+        goalX = nil
+        guard let fragment = manager.textLayoutFragment(for: point), let cursor = fragment.cursor else { return [] }
+        let frame = fragment.layoutFragmentFrame
+        let local = CGPoint(x: point.x - frame.minX, y: point.y - frame.minY)
+        guard let offset = fragment.characterIndex(for: local) else { return [] }
+        let id = fragment.paragraph.id
+        func location(_ o: Int) -> TextLocation { TextLocation(paragraph: id, offset: o) }
+        switch clickCount {
+        case ...1:
+            let lines = fragment.textLineFragments
+            let tappedLine = lines.lastIndex { local.y >= $0.typographicBounds.minY } ?? 0
+            let wraps = tappedLine + 1 < lines.count && lines[tappedLine + 1].characterRange.lowerBound == offset
+            return [TextSelection(location(offset), affinity: wraps ? .upstream : .downstream)]
+        case 2:
+            let start = cursor.wordStarts.last { $0 <= offset } ?? 0
+            let end = cursor.wordEnds.first { $0 > start } ?? fragment.paragraph.text.utf8.count
+            var selection = TextSelection(anchor: location(start), head: location(max(end, start)), granularity: .word, in: manager)
+            selection.affinity = .downstream
+            return [selection]
+        default:
+            return [TextSelection(anchor: location(0), head: location(fragment.paragraph.text.utf8.count), granularity: .paragraph, in: manager)]
+        }
+    }
+
     /// Up or down a line, keeping the goal column; across paragraphs unless confined.
     private func vertical(from location: TextLocation, in fragment: TextLayoutFragment, index: Int, down: Bool, confined: Bool) -> TextLocation {
         let manager = textLayoutManager

@@ -64,6 +64,22 @@ extension TextView {
         selectedTextRange = TextRange(location: TextLocation(paragraph: paragraph.id, offset: start))
     }
 
+    /// Deletes the selection, or the grapheme cluster after the caret; at a paragraph's end, nothing.
+    public func deleteForward() throws {
+        guard let range = selectedTextRange, let index = textLayoutManager.index(of: range.start.paragraph) else { return }
+        let paragraph = document.paragraphs[index]
+        let start = range.start.offset
+        var end = range.end.paragraph == range.start.paragraph ? range.end.offset : paragraph.text.utf8.count
+        if start == end {
+            guard let cursor = textLayoutManager.ensureLayout(forParagraphAt: index).cursor,
+                  let next = cursor.cursorOffsets.first(where: { $0 > start }) else { return }
+            end = next
+        }
+        guard let from = paragraph.characterIndex(ofUTF8: start), let to = paragraph.characterIndex(ofUTF8: end), to > from else { return }
+        try deleteText(inParagraphAt: index, fromCharacter: from, length: to - from)
+        selectedTextRange = TextRange(location: TextLocation(paragraph: paragraph.id, offset: start))
+    }
+
     /// Scrolls as little as makes `range`'s end visible, `margin` points inside the visible rect
     /// (what UITextView does after typing, a move or `scrollRangeToVisible(_:)`).
     /// A scroll after it (an explicit one) takes over: the caret need not stay visible then.
