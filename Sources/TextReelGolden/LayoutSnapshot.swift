@@ -62,6 +62,9 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
         public var fragments: [Fragment]
         /// "id: event" for each attachment event of the frame.
         public var events: [String]
+        /// The selection: [paragraph id, UTF-8 offset] of its start and end (left out when there
+        /// is none, so files of views without one are as they were).
+        public var selection: [[Int]]?
     }
 
     /// Frame number → structure.
@@ -91,7 +94,8 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
                         Attachment(id: $0.id, frame: $0.frame)
                     })
             },
-            events: pass.attachmentEvents.map { "\($0.id): \($0.event.rawValue)" })
+            events: pass.attachmentEvents.map { "\($0.id): \($0.event.rawValue)" },
+            selection: pass.selection.map { [$0.start, $0.end] })
     }
 
     /// What changed from `expected` to `self`, in words, each reported at the first frame it shows.
@@ -104,6 +108,9 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
         // Frames on one side only are the pixels' business: a missing golden, or an obsolete one.
         for number in Set(frames.keys).intersection(expected.frames.keys).sorted() {
             let now = frames[number]!, before = expected.frames[number]!
+            if now.selection != before.selection {
+                say(number, Self.selectionChange(now, from: before))
+            }
             // Positions are compared on screen (relative to the visible top): document coordinates
             // above the viewport may be estimates, and a far jump lands without measuring them.
             let old = Dictionary(before.fragments.map { ($0.paragraph, $0) }, uniquingKeysWith: { a, _ in a })
@@ -144,6 +151,24 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
             }
         }
         return messages
+    }
+
+    /// A change of selection in words: "the caret is now at paragraph 3, offset 14, line 2
+    /// instead of paragraph 3, offset 9, line 1".
+    static func selectionChange(_ now: Frame, from before: Frame) -> String {
+        func place(_ p: [Int], _ frame: Frame) -> String {
+            guard let fragment = frame.fragments.first(where: { $0.paragraph == p[0] }) else { return "paragraph id \(p[0]), offset \(p[1])" }
+            let line = (fragment.lines.lastIndex { $0 <= p[1] } ?? 0) + 1
+            return "paragraph \(fragment.index), offset \(p[1]), line \(line)"
+        }
+        func words(_ selection: [[Int]]?, _ frame: Frame) -> String {
+            guard let s = selection, s.count == 2 else { return "none" }
+            return s[0] == s[1] ? "a caret at \(place(s[0], frame))" : "\(place(s[0], frame)) to \(place(s[1], frame))"
+        }
+        if let a = now.selection, let b = before.selection, a.count == 2, b.count == 2, a[0] == a[1], b[0] == b[1] {
+            return "the caret is now at \(place(a[0], now)) instead of \(place(b[0], before))"
+        }
+        return "the selection is now \(words(now.selection, now)) instead of \(words(before.selection, before))"
     }
 
     /// What is under a differing region of frame `number` (`rect` in points, relative to the viewport).

@@ -198,6 +198,20 @@ final class GoldenFramesTests: XCTestCase {
         }
     }
 
+    /// A moved caret is named in the structure's words, with its paragraph, offset and line.
+    func testAMovedCaretIsNamed() throws {
+        func snapshot(_ offset: Int) throws -> LayoutSnapshot {
+            let view = TextView(document: try TextDocument(markdown: "One line of text that wraps onto a second line here."),
+                                viewportSize: CGSize(width: 200, height: 200))
+            view.selectedTextRange = TextRange(location: TextLocation(paragraph: view.document.paragraphs[0].id, offset: offset))
+            var result = LayoutSnapshot()
+            result.frames[1] = LayoutSnapshot.frame(of: try view.layoutPass())
+            return result
+        }
+        let messages = try snapshot(40).changes(from: snapshot(3))
+        XCTAssertEqual(messages.first, "frame 1: the caret is now at paragraph 0, offset 40, line 2 instead of paragraph 0, offset 3, line 1")
+    }
+
     func testSubclassMatchesItsGoldens() throws {
         let document = try TextDocument(markdown: "# Striped\n\nEach fragment gets a blue stripe from its subclass.\n\n- one\n- two")
         let view = StripedTextView(document: document, viewportSize: CGSize(width: 360, height: 220))
