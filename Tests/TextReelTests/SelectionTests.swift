@@ -178,4 +178,21 @@ final class SelectionTests: XCTestCase {
         try ScriptRunner(view: view, script: script).run { _, _, event in XCTAssertEqual(event.checks.errors, []) }
         XCTAssertTrue(view.visibleRect.contains(try XCTUnwrap(view.caretRect(for: view.selectedTextRange!.start))), "revealed")
     }
+
+    /// Marked text replaces itself while composing, is underlined, and stays when committed.
+    func testMarkedTextComposesThenCommits() throws {
+        let view = try view("Write here: .")
+        let id = view.document.paragraphs[0].id
+        let script = try ScrollScript(data: Data("""
+            {steps: [{select: {paragraph: 0, from: 12}}, {setMarkedText: "に"}, {setMarkedText: "日本語"}, {snapshot: "marked"}, {unmarkText: true}]}
+            """.utf8))
+        var marked: [LayoutRect]?
+        try ScriptRunner(view: view, script: script).run { _, _, event in
+            if event.snapshots == ["marked"] { marked = event.selection?.marked }
+        }
+        XCTAssertEqual(view.document.paragraphs[0].text, "Write here: 日本語.")
+        XCTAssertEqual(marked?.count, 1, "one underline under the composed text")
+        XCTAssertNil(view.textLayoutManager.textSelections.first?.markedTextRange, "committed")
+        XCTAssertEqual(view.selectedTextRange?.start, TextLocation(paragraph: id, offset: 12 + "日本語".utf8.count))
+    }
 }

@@ -48,6 +48,7 @@ final class FrameRenderer {
         var overlay: [Double]?
         var highlight: [CGRect]
         var caret: CGRect?
+        var marked: [CGRect]
     }
     private var last: (composition: Composition, frame: RenderedFrame)?
 
@@ -96,7 +97,8 @@ final class FrameRenderer {
         // The selection layer, relative to the visible rect.
         let highlight = scene.highlight.filter { $0.intersects(visibleRect) }.map { $0.offsetBy(dx: 0, dy: -visibleRect.minY) }
         let caret = scene.caret.flatMap { $0.intersects(visibleRect) ? $0.offsetBy(dx: 0, dy: -visibleRect.minY) : nil }
-        let composition = Composition(width: width, height: height, pieces: pieces, overlay: overlay?.signature, highlight: highlight, caret: caret)
+        let marked = scene.marked.filter { $0.intersects(visibleRect) }.map { $0.offsetBy(dx: 0, dy: -visibleRect.minY) }
+        let composition = Composition(width: width, height: height, pieces: pieces, overlay: overlay?.signature, highlight: highlight, caret: caret, marked: marked)
         cache.trim(around: visibleRect)
         if let last, last.composition == composition { return last.frame.repeated() }
 
@@ -136,10 +138,11 @@ final class FrameRenderer {
                     cairo_restore(cr)
                 }
             }
-            if let caret {
+            if caret != nil || !marked.isEmpty {
                 cairo_save(cr)
                 cairo_scale(cr, scale, scale)
-                Paint.fill(cr, caret, theme.link)
+                for underline in marked { Paint.fill(cr, underline, theme.text) }
+                if let caret { Paint.fill(cr, caret, theme.link) }
                 cairo_restore(cr)
             }
             if let overlay {

@@ -49,6 +49,8 @@ public struct Scene {
     /// coordinates: a layer of their own, so moving them redraws no fragment.
     var highlight: [CGRect] = []
     var caret: CGRect?
+    /// Underlines of marked (uncommitted) text, in document coordinates.
+    var marked: [CGRect] = []
 }
 
 /// Surfaces drawn and reused by one frame.

@@ -104,6 +104,8 @@ public struct LayoutPass: Sendable {
         public var caret: LayoutRect?
         /// The highlight's rects, a piece per line and direction run.
         public var highlight: [LayoutRect]
+        /// The underlines of marked (uncommitted) text, when there is some.
+        public var marked: [LayoutRect]?
     }
 }
 

@@ -64,6 +64,24 @@ extension TextView {
         selectedTextRange = TextRange(location: TextLocation(paragraph: paragraph.id, offset: start))
     }
 
+    /// Puts uncommitted text (an input method's) in place of the marked text, or of the
+    /// selection when there is none, marks it, and puts the caret after it (`setMarkedText`).
+    public func setMarkedText(_ text: String) throws {
+        if let marked = textLayoutManager.textSelections.first?.markedTextRange { selectedTextRange = marked }
+        guard let start = selectedTextRange?.start else { throw TextReelError("there is no caret to type at; select a place first") }
+        try insertText(text)
+        guard var selection = textLayoutManager.textSelections.first else { return }
+        selection.markedTextRange = text.isEmpty ? nil : TextRange(start: start, end: TextLocation(paragraph: start.paragraph, offset: start.offset + text.utf8.count))
+        textLayoutManager.textSelections = [selection]
+    }
+
+    /// Commits the marked text: it stays, no longer marked (`unmarkText`).
+    public func unmarkText() {
+        guard var selection = textLayoutManager.textSelections.first else { return }
+        selection.markedTextRange = nil
+        textLayoutManager.textSelections = [selection]
+    }
+
     /// Deletes the selection, or the grapheme cluster after the caret; at a paragraph's end, nothing.
     public func deleteForward() throws {
         guard let range = selectedTextRange, let index = textLayoutManager.index(of: range.start.paragraph) else { return }
@@ -102,16 +120,23 @@ extension TextView {
     /// caret (nil: none), from the fragments this pass configured only. Drawing must not lay out:
     /// a frame drawn or only laid out (`--frames`) leaves the same layout behind (the explorer
     /// found a caret above the viewport shaping its paragraph while drawing).
-    func selectionLayer() -> (highlight: [CGRect], caret: CGRect?) {
+    func selectionLayer() -> (highlight: [CGRect], caret: CGRect?, marked: [CGRect]) {
         guard let selection = textLayoutManager.textSelections.first, let range = selection.textRanges.first,
               let first = textLayoutManager.index(of: range.start.paragraph), let last = textLayoutManager.index(of: range.end.paragraph)
-        else { return ([], nil) }
+        else { return ([], nil, []) }
         let shown = Dictionary(configuredFragments.map { ($0.paragraph.id, $0) }, uniquingKeysWith: { $1 })
+        // Marked text is underlined, under its text's rects.
+        var marked: [CGRect] = []
+        if let m = selection.markedTextRange, m.start.paragraph == m.end.paragraph, let fragment = shown[m.start.paragraph] {
+            let frame = fragment.layoutFragmentFrame
+            marked = fragment.selectionRects(for: m.start.offset..<max(m.start.offset, m.end.offset))
+                .map { CGRect(x: frame.minX + $0.minX, y: frame.minY + $0.maxY - 2, width: $0.width, height: 1.5) }
+        }
         if range.isEmpty {
             guard let fragment = shown[range.start.paragraph],
-                  let rect = fragment.caretRect(atOffset: range.start.offset, affinity: selection.affinity) else { return ([], nil) }
+                  let rect = fragment.caretRect(atOffset: range.start.offset, affinity: selection.affinity) else { return ([], nil, marked) }
             let frame = fragment.layoutFragmentFrame
-            return ([], CGRect(x: frame.minX + rect.minX - 1, y: frame.minY + rect.minY, width: 2, height: rect.height))
+            return ([], CGRect(x: frame.minX + rect.minX - 1, y: frame.minY + rect.minY, width: 2, height: rect.height), marked)
         }
         var rects: [CGRect] = []
         for fragment in configuredFragments {
@@ -121,7 +146,7 @@ extension TextView {
             let frame = fragment.layoutFragmentFrame
             rects += fragment.selectionRects(for: lower..<max(lower, upper)).map { $0.offsetBy(dx: frame.minX, dy: frame.minY) }
         }
-        return (rects, nil)
+        return (rects, nil, marked)
     }
 }
 
@@ -132,7 +157,7 @@ extension TextView {
         let layer = selectionLayer()
         return LayoutPass.Selection(start: [range.start.paragraph.rawValue, range.start.offset], end: [range.end.paragraph.rawValue, range.end.offset],
                                     affinity: selection.affinity.rawValue, caret: layer.caret.map(LayoutRect.init),
-                                    highlight: layer.highlight.map(LayoutRect.init))
+                                    highlight: layer.highlight.map(LayoutRect.init), marked: layer.marked.isEmpty ? nil : layer.marked.map(LayoutRect.init))
     }
 
     /// The caret's invariants: it lies on a line of its paragraph, and after a step that reveals

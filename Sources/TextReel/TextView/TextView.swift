@@ -106,7 +106,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
         }
         return Scene(visibleRect: visibleRect, scale: scale, fragments: fragments, liveViews: attachmentHost.liveViews,
                      overlay: showsOverlay ? Overlay(pass) : nil, highlight: pass.selection?.highlight.map(\.cgRect) ?? [],
-                     caret: pass.selection?.caret?.cgRect)
+                     caret: pass.selection?.caret?.cgRect, marked: pass.selection?.marked?.map(\.cgRect) ?? [])
     }
 
     /// Adds drawing to a fragment for this pass (call it from `configureRenderingSurfaceFor`).

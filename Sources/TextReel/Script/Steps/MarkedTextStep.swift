@@ -1,0 +1,46 @@
+import Foundation
+
+/// `{setMarkedText: "にほ"}` and `{unmarkText: true}`: an input method's uncommitted text, put in
+/// place of the marked text (or the selection) and underlined, then committed.
+public struct MarkedTextStep: ScriptStep, Equatable {
+    /// The text to mark; nil: commit the marked text.
+    public var text: String?
+
+    /// Marks `text`, or commits (`nil`).
+    public init(_ text: String?) { self.text = text }
+
+    public static let keys = ["setMarkedText", "unmarkText"]
+
+    public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
+        if key == "unmarkText" {
+            guard try step.step.required(Bool.self, key) else { throw step.step.impossible(key, "expected true") }
+            return MarkedTextStep(nil)
+        }
+        return MarkedTextStep(try step.step.required(String.self, key))
+    }
+
+    public var json5: String { text.map { "{setMarkedText: \(JSON5Writer.quoted($0))}" } ?? "{unmarkText: true}" }
+
+    public func schedule(on timeline: inout TimelineBuilder, index: Int) { timeline.instant(self, index: index) }
+
+    public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? {
+        let view = runner.view
+        guard let text else { view.unmarkText(); return nil }
+        try view.setMarkedText(text)
+        guard let range = view.selectedTextRange, let paragraph = view.textLayoutManager.index(of: range.start.paragraph) else { return nil }
+        view.scrollRangeToVisible(range)
+        return FrameEvent.Edit(kind: "setMarkedText", paragraph: range.start.paragraph.rawValue, index: paragraph)
+    }
+
+    public static let generatorWeight = 1
+
+    /// A caret, two rounds of composition (the second replacing the first), then the commit.
+    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
+        guard !g.model.isEmpty else { return nil }
+        let p = g.paragraph()
+        let select = SelectStep(.range(paragraph: p, from: g.below(g.model[p].length + 1), to: nil))
+        g.model[p].length += 3
+        g.model[p].heading = nil
+        return [select, MarkedTextStep("に"), MarkedTextStep("日本語"), MarkedTextStep(nil)]
+    }
+}
