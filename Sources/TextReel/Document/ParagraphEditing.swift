@@ -25,25 +25,17 @@ extension TextParagraph {
         let length = string.utf8.count
         var bytes = Array(text.utf8)
         bytes.insert(contentsOf: string.utf8, at: at)
-        let runs = self.runs.map { run -> StyledRun in
-            var run = run
-            let lower = run.range.lowerBound >= at ? run.range.lowerBound + length : run.range.lowerBound
-            let upper = run.range.upperBound > at || (run.range.upperBound == at && run.range.lowerBound < at)
-                ? run.range.upperBound + length : run.range.upperBound
-            run.range = lower..<upper
-            return run
+        // A run grows when the text lands inside it or at its end (it takes the run's style).
+        func grown(_ r: Range<Int>) -> Range<Int> {
+            let lower = r.lowerBound >= at ? r.lowerBound + length : r.lowerBound
+            let upper = r.upperBound > at || (r.upperBound == at && r.lowerBound < at) ? r.upperBound + length : r.upperBound
+            return lower..<upper
         }
+        let runs = self.runs.map { var run = $0; run.range = grown(run.range); return run }
         let attachments = self.attachments.map {
             $0.utf8Offset >= at ? $0.at(offset: $0.utf8Offset + length, isBlock: $0.isBlock) : $0
         }
-        let attributes = self.attributes.map { run -> AttributeRun in
-            var run = run
-            let lower = run.range.lowerBound >= at ? run.range.lowerBound + length : run.range.lowerBound
-            let upper = run.range.upperBound > at || (run.range.upperBound == at && run.range.lowerBound < at)
-                ? run.range.upperBound + length : run.range.upperBound
-            run.range = lower..<upper
-            return run
-        }
+        let attributes = self.attributes.map { var run = $0; run.range = grown(run.range); return run }
         return replacing(text: String(decoding: bytes, as: UTF8.self), runs: runs, attachments: attachments, attributes: attributes)
     }
 

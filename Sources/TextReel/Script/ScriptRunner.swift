@@ -87,6 +87,14 @@ public final class ScriptRunner {
 
     // MARK: Steps
 
+    /// After a step that moved the caret by editing: the view follows it, and the frame's event
+    /// names the edit (`kind`) in the caret's paragraph.
+    func revealCaret(after kind: String) -> FrameEvent.Edit? {
+        guard let range = view.selectedTextRange, let paragraph = view.textLayoutManager.index(of: range.start.paragraph) else { return nil }
+        view.scrollRangeToVisible(range)
+        return FrameEvent.Edit(kind: kind, paragraph: range.start.paragraph.rawValue, index: paragraph)
+    }
+
     /// Runs the parts due before a frame; an error names its step's line and column.
     private func apply(_ actions: [Timeline.Action]) throws -> [FrameEvent.Edit] {
         var edits: [FrameEvent.Edit] = []

@@ -53,7 +53,7 @@ public enum ScriptSteps {
     public static let kinds: [any ScriptStep.Type] = [
         ScrollStep.self, FlingStep.self, WaitStep.self, EditStep.self, ResizeStep.self, SetNeedsLayoutStep.self,
         SnapshotStep.self, RegisterStep.self, AttachmentStep.self, PerformStep.self,
-        SelectStep.self, MoveStep.self, TypeStep.self, DeleteBackwardStep.self, DeleteForwardStep.self, TapStep.self, RevealStep.self,
+        SelectStep.self, MoveStep.self, TypeStep.self, DeleteStep.self, TapStep.self, RevealStep.self,
         MarkedTextStep.self,
     ]
 
@@ -70,6 +70,11 @@ public struct StepSource {
     let step: StrictContainer
     /// The step's one key.
     public let key: String
+
+    /// The value must be `true` (`{setNeedsLayout: true}`): a step with nothing more to say.
+    func requireTrue() throws {
+        guard try step.required(Bool.self, key) else { throw step.impossible(key, "expected true") }
+    }
 
     /// The value as an object with only `allowed` keys.
     func object(allowed: [String]) throws -> StrictContainer {

@@ -49,15 +49,21 @@ extension TextView {
 
     /// Deletes the selection, or the grapheme cluster before the caret (a family emoji, a flag, a
     /// letter with its marks go whole); at a paragraph's start, nothing.
-    public func deleteBackward() throws {
+    public func deleteBackward() throws { try delete(forward: false) }
+
+    /// Deletes the selection, or the grapheme cluster after the caret; at a paragraph's end, nothing.
+    public func deleteForward() throws { try delete(forward: true) }
+
+    /// The selection (narrowed to its first paragraph), or the cluster beside the caret.
+    private func delete(forward: Bool) throws {
         guard let range = selectedTextRange, let index = textLayoutManager.index(of: range.start.paragraph) else { return }
         let paragraph = document.paragraphs[index]
         var start = range.start.offset
-        let end = range.end.paragraph == range.start.paragraph ? range.end.offset : paragraph.text.utf8.count
+        var end = range.end.paragraph == range.start.paragraph ? range.end.offset : paragraph.text.utf8.count
         if start == end {
-            guard let cursor = textLayoutManager.ensureLayout(forParagraphAt: index).cursor,
-                  let previous = cursor.cursorOffsets.last(where: { $0 < start }) else { return }
-            start = previous
+            guard let stops = textLayoutManager.ensureLayout(forParagraphAt: index).cursor?.cursorOffsets,
+                  let beside = forward ? stops.first(where: { $0 > start }) : stops.last(where: { $0 < start }) else { return }
+            if forward { end = beside } else { start = beside }
         }
         guard let from = paragraph.characterIndex(ofUTF8: start), let to = paragraph.characterIndex(ofUTF8: end), to > from else { return }
         try deleteText(inParagraphAt: index, fromCharacter: from, length: to - from)
@@ -80,22 +86,6 @@ extension TextView {
         guard var selection = textLayoutManager.textSelections.first else { return }
         selection.markedTextRange = nil
         textLayoutManager.textSelections = [selection]
-    }
-
-    /// Deletes the selection, or the grapheme cluster after the caret; at a paragraph's end, nothing.
-    public func deleteForward() throws {
-        guard let range = selectedTextRange, let index = textLayoutManager.index(of: range.start.paragraph) else { return }
-        let paragraph = document.paragraphs[index]
-        let start = range.start.offset
-        var end = range.end.paragraph == range.start.paragraph ? range.end.offset : paragraph.text.utf8.count
-        if start == end {
-            guard let cursor = textLayoutManager.ensureLayout(forParagraphAt: index).cursor,
-                  let next = cursor.cursorOffsets.first(where: { $0 > start }) else { return }
-            end = next
-        }
-        guard let from = paragraph.characterIndex(ofUTF8: start), let to = paragraph.characterIndex(ofUTF8: end), to > from else { return }
-        try deleteText(inParagraphAt: index, fromCharacter: from, length: to - from)
-        selectedTextRange = TextRange(location: TextLocation(paragraph: paragraph.id, offset: start))
     }
 
     /// Scrolls as little as makes `range`'s end visible, `margin` points inside the visible rect

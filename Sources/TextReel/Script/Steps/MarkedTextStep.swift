@@ -13,7 +13,7 @@ public struct MarkedTextStep: ScriptStep, Equatable {
 
     public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
         if key == "unmarkText" {
-            guard try step.step.required(Bool.self, key) else { throw step.step.impossible(key, "expected true") }
+            try step.requireTrue()
             return MarkedTextStep(nil)
         }
         return MarkedTextStep(try step.step.required(String.self, key))
@@ -27,9 +27,7 @@ public struct MarkedTextStep: ScriptStep, Equatable {
         let view = runner.view
         guard let text else { view.unmarkText(); return nil }
         try view.setMarkedText(text)
-        guard let range = view.selectedTextRange, let paragraph = view.textLayoutManager.index(of: range.start.paragraph) else { return nil }
-        view.scrollRangeToVisible(range)
-        return FrameEvent.Edit(kind: "setMarkedText", paragraph: range.start.paragraph.rawValue, index: paragraph)
+        return runner.revealCaret(after: "setMarkedText")
     }
 
     public static let generatorWeight = 1

@@ -9,7 +9,7 @@ public struct RevealStep: ScriptStep, Equatable {
     public static let keys = ["reveal"]
 
     public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
-        guard try step.step.required(Bool.self, key) else { throw step.step.impossible(key, "expected true") }
+        try step.requireTrue()
         return RevealStep()
     }
 

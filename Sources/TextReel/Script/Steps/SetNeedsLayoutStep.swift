@@ -8,7 +8,7 @@ public struct SetNeedsLayoutStep: ScriptStep, Equatable {
     public static let keys = ["setNeedsLayout"]
 
     public static func decode(_ key: String, from step: StepSource) throws -> any ScriptStep {
-        guard try step.step.required(Bool.self, key) else { throw step.step.impossible(key, "expected true") }
+        try step.requireTrue()
         return SetNeedsLayoutStep()
     }
 

@@ -42,9 +42,7 @@ public struct TypeStep: ScriptStep, Equatable {
         let typed = String(characters[Int((from * Double(characters.count)).rounded())..<Int((to * Double(characters.count)).rounded())])
         guard !typed.isEmpty else { return nil }
         for character in typed { try view.insertText(String(character)) }
-        guard let range = view.selectedTextRange, let paragraph = view.textLayoutManager.index(of: range.start.paragraph) else { return nil }
-        view.scrollRangeToVisible(range)
-        return FrameEvent.Edit(kind: "type", paragraph: range.start.paragraph.rawValue, index: paragraph)
+        return runner.revealCaret(after: "type")
     }
 
     public static let generatorWeight = 1
