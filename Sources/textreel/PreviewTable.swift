@@ -23,6 +23,7 @@ enum PreviewTable {
         out.append("document  \(n(p.documentHeight)) pt: \(n(p.measuredHeight)) measured (\(p.measuredParagraphs) of \(p.paragraphs) paragraphs), \(n(p.estimatedHeight)) estimated, \(n(p.documentHeight - p.measuredHeight - p.estimatedHeight)) insets")
         out.append("visible   y \(n(p.visibleRect.y)) – \(n(p.visibleRect.y + p.visibleRect.height))  (\(n(p.visibleRect.width)) × \(n(p.visibleRect.height)) pt)")
         out.append("overdraw  y \(n(p.viewportBounds.y)) – \(n(p.viewportBounds.y + p.viewportBounds.height))")
+        if let selection = p.selection { out.append(style.yellow("selection \(selection.summary)")) }
         out.append("")
 
         let minimapWidth = 3
@@ -73,6 +74,7 @@ enum PreviewTable {
         let words = max(width - 11 - indexWidth - rangeWidth, 4)
         var rows = [style.bold(pad("doc \(n(p.documentHeight)) pt, \(p.measuredParagraphs)/\(p.paragraphs) measured", width)),
                     style.bold(pad("#", indexWidth) + pad("kind", 11) + pad("y", rangeWidth) + pad("words", words))]
+        if let selection = p.selection { rows.insert(style.yellow(pad(selection.summary, width)), at: 1) }
         for f in p.fragments {
             let row = pad(String(f.index), indexWidth) + pad(f.kind, 11) + pad("\(n(f.top))–\(n(f.bottom))", rangeWidth)
                 + pad(f.firstWords, words)

@@ -120,6 +120,13 @@ final class ChecksTests: XCTestCase {
         }
     }
 
+    /// A key names one step kind: `focus` is a text field's action, so the view's focus step
+    /// is `firstResponder`; a second kind claiming a key would never be read.
+    func testEveryStepKeyBelongsToOneKind() {
+        let keys = ScriptSteps.kinds.flatMap { $0.keys }
+        XCTAssertEqual(keys.count, Set(keys).count, "keys used twice: \(Dictionary(grouping: keys, by: { $0 }).filter { $0.value.count > 1 }.keys.sorted())")
+    }
+
     /// A few hundred generated scripts hold every step kind (a `case 5, 10, 11 where …` once kept
     /// paragraph jumps and text insertion out of every exploration), and every one of them runs:
     /// a script the engine refuses is a generator bug (a jump to a heading or an attachment its

@@ -64,4 +64,20 @@ extension TextParagraph {
         }
         return replacing(text: String(decoding: bytes, as: UTF8.self), runs: runs, attachments: attachments, attributes: attributes)
     }
+
+    /// This paragraph with `other`'s text, runs, attributes and attachments after its own (the
+    /// paragraph break between them deleted); it keeps its own kind and id. An attachment is a
+    /// block one only while it is all the text.
+    func appending(_ other: TextParagraph) -> TextParagraph {
+        let shift = text.utf8.count
+        let joined = text + other.text
+        let alone = joined == TextAttachment.character
+        let runs = self.runs + other.runs.map { var run = $0; run.range = run.range.lowerBound + shift..<run.range.upperBound + shift; return run }
+        let attributes = self.attributes + other.attributes.map {
+            var run = $0; run.range = run.range.lowerBound + shift..<run.range.upperBound + shift; return run
+        }
+        let attachments = self.attachments.map { $0.at(offset: $0.utf8Offset, isBlock: alone) }
+            + other.attachments.map { $0.at(offset: $0.utf8Offset + shift, isBlock: alone) }
+        return replacing(text: joined, runs: runs, attachments: attachments, attributes: attributes)
+    }
 }

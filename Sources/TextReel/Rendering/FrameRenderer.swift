@@ -47,6 +47,7 @@ final class FrameRenderer {
         var pieces: [Piece]
         var overlay: [Double]?
         var highlight: [CGRect]
+        var focused: Bool
         var caret: CGRect?
         var marked: [CGRect]
     }
@@ -98,7 +99,8 @@ final class FrameRenderer {
         let highlight = scene.highlight.filter { $0.intersects(visibleRect) }.map { $0.offsetBy(dx: 0, dy: -visibleRect.minY) }
         let caret = scene.caret.flatMap { $0.intersects(visibleRect) ? $0.offsetBy(dx: 0, dy: -visibleRect.minY) : nil }
         let marked = scene.marked.filter { $0.intersects(visibleRect) }.map { $0.offsetBy(dx: 0, dy: -visibleRect.minY) }
-        let composition = Composition(width: width, height: height, pieces: pieces, overlay: overlay?.signature, highlight: highlight, caret: caret, marked: marked)
+        let composition = Composition(width: width, height: height, pieces: pieces, overlay: overlay?.signature, highlight: highlight,
+                                      focused: scene.isFocused, caret: caret, marked: marked)
         cache.trim(around: visibleRect)
         if let last, last.composition == composition { return last.frame.repeated() }
 
@@ -109,7 +111,8 @@ final class FrameRenderer {
                 // Behind the text: fragment surfaces are transparent around their glyphs.
                 cairo_save(cr)
                 cairo_scale(cr, scale, scale)
-                for rect in highlight { Paint.fill(cr, rect, theme.link, alpha: 0.25) }
+                let colors = theme.selection
+                for rect in highlight { Paint.fill(cr, rect, scene.isFocused ? colors.focused : colors.unfocused, alpha: colors.highlightAlpha) }
                 cairo_restore(cr)
             }
             for piece in pieces {
@@ -142,7 +145,7 @@ final class FrameRenderer {
                 cairo_save(cr)
                 cairo_scale(cr, scale, scale)
                 for underline in marked { Paint.fill(cr, underline, theme.text) }
-                if let caret { Paint.fill(cr, caret, theme.link) }
+                if let caret { Paint.fill(cr, caret, theme.selection.caret) }
                 cairo_restore(cr)
             }
             if let overlay {

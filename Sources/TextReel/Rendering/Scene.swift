@@ -48,6 +48,9 @@ public struct Scene {
     /// The selection's highlight (behind the text) and the caret (on top), in document
     /// coordinates: a layer of their own, so moving them redraws no fragment.
     var highlight: [CGRect] = []
+    /// Whether the view is focused: the highlight's colour.
+    var isFocused = true
+    /// Nil also while a blinking caret is off.
     var caret: CGRect?
     /// Underlines of marked (uncommitted) text, in document coordinates.
     var marked: [CGRect] = []

@@ -20,12 +20,15 @@ public struct Budget: Sendable, Equatable {
     public var flicker: Bool?
     /// How far height estimates may be off, as a fraction of what was measured (0.1: 10 %).
     public var maxEstimateError: Double?
+    /// true: the caret may be outside the visible rect after a step that reveals it. Checked
+    /// unless set (a view that does not follow its caret is broken, as an invariant is).
+    public var caretHidden: Bool?
 
     /// No limits set.
     public init() {}
 
     /// The limits' names, as `set(_:_:)` and `--budget` take them.
-    public static let names = ["maxJump", "maxCorrection", "maxCreated", "maxRecreated", "maxDiscarded", "flicker", "maxEstimateError"]
+    public static let names = ["maxJump", "maxCorrection", "maxCreated", "maxRecreated", "maxDiscarded", "flicker", "maxEstimateError", "caretHidden"]
 
     /// Sets limit `name` from its text ("0", "300", "false"); errors say what was expected.
     public mutating func set(_ name: String, _ text: String) throws {
@@ -49,6 +52,9 @@ public struct Budget: Sendable, Equatable {
         case "flicker":
             guard let value = Bool(text) else { throw TextReelError("budget flicker expects true or false, got '\(text)'") }
             flicker = value
+        case "caretHidden":
+            guard let value = Bool(text) else { throw TextReelError("budget caretHidden expects true or false, got '\(text)'") }
+            caretHidden = value
         default:
             throw TextReelError("unknown budget '\(name)'; expected one of \(Self.names.joined(separator: ", "))")
         }
@@ -74,6 +80,7 @@ public struct Budget: Sendable, Equatable {
         if let maxDiscarded { out.append(("maxDiscarded", String(maxDiscarded))) }
         if let flicker { out.append(("flicker", String(flicker))) }
         if let maxEstimateError { out.append(("maxEstimateError", fmt(maxEstimateError))) }
+        if let caretHidden { out.append(("caretHidden", String(caretHidden))) }
         return out
     }
 
@@ -110,6 +117,9 @@ public struct Budget: Sendable, Equatable {
         if flicker == false, !c.flicker.isEmpty { say("flicker", "attachment \(c.flicker.joined(separator: ", ")) flickers: drawn loading again after it had loaded") }
         if let maxEstimateError, abs(c.estimateError) > maxEstimateError {
             say("maxEstimateError", "height estimates are off by \(f(c.estimateError * 100))% of what was measured (budget \(f(maxEstimateError * 100))%)")
+        }
+        if caretHidden != true, c.caretHidden, let caret = event.selection {
+            say("caretHidden", "the caret at paragraph \(caret.start[0]), offset \(caret.start[1]) is outside the visible rect after a step that reveals it")
         }
         return out
     }

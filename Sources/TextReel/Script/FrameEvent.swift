@@ -148,6 +148,8 @@ public struct RunSummary: Encodable, Sendable {
         public var framesWithFlicker = 0
         /// The estimate error of largest magnitude of any frame (signed; 0.1: 10 % too high).
         public var largestEstimateError = 0.0
+        /// Frames where the caret was hidden after a step that reveals it.
+        public var framesWithCaretHidden = 0
     }
 
     /// A summary of no frames, status "complete".
@@ -179,5 +181,6 @@ public struct RunSummary: Encodable, Sendable {
         checks.discarded += c.discarded
         if !c.flicker.isEmpty { checks.framesWithFlicker += 1 }
         if abs(c.estimateError) > abs(checks.largestEstimateError) { checks.largestEstimateError = c.estimateError }
+        if c.caretHidden { checks.framesWithCaretHidden += 1 }
     }
 }

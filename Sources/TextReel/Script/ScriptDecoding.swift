@@ -8,6 +8,7 @@ struct ScriptFile: Decodable {
     var steps: [AnyStep]
     var register: [ScrollScript.Registration]
     var keptViews: KeptViews?
+    var caretBlink: Double?
     var appearance = Appearance()
 
     struct KeptViews: Decodable {
@@ -21,10 +22,11 @@ struct ScriptFile: Decodable {
     }
 
     init(from decoder: Decoder) throws {
-        let c = try StrictContainer(decoder, allowed: ["viewport", "fps", "overdraw", "steps", "register", "keptViews", "theme", "textSize", "direction"])
+        let c = try StrictContainer(decoder, allowed: ["viewport", "fps", "overdraw", "steps", "register", "keptViews", "caretBlink", "theme", "textSize", "direction"])
         appearance = try Appearance.decode(c)
         register = try c.optional([ScrollScript.Registration].self, "register") ?? []
         keptViews = try c.optional(KeptViews.self, "keptViews")
+        caretBlink = try c.has("caretBlink") ? c.number("caretBlink", in: 0.05...60) : nil
         viewport = try c.optional(ScrollScript.Viewport.self, "viewport")
         fps = try c.number("fps", default: 30, in: 1...ScrollScript.maximumFPS)
         overdraw = try c.number("overdraw", default: 0.5, in: 0...4)

@@ -35,6 +35,7 @@ public final class ScriptRunner {
         view.overdraw = script.overdraw
         if let count = script.keptViewCount { view.maximumKeptAttachmentViews = count }
         if let bytes = script.keptViewBytes { view.maximumKeptAttachmentBytes = bytes }
+        if let blink = script.caretBlink { view.caretBlinkInterval = blink }
     }
 
     /// How many frames the script makes.

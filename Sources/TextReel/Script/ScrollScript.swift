@@ -82,6 +82,8 @@ public struct ScrollScript: Sendable {
     public var keptViewCount: Int?
     /// The cap in bytes, when given.
     public var keptViewBytes: Int?
+    /// Seconds of one caret blink (`caretBlink`); nil: a steady caret.
+    public var caretBlink: Double?
     /// Where each step is in the source (line, column), for runtime errors.
     public var stepPositions: [(line: Int, column: Int)]
     /// The file the script came from, for errors.
@@ -143,6 +145,7 @@ extension ScrollScript {
             registrations = decoded.register
             keptViewCount = decoded.keptViews?.count
             keptViewBytes = decoded.keptViews?.bytes
+            caretBlink = decoded.caretBlink
             appearance = decoded.appearance
             let at = document.position(of: [AnyKey("theme")])
             themePosition = (at.line, at.column)

@@ -29,6 +29,8 @@ public final class TextSelectionNavigation {
         case word
         /// To the line's end or start.
         case line
+        /// To the sentence's end, or the previous sentence's start.
+        case sentence
         /// To the paragraph's end or start (then the next paragraph's).
         case paragraph
         /// To the document's end or start.
@@ -99,12 +101,13 @@ public final class TextSelectionNavigation {
                 return at(index, end)
             }
             return at(index, line.characterRange.lowerBound)
-        case (.word, _):
+        case (.word, _), (.sentence, _):
+            let word = destination == .word
             if forward {
-                if let end = cursor.wordEnds.first(where: { $0 > offset }) { return at(index, end) }
+                if let end = (word ? cursor.wordEnds : cursor.sentenceEnds).first(where: { $0 > offset }) { return at(index, end) }
                 return neighbour(forward: true) ?? at(index, length)
             }
-            if let start = cursor.wordStarts.last(where: { $0 < offset }) { return at(index, start) }
+            if let start = (word ? cursor.wordStarts : cursor.sentenceStarts).last(where: { $0 < offset }) { return at(index, start) }
             return neighbour(forward: false) ?? at(index, 0)
         case (.character, .left), (.character, .right):
             if let moved = cursor.moveVisually(from: offset, direction: direction == .right ? 1 : -1) { return at(index, moved) }
@@ -115,6 +118,27 @@ public final class TextSelectionNavigation {
             if !forward, let previous = stops.last(where: { $0 < offset }) { return at(index, previous) }
             return neighbour(forward: forward) ?? location
         }
+    }
+
+    /// What deleting from `textSelection` removes (`deletionRanges(for:direction:destination:
+    /// allowsDecomposition:)`): a selection's ranges, or from a caret the span one `destination`
+    /// in `direction` (a paragraph break at a paragraph's edge). Characters are grapheme
+    /// clusters: a ZWJ emoji sequence, a flag, a letter with its marks go whole, unless
+    /// `allowsDecomposition` lets a backward delete take the last combining mark alone.
+    public func deletionRanges(for textSelection: TextSelection, direction: Direction, destination: Destination,
+                               allowsDecomposition: Bool = false) -> [TextRange] {
+        guard textSelection.isEmpty else { return textSelection.textRanges.filter { !$0.isEmpty } }
+        let caret = textSelection.head
+        if allowsDecomposition, destination == .character, direction == .backward,
+           let index = textLayoutManager.index(of: caret.paragraph),
+           let mark = textLayoutManager.document.paragraphs[index].lastCombiningMark(before: caret.offset) {
+            return [TextRange(start: TextLocation(paragraph: caret.paragraph, offset: mark), end: caret)]
+        }
+        let saved = goalX
+        defer { goalX = saved }
+        guard let moved = destinationSelection(for: textSelection, direction: direction, destination: destination, extending: true),
+              let range = moved.textRanges.first, !range.isEmpty else { return [] }
+        return [range]
     }
 
     /// The selection a tap at document point `point` makes (`textSelections(interactingAt:…)`):
@@ -174,6 +198,19 @@ public final class TextSelectionNavigation {
 }
 
 private extension TextParagraph {
+    /// The offset of the combining mark that ends the cluster before `offset`, when that cluster
+    /// is a base with marks (not a ZWJ sequence, not a variation selector's).
+    func lastCombiningMark(before offset: Int) -> Int? {
+        let utf8 = text.utf8
+        guard offset > 0, offset <= utf8.count, let end = utf8.index(utf8.startIndex, offsetBy: offset, limitedBy: utf8.endIndex),
+              end.samePosition(in: text.unicodeScalars) != nil, end > text.startIndex else { return nil }
+        let cluster = text[text.index(before: end)..<end]
+        let scalars = Array(cluster.unicodeScalars)
+        guard scalars.count > 1, let last = scalars.last, !scalars.contains("\u{200D}"), !last.properties.isVariationSelector,
+              [.nonspacingMark, .spacingMark, .enclosingMark].contains(last.properties.generalCategory) else { return nil }
+        return offset - String(last).utf8.count
+    }
+
     /// Whether its first line runs right to left (Arabic, Hebrew), so that right is backward.
     func isRightToLeft(_ fragment: TextLayoutFragment) -> Bool { fragment.textLineFragments.first?.isRightToLeft ?? false }
 }

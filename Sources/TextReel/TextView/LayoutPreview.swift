@@ -43,6 +43,26 @@ public struct LayoutPreview: Codable, Equatable, Sendable {
         public var attachments: [Attachment]
     }
 
+    /// The selection, and where its caret is.
+    public struct Selection: Codable, Equatable, Sendable {
+        /// Where it starts and ends: [paragraph id, UTF-8 offset].
+        public var start: [Int], end: [Int]
+        /// The caret's rect for an empty selection in the viewport bounds.
+        public var caret: Rect?
+        /// The caret's line in its paragraph (0 first), when its fragment is laid out.
+        public var line: Int?
+        /// How many highlight segments the selection draws.
+        public var segments: Int
+
+        /// In words: "caret at paragraph 3, offset 14, line 2" or "paragraph 1, offset 2 to paragraph 3, offset 5".
+        public var summary: String {
+            guard start == end else { return "paragraph \(start[0]), offset \(start[1]) to paragraph \(end[0]), offset \(end[1]) (\(segments) segments)" }
+            let line = self.line.map { ", line \($0 + 1)" } ?? ""
+            let at = caret.map { " at x \(Int($0.x.rounded())), y \(Int($0.y.rounded()))" } ?? " (not in the viewport bounds)"
+            return "caret at paragraph \(start[0]), offset \(start[1])\(line)\(at)"
+        }
+    }
+
     /// The frame's number.
     public var frame: Int
     /// Script time, in seconds.
@@ -63,6 +83,8 @@ public struct LayoutPreview: Codable, Equatable, Sendable {
     public var viewportBounds: Rect
     /// The fragments in the viewport bounds, top to bottom.
     public var fragments: [Fragment]
+    /// The first selection (nil: none).
+    public var selection: Selection?
 
     /// The preview of a layout pass; `lastEvents` maps attachment ids to the last event seen
     /// for them.
@@ -85,6 +107,15 @@ public struct LayoutPreview: Codable, Equatable, Sendable {
                      attachments: f.attachments.map {
                          Attachment(id: $0.id, provider: $0.provider, state: $0.state, lastEvent: lastEvents[$0.id])
                      })
+        }
+        selection = pass.selection.map { s in
+            let fragment = pass.fragments.first { $0.paragraph == s.start[0] }
+            var line: Int?
+            if let caret = s.caret, let fragment {
+                let middle = caret.y + caret.height / 2
+                line = fragment.lines.firstIndex { fragment.frame.y + $0.top <= middle && middle <= fragment.frame.y + $0.top + $0.height }
+            }
+            return Selection(start: s.start, end: s.end, caret: s.caret, line: line, segments: s.highlight.count)
         }
     }
 }

@@ -21,6 +21,9 @@ public struct PassChecks: Codable, Sendable, Equatable {
     /// Relative error of the height estimates of the paragraphs measured so far:
     /// (Σ estimated − Σ measured) / Σ measured.
     public var estimateError = 0.0
+    /// After a step that reveals it (typing, a move, `reveal`), the caret is outside the visible
+    /// rect: a broken promise of `scrollRangeToVisible`, checked as budget `caretHidden`.
+    public var caretHidden = false
 
     /// No errors, nothing measured.
     public init() {}

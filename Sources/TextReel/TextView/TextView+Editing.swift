@@ -73,16 +73,41 @@ extension TextView {
         setNeedsLayout()
     }
 
+    /// Joins paragraph `index + 1` onto the end of paragraph `index` (the break between them
+    /// deleted, as backspace at a paragraph's start does). Selections in the second move with its
+    /// text; its attachments move with it, kept or discarded as their policy says of an edit.
+    public func joinParagraph(at index: Int) throws {
+        try checkIndex(index)
+        try checkIndex(index + 1)
+        let first = document.paragraphs[index], second = document.paragraphs[index + 1]
+        let joined = first.appending(second)
+        try document.checkEdit(adding: [joined], removing: first, at: index)
+        let shift = first.text.utf8.count
+        moveSelections { $0.paragraph == second.id ? TextLocation(paragraph: first.id, offset: $0.offset + shift) : $0 }
+        textLayoutManager.replaceParagraph(at: index, with: joined)
+        attachmentHost.paragraphReplaced(first, with: joined)
+        textLayoutManager.removeParagraph(at: index + 1)
+        attachmentHost.paragraphReplaced(second, with: joined)
+        scrollPosition.paragraphRemoved(second.id, replacementIndex: index)
+        setNeedsLayout()
+    }
+
     func setNeedsLayout() { textViewportLayoutController.setNeedsLayout() }
 
     /// Moves the selections' offsets in paragraph `id` through `move` (an edit of its text).
     private func moveSelections(in id: ParagraphID, _ move: (Int) -> Int) {
-        func moved(_ l: TextLocation) -> TextLocation { l.paragraph == id ? TextLocation(paragraph: id, offset: move(l.offset)) : l }
+        moveSelections { $0.paragraph == id ? TextLocation(paragraph: id, offset: move($0.offset)) : $0 }
+    }
+
+    /// Moves every location of the selections (ranges, anchor, head, marked text) through `moved`.
+    private func moveSelections(_ moved: (TextLocation) -> TextLocation) {
+        func range(_ r: TextRange) -> TextRange { TextRange(start: moved(r.start), end: moved(r.end)) }
         textLayoutManager.textSelections = textLayoutManager.textSelections.map { selection in
             var s = selection
-            s.textRanges = s.textRanges.map { TextRange(start: moved($0.start), end: moved($0.end)) }
+            s.textRanges = s.textRanges.map(range)
             s.anchor = moved(s.anchor)
             s.head = moved(s.head)
+            s.markedTextRange = s.markedTextRange.map(range)
             return s
         }
     }

@@ -22,52 +22,69 @@ extension TextView {
     /// line), laid out if need be; nil when the location is not in the document.
     public func caretRect(for location: TextLocation, affinity: TextSelection.Affinity = .downstream) -> CGRect? {
         guard let index = textLayoutManager.index(of: location.paragraph) else { return nil }
-        let fragment = textLayoutManager.ensureLayout(forParagraphAt: index)
-        guard let rect = fragment.caretRect(atOffset: location.offset, affinity: affinity) else { return nil }
-        let frame = fragment.layoutFragmentFrame
-        return CGRect(x: frame.minX + rect.minX - 1, y: frame.minY + rect.minY, width: 2, height: rect.height)
+        return caretBar(in: textLayoutManager.ensureLayout(forParagraphAt: index), at: location, affinity: affinity)
+    }
+
+    /// The 2 pt caret bar centred on the caret segment at `location` of `fragment`.
+    private func caretBar(in fragment: TextLayoutFragment, at location: TextLocation, affinity: TextSelection.Affinity) -> CGRect? {
+        let segments = textLayoutManager.segments(of: fragment, in: TextRange(location: location), type: .standard,
+                                                  options: affinity == .upstream ? .upstreamAffinity : [], first: true, last: true)
+        return segments.first.map { CGRect(x: $0.rect.minX - 1, y: $0.rect.minY, width: 2, height: $0.rect.height) }
     }
 
     /// Replaces the selection with `text` (at the caret when it is empty) and puts the caret after
-    /// it; the edit is one of the paragraph's, as layout, the height index and attachment
-    /// policies see any. A selection across paragraphs is narrowed to its first paragraph.
+    /// it; each change is an edit of a paragraph, as layout, the height index and attachment
+    /// policies see any. A selection across paragraphs is deleted first (they join).
     public func insertText(_ text: String) throws {
-        guard let range = selectedTextRange, let index = textLayoutManager.index(of: range.start.paragraph) else {
+        guard var range = selectedTextRange, textLayoutManager.index(of: range.start.paragraph) != nil else {
             throw TextReelError("there is no caret to type at; select a place first")
         }
-        var paragraph = document.paragraphs[index]
-        let start = range.start.offset
-        let end = range.end.paragraph == range.start.paragraph ? range.end.offset : paragraph.text.utf8.count
-        if end > start, let from = paragraph.characterIndex(ofUTF8: start), let to = paragraph.characterIndex(ofUTF8: end) {
-            try deleteText(inParagraphAt: index, fromCharacter: from, length: to - from)
-            paragraph = document.paragraphs[index]
+        if !range.isEmpty {
+            try delete(range)
+            range = TextRange(location: range.start)
         }
-        guard let at = paragraph.characterIndex(ofUTF8: start) else { return }
+        guard let index = textLayoutManager.index(of: range.start.paragraph),
+              let at = document.paragraphs[index].characterIndex(ofUTF8: range.start.offset) else { return }
         try insertText(text, inParagraphAt: index, atCharacter: at)
-        selectedTextRange = TextRange(location: TextLocation(paragraph: paragraph.id, offset: start + text.utf8.count))
+        selectedTextRange = TextRange(location: TextLocation(paragraph: range.start.paragraph, offset: range.start.offset + text.utf8.count))
     }
 
     /// Deletes the selection, or the grapheme cluster before the caret (a family emoji, a flag, a
-    /// letter with its marks go whole); at a paragraph's start, nothing.
+    /// letter with its marks go whole); at a paragraph's start, the break before it (the two join).
     public func deleteBackward() throws { try delete(forward: false) }
 
-    /// Deletes the selection, or the grapheme cluster after the caret; at a paragraph's end, nothing.
+    /// Deletes the selection, or the grapheme cluster after the caret; at a paragraph's end, the
+    /// break after it.
     public func deleteForward() throws { try delete(forward: true) }
 
-    /// The selection (narrowed to its first paragraph), or the cluster beside the caret.
+    /// What `deletionRanges` says one key removes.
     private func delete(forward: Bool) throws {
-        guard let range = selectedTextRange, let index = textLayoutManager.index(of: range.start.paragraph) else { return }
-        let paragraph = document.paragraphs[index]
-        var start = range.start.offset
-        var end = range.end.paragraph == range.start.paragraph ? range.end.offset : paragraph.text.utf8.count
-        if start == end {
-            guard let stops = textLayoutManager.ensureLayout(forParagraphAt: index).cursor?.cursorOffsets,
-                  let beside = forward ? stops.first(where: { $0 > start }) : stops.last(where: { $0 < start }) else { return }
-            if forward { end = beside } else { start = beside }
+        guard let selection = textLayoutManager.textSelections.first else { return }
+        let ranges = textLayoutManager.textSelectionNavigation.deletionRanges(for: selection, direction: forward ? .forward : .backward,
+                                                                              destination: .character)
+        if let range = ranges.first { try delete(range) }
+    }
+
+    /// Deletes `range` (across paragraphs: the first's tail, those between, the last's head, then
+    /// the join) and leaves a caret at its start.
+    private func delete(_ range: TextRange) throws {
+        guard let first = textLayoutManager.index(of: range.start.paragraph), let last = textLayoutManager.index(of: range.end.paragraph),
+              first <= last else { return }
+        func deleteBytes(_ index: Int, _ bytes: Range<Int>) throws {
+            let paragraph = document.paragraphs[index]
+            guard let from = paragraph.characterIndex(ofUTF8: bytes.lowerBound), let to = paragraph.characterIndex(ofUTF8: bytes.upperBound),
+                  to > from else { return }
+            try deleteText(inParagraphAt: index, fromCharacter: from, length: to - from)
         }
-        guard let from = paragraph.characterIndex(ofUTF8: start), let to = paragraph.characterIndex(ofUTF8: end), to > from else { return }
-        try deleteText(inParagraphAt: index, fromCharacter: from, length: to - from)
-        selectedTextRange = TextRange(location: TextLocation(paragraph: paragraph.id, offset: start))
+        if first == last {
+            try deleteBytes(first, range.start.offset..<max(range.start.offset, range.end.offset))
+        } else {
+            try deleteBytes(last, 0..<range.end.offset)
+            for index in stride(from: last - 1, to: first, by: -1) { try deleteParagraph(at: index) }
+            try deleteBytes(first, range.start.offset..<document.paragraphs[first].text.utf8.count)
+            try joinParagraph(at: first)
+        }
+        selectedTextRange = TextRange(location: range.start)
     }
 
     /// Puts uncommitted text (an input method's) in place of the marked text, or of the
@@ -106,66 +123,38 @@ extension TextView {
         return 0
     }
 
-    /// What the selection draws this frame, in document coordinates: the highlight's rects and the
-    /// caret (nil: none), from the fragments this pass configured only. Drawing must not lay out:
-    /// a frame drawn or only laid out (`--frames`) leaves the same layout behind (the explorer
-    /// found a caret above the viewport shaping its paragraph while drawing).
+    /// Whether the caret is drawn now: focused, and steady or in the on half of its blink.
+    var caretIsShown: Bool {
+        guard isFocused else { return false }
+        guard let interval = caretBlinkInterval, interval > 0 else { return true }
+        return (time - caretMoved.time).truncatingRemainder(dividingBy: interval) < interval / 2
+    }
+
+    /// What the selection draws this frame, in document coordinates: the highlight's segments
+    /// (`.selection`), the caret (nil: none) and the marked text's underlines, from the fragments
+    /// this pass configured only. Drawing must not lay out: a frame drawn or only laid out
+    /// (`--frames`) leaves the same layout behind (the explorer found a caret above the viewport
+    /// shaping its paragraph while drawing).
     func selectionLayer() -> (highlight: [CGRect], caret: CGRect?, marked: [CGRect]) {
         guard let selection = textLayoutManager.textSelections.first, let range = selection.textRanges.first,
               let first = textLayoutManager.index(of: range.start.paragraph), let last = textLayoutManager.index(of: range.end.paragraph)
         else { return ([], nil, []) }
+        let manager = textLayoutManager
         let shown = Dictionary(configuredFragments.map { ($0.paragraph.id, $0) }, uniquingKeysWith: { $1 })
-        // Marked text is underlined, under its text's rects.
         var marked: [CGRect] = []
         if let m = selection.markedTextRange, m.start.paragraph == m.end.paragraph, let fragment = shown[m.start.paragraph] {
-            let frame = fragment.layoutFragmentFrame
-            marked = fragment.selectionRects(for: m.start.offset..<max(m.start.offset, m.end.offset))
-                .map { CGRect(x: frame.minX + $0.minX, y: frame.minY + $0.maxY - 2, width: $0.width, height: 1.5) }
+            marked = manager.segments(of: fragment, in: m, type: .highlight, options: [], first: true, last: true)
+                .map { CGRect(x: $0.rect.minX, y: $0.rect.maxY - 2, width: $0.rect.width, height: 1.5) }
         }
         if range.isEmpty {
-            guard let fragment = shown[range.start.paragraph],
-                  let rect = fragment.caretRect(atOffset: range.start.offset, affinity: selection.affinity) else { return ([], nil, marked) }
-            let frame = fragment.layoutFragmentFrame
-            return ([], CGRect(x: frame.minX + rect.minX - 1, y: frame.minY + rect.minY, width: 2, height: rect.height), marked)
+            return ([], shown[range.start.paragraph].flatMap { caretBar(in: $0, at: range.start, affinity: selection.affinity) }, marked)
         }
         var rects: [CGRect] = []
         for fragment in configuredFragments {
-            guard let index = textLayoutManager.index(of: fragment.paragraph.id), (first...max(first, last)).contains(index) else { continue }
-            let lower = index == first ? range.start.offset : 0
-            let upper = index == last ? range.end.offset : fragment.paragraph.text.utf8.count
-            let frame = fragment.layoutFragmentFrame
-            rects += fragment.selectionRects(for: lower..<max(lower, upper)).map { $0.offsetBy(dx: frame.minX, dy: frame.minY) }
+            guard let index = manager.index(of: fragment.paragraph.id), (first...max(first, last)).contains(index) else { continue }
+            rects += manager.segments(of: fragment, in: range, type: .selection, options: [], first: index == first, last: index == last).map(\.rect)
         }
         return (rects, nil, marked)
-    }
-}
-
-extension TextView {
-    /// The pass's record of the first selection.
-    func selectionRecord() -> LayoutPass.Selection? {
-        guard let selection = textLayoutManager.textSelections.first, let range = selection.textRanges.first else { return nil }
-        let layer = selectionLayer()
-        return LayoutPass.Selection(start: [range.start.paragraph.rawValue, range.start.offset], end: [range.end.paragraph.rawValue, range.end.offset],
-                                    affinity: selection.affinity.rawValue, caret: layer.caret.map(LayoutRect.init),
-                                    highlight: layer.highlight.map(LayoutRect.init), marked: layer.marked.isEmpty ? nil : layer.marked.map(LayoutRect.init))
-    }
-
-    /// The caret's invariants: it lies on a line of its paragraph, and after a step that reveals
-    /// it, inside the visible rect.
-    func caretErrors(_ selection: LayoutPass.Selection?, fragments: [LayoutPass.Fragment], visible: LayoutRect) -> [String] {
-        defer { revealPending = false }
-        guard let selection, selection.start == selection.end else { return [] }
-        let e = PassChecks.epsilon
-        var errors: [String] = []
-        let place = "the caret at paragraph \(selection.start[0]), offset \(selection.start[1])"
-        if let caret = selection.caret, let fragment = fragments.first(where: { $0.paragraph == selection.start[0] }),
-           !fragment.lines.contains(where: { caret.y >= fragment.frame.y + $0.top - e && caret.maxY <= fragment.frame.y + $0.top + $0.height + e }) {
-            errors.append("\(place) is on none of its paragraph's lines")
-        }
-        if revealPending, selection.caret.map({ $0.y < visible.y - e || $0.maxY > visible.maxY + e }) ?? true {
-            errors.append("\(place) is outside the visible rect after a step that reveals it")
-        }
-        return errors
     }
 }
 

@@ -38,6 +38,14 @@ open class TextView: TextViewportLayoutControllerDelegate {
     var decorations: [ParagraphID: [FragmentDecoration]] = [:]
     /// A step scrolled a range into view since the last pass: the caret must be visible now.
     var revealPending = false
+    /// Whether the view has the keyboard focus: a focused view draws its caret and its
+    /// highlight in the focused colour; one that is not, no caret and the unfocused colour.
+    public var isFocused = true
+    /// Seconds of one blink (on for the first half); nil, the default: a steady caret, so
+    /// frames never depend on when they are drawn. Blinking restarts when the caret moves.
+    public var caretBlinkInterval: Double?
+    /// Script time when the caret last moved (the blink's start), and where it was.
+    var caretMoved: (time: Double, selection: LayoutPass.Selection?) = (0, nil)
     /// The record of the last pass.
     public private(set) var lastPass: LayoutPass?
     /// Attachment events of the passes since the last `drainAttachmentEvents()`.
@@ -106,7 +114,8 @@ open class TextView: TextViewportLayoutControllerDelegate {
         }
         return Scene(visibleRect: visibleRect, scale: scale, fragments: fragments, liveViews: attachmentHost.liveViews,
                      overlay: showsOverlay ? Overlay(pass) : nil, highlight: pass.selection?.highlight.map(\.cgRect) ?? [],
-                     caret: pass.selection?.caret?.cgRect, marked: pass.selection?.marked?.map(\.cgRect) ?? [])
+                     isFocused: isFocused, caret: caretIsShown ? pass.selection?.caret?.cgRect : nil,
+                     marked: pass.selection?.marked?.map(\.cgRect) ?? [])
     }
 
     /// Adds drawing to a fragment for this pass (call it from `configureRenderingSurfaceFor`).
@@ -159,6 +168,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
         let moved = scrollPosition.endPass(before: before)
         try verifyCallOrder(report)
         let pass = makePass(correction: moved.correction, jump: moved.jump, flicker: flicker)
+        if pass.selection != caretMoved.selection { caretMoved = (time, pass.selection) }
         lastPass = pass
         return pass
     }
@@ -195,7 +205,9 @@ open class TextView: TextViewportLayoutControllerDelegate {
         checks.flicker = flicker
         checks.estimateError = manager.estimateError
         let selection = selectionRecord()
-        checks.errors += caretErrors(selection, fragments: fragments, visible: visible)
+        let selectionChecks = selectionChecks(selection, fragments: fragments, visible: visible)
+        checks.errors += selectionChecks.errors
+        checks.caretHidden = selectionChecks.caretHidden
         return LayoutPass(
             visibleRect: visible, viewportBounds: LayoutRect(textViewportLayoutController.viewportBounds), scale: scale,
             documentHeight: manager.documentHeight, measuredHeight: manager.measuredHeight,

@@ -15,10 +15,18 @@ struct CursorGeometry {
 
     private var layout: OpaquePointer { box.layout }
 
+    /// The width lines wrap at, in points (nil: the layout does not wrap, as a wide table).
+    var wrapWidth: Double? {
+        let width = FontLock.run { pango_layout_get_width(layout) }
+        return width < 0 ? nil : PangoUnits.points(width)
+    }
+
     /// Offsets where a caret may stand (between grapheme clusters), 0 and `length` included.
     var cursorOffsets: [Int] { logOffsets { $0.is_cursor_position != 0 } }
     var wordStarts: [Int] { logOffsets { $0.is_word_start != 0 } }
     var wordEnds: [Int] { logOffsets { $0.is_word_end != 0 } }
+    var sentenceStarts: [Int] { logOffsets { $0.is_sentence_start != 0 } }
+    var sentenceEnds: [Int] { logOffsets { $0.is_sentence_end != 0 } }
 
     private func logOffsets(_ test: (PangoLogAttr) -> Bool) -> [Int] {
         FontLock.run {
@@ -90,10 +98,19 @@ struct CursorGeometry {
         return byte
     }
 
-    /// Rects covering `range` of the text, one per line piece (bidi runs may split a line).
-    func selectionRects(_ range: Range<Int>) -> [CGRect] {
+    /// One line's share of a range: the line's logical rect, its baseline, the part of the range
+    /// on it, and that part's x extents (bidi runs may split it into several).
+    struct LinePiece {
+        let rect: CGRect
+        let baseline: Double
+        let range: Range<Int>
+        let extents: [(minX: Double, maxX: Double)]
+    }
+
+    /// The lines `range` of the text touches, top to bottom, with Pango's x ranges on each.
+    func linePieces(_ range: Range<Int>) -> [LinePiece] {
         FontLock.run {
-            var rects: [CGRect] = []
+            var pieces: [LinePiece] = []
             let iter = pango_layout_get_iter(layout)
             defer { pango_layout_iter_free(iter) }
             repeat {
@@ -102,19 +119,27 @@ struct CursorGeometry {
                 pango_layout_iter_get_line_extents(iter, nil, &logical)
                 let start = Int(line.pointee.start_index) - shift, end = start + Int(line.pointee.length)
                 let lower = max(range.lowerBound, start), upper = min(range.upperBound, end)
-                if lower < upper || (range.isEmpty == false && lower == upper && upper == end && range.upperBound > end) {
+                // A range covering an empty line has a piece there.
+                if lower < upper || (lower == upper && upper == end && range.upperBound > end && range.lowerBound <= start) {
                     var ranges: UnsafeMutablePointer<Int32>?
                     var count: Int32 = 0
                     pango_layout_line_get_x_ranges(UnsafeMutablePointer(mutating: line), Int32(lower + shift), Int32(upper + shift), &ranges, &count)
-                    let lineRect = PangoUnits.rect(logical)
-                    for k in 0..<Int(count) {
-                        let x0 = PangoUnits.points(ranges![2 * k]), x1 = PangoUnits.points(ranges![2 * k + 1])
-                        rects.append(CGRect(x: x0, y: lineRect.minY, width: max(x1 - x0, 0), height: lineRect.height))
+                    let extents = (0..<Int(count)).map { k in
+                        (minX: PangoUnits.points(ranges![2 * k]), maxX: max(PangoUnits.points(ranges![2 * k + 1]), PangoUnits.points(ranges![2 * k])))
                     }
                     g_free(ranges)
+                    pieces.append(LinePiece(rect: PangoUnits.rect(logical), baseline: PangoUnits.points(pango_layout_iter_get_baseline(iter)),
+                                            range: lower..<upper, extents: extents))
                 }
             } while pango_layout_iter_next_line(iter) != 0
-            return rects
+            return pieces
+        }
+    }
+
+    /// Rects covering `range` of the text, one per line piece (bidi runs may split a line).
+    func selectionRects(_ range: Range<Int>) -> [CGRect] {
+        linePieces(range).flatMap { piece in
+            piece.extents.map { CGRect(x: $0.minX, y: piece.rect.minY, width: $0.maxX - $0.minX, height: piece.rect.height) }
         }
     }
 }

@@ -54,6 +54,8 @@ public struct Theme: Hashable, Sendable {
     public var attachments = AttachmentColors()
     /// What the overlay (`--overlay`) draws with.
     public var overlay = OverlayColors()
+    /// The caret and the selection highlight.
+    public var selection = SelectionColors()
     /// Left to right, or mirrored: insets, indents, list markers and quote bars swap sides.
     public var direction = LayoutDirection.leftToRight
 
@@ -114,6 +116,21 @@ public struct Theme: Hashable, Sendable {
         public init() {}
     }
 
+    /// Colours of the editing layer: the caret (UIKit's tint) and the highlight behind selected
+    /// text, in a focused view and in one that is not (`TextView.isFocused`).
+    public struct SelectionColors: Hashable, Sendable {
+        /// The caret bar.
+        public var caret = Color(hex: 0x0B63CE)
+        /// The highlight in a focused view.
+        public var focused = Color(hex: 0x0B63CE)
+        /// The highlight in a view that is not focused.
+        public var unfocused = Color(hex: 0x8C959F)
+        /// How opaque the highlight is over the background (the text stays on top).
+        public var highlightAlpha = 0.25
+        /// The light look's colours.
+        public init() {}
+    }
+
     /// Colours of the overlay (`--overlay`): fragment frames, surface bounds, the minimap.
     public struct OverlayColors: Hashable, Sendable {
         /// Fragment frames, and the visible rect on the minimap.
@@ -146,6 +163,9 @@ public struct Theme: Hashable, Sendable {
         t.codeBackground = Color(hex: 0x1F2630)
         t.rule = Color(hex: 0x30363D)
         t.quoteBar = Color(hex: 0x3D444D)
+        t.selection.caret = Color(hex: 0x4493F8)
+        t.selection.focused = Color(hex: 0x4493F8)
+        t.selection.unfocused = Color(hex: 0x6E7681)
         var a = AttachmentColors()
         a.fieldBackground = Color(hex: 0x0D1117); a.fieldBorder = Color(hex: 0x3D444D)
         a.fieldText = Color(hex: 0xE6EDF3); a.fieldPlaceholder = Color(hex: 0x6E7681)

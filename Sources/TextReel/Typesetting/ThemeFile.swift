@@ -32,7 +32,8 @@ extension Theme {
     /// Sendable, hence nonisolated).
     nonisolated(unsafe) static let colorKeys: [(String, WritableKeyPath<Theme, Color>)] = [
         ("background", \.background), ("text", \.text), ("secondaryText", \.secondaryText), ("link", \.link),
-        ("codeBackground", \.codeBackground), ("rule", \.rule), ("quoteBar", \.quoteBar)]
+        ("codeBackground", \.codeBackground), ("rule", \.rule), ("quoteBar", \.quoteBar), ("caret", \.selection.caret),
+        ("selection", \.selection.focused), ("unfocusedSelection", \.selection.unfocused)]
     nonisolated(unsafe) static let numberKeys: [(String, WritableKeyPath<Theme, Double>, ClosedRange<Double>)] = [
         ("bodySize", \.bodySize, 4...200), ("codeSize", \.codeSize, 4...200), ("lineSpacing", \.lineSpacing, 0...4),
         ("paragraphSpacing", \.paragraphSpacing, 0...400), ("listIndent", \.listIndent, 0...400),

@@ -109,7 +109,8 @@ final class Typesetter {
         let origin = CGPoint(x: layoutX - overhang, y: insets.top + style.spacingBefore + style.padding)
         let contentHeight = PangoUnits.points(logical.height)
         let height = (insets.top + style.spacingBefore + 2 * style.padding + contentHeight + style.spacingAfter + insets.bottom).rounded(.up)
-        let lines = lineFragments(pl, origin: origin, shift: shift)
+        let lines = lineFragments(pl, origin: origin, shift: shift,
+                                  cursor: CursorGeometry(box: layout, shift: shift, length: paragraph.text.utf8.count))
         let attachmentFrames = paragraph.attachments.enumerated().map { index, attachment in
             (attachment, attachmentFrame(pl, index: attachment.utf8Offset + shift, size: sizes[index],
                                          lines: lines, origin: origin))
@@ -201,7 +202,7 @@ final class Typesetter {
         return widths
     }
 
-    private func lineFragments(_ layout: OpaquePointer, origin: CGPoint, shift: Int) -> [TextLineFragment] {
+    private func lineFragments(_ layout: OpaquePointer, origin: CGPoint, shift: Int, cursor: CursorGeometry) -> [TextLineFragment] {
         var lines: [TextLineFragment] = []
         let iter = pango_layout_get_iter(layout)
         defer { pango_layout_iter_free(iter) }
@@ -216,7 +217,8 @@ final class Typesetter {
                 typographicBounds: bounds,
                 glyphOrigin: CGPoint(x: bounds.minX, y: origin.y + baseline),
                 characterRange: max(start - shift, 0)..<max(start + length - shift, 0),
-                isRightToLeft: line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue))
+                isRightToLeft: line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue,
+                cursor: cursor, layoutOrigin: origin))
         } while pango_layout_iter_next_line(iter) != 0
         return lines
     }
