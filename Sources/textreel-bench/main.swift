@@ -198,6 +198,42 @@ if arguments.count > 2, arguments[1] == "--child" {
             last = DispatchTime.now().uptimeNanoseconds
         }
         emit(["draws": Double(draws), "p50": Measure.median(times), "mean": times.reduce(0, +) / Double(max(times.count, 1))])
+    case "typing":
+        // Typing one character a frame into a paragraph in the middle of the document, writing
+        // PNGs; then the caret moving a character a frame, and a selection growing by one, without
+        // PNGs: what the editing layer costs when no fragment changes.
+        let view = TextView(document: TextDocument.generated(paragraphs: count), viewportSize: viewport)
+        let middle = count / 2
+        let text = String(repeating: "typed words ", count: 25)
+        func frames(_ steps: String, writing: Bool) throws -> (fps: Double, p50: Double, shaped: Double, draws: Double) {
+            let folder = folder.appendingPathComponent("typing")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            let writer = FrameWriter(parallel: true)
+            var times: [Double] = [], shaped = 0, draws = 0, frames = 0
+            var last = DispatchTime.now().uptimeNanoseconds
+            let seconds = try Measure.seconds {
+                try ScriptRunner(view: view, script: try ScrollScript(data: Data("{fps: 60, steps: [\(steps)]}".utf8))).run { number, frame, event in
+                    if writing, let frame { try writer.write(frame, to: folder.appendingPathComponent(String(format: "frame-%05d.png", number))) }
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    if number > 1 { times.append(Double(now - last) / 1e6); shaped += event.laidOut.count; draws += event.surfaceDraws }
+                    frames += 1
+                    last = DispatchTime.now().uptimeNanoseconds
+                }
+                try writer.finish()
+            }
+            let n = Double(max(times.count, 1))
+            return (Double(frames) / seconds, Measure.median(times), Double(shaped) / n, Double(draws) / n)
+        }
+        let typed = try frames("{select: {paragraph: \(middle), from: 0}}, {type: {text: \"\(text)\", rate: 60}}", writing: true)
+        let step = "{wait: 0.0167}"
+        let caret = try frames(Array(repeating: "{move: {direction: \"left\", destination: \"character\"}}, \(step)", count: 299).joined(separator: ", "), writing: false)
+        let growing = try frames(Array(repeating: "{move: {direction: \"right\", destination: \"character\", extending: true}}, \(step)", count: 299).joined(separator: ", "), writing: false)
+        // The peer: frames that scroll a point, drawn from cached surfaces, with no selection.
+        view.selectedTextRange = nil
+        let still = try frames(Array(repeating: "{scroll: {by: 1}}, \(step), {scroll: {by: -1}}, \(step)", count: 150).joined(separator: ", "), writing: false)
+        emit(["fps": typed.fps, "p50": typed.p50, "shapedPerFrame": typed.shaped, "drawsPerFrame": typed.draws,
+              "caretP50": caret.p50, "caretDraws": caret.draws, "selectionP50": growing.p50, "selectionDraws": growing.draws,
+              "stillP50": still.p50])
     default:
         exit(2)
     }
@@ -222,6 +258,7 @@ FileHandle.standardError.write(Data("… scrolling without caches\n".utf8))
 results["scroll-nocache"] = try child(["--child", "scroll", "100000", "--no-cache"])
 FileHandle.standardError.write(Data("… 300 frames, 100 of them waiting\n".utf8))
 results["waits"] = try child(["--child", "waits", "100000"])
+results["typing"] = try child(["--child", "typing", "100000"])
 FileHandle.standardError.write(Data("… 200 drawings, with and without the scrolling policy\n".utf8))
 results["drawings-policy"] = try child(["--child", "drawings", "200", "--policy"])
 results["drawings-none"] = try child(["--child", "drawings", "200", "--none"])
@@ -312,6 +349,12 @@ for name in ["fast", "small", "none", "libpng", "cairo"] {
     row("\(label): per frame", "\(f(ms)) ms  \(f(kb, 1)) KB  (\(f(kb * 1000 / max(s["bytes.libpng"] ?? 1, 1)))× libpng's size)")
 }
 row("PNG fast: targets", "≤ 1.0 ms per frame, ≤ 1.30× libpng's size; ≥ 600 frames/s end to end")
+let t = results["typing"]!
+row("typing a character a frame into 100,000, writing PNGs", "\(f(t["fps"]!, 0)) frames/s  (target ≥ 300)")
+row("  per frame: paragraphs shaped / surfaces drawn", "\(f(t["shapedPerFrame"]!)) / \(f(t["drawsPerFrame"]!))")
+row("caret moving a character a frame (no PNG): p50, surfaces drawn", "\(f(t["caretP50"]!)) ms, \(f(t["caretDraws"]!)) per frame")
+row("selection growing a character a frame (no PNG): p50, surfaces", "\(f(t["selectionP50"]!)) ms, \(f(t["selectionDraws"]!)) per frame")
+row("  against a frame scrolled a point, no selection: p50", "\(f(t["stillP50"]!)) ms")
 let w = results["waits"]!
 row("300 frames, 100 waiting: drawn / repeated frame", "\(f(w["drawnMs"]!)) / \(f(w["repeatMs"]!)) ms  (\(f(100 * w["repeatMs"]! / max(w["drawnMs"]!, 1e-9), 1))%, target < 5%)")
 row("peer: --no-cache frame time p50 (ratio to cached)", "\(f(n["p50"]!)) ms  (\(f(n["p50"]! / s["p50"]!, 1))×)")

@@ -156,6 +156,27 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(try view.layoutPass().checks.errors, [])
     }
 
+    func testReturnBreaksTheParagraphAndItsAttachmentGoesWithTheText() throws {
+        let view = try view("# Head\n\nWatch ![](video:clip?size=80x45&duration=5) *now* please.")
+        let manager = view.textLayoutManager
+        let id = manager.document.paragraphs[1].id
+        view.selectedTextRange = TextRange(location: TextLocation(paragraph: id, offset: "Watch".utf8.count))
+        try view.insertText("!\nThen")
+        XCTAssertEqual(manager.document.paragraphs.map(\.text), ["Head", "Watch!", "Then \u{FFFC} now please."])
+        let tail = manager.document.paragraphs[2]
+        XCTAssertEqual(tail.attachments.map(\.id), ["clip"], "the attachment goes with the text after the break")
+        XCTAssertEqual(tail.attachments.first?.utf8Offset, "Then ".utf8.count)
+        XCTAssertEqual(tail.runs.first { $0.style.contains(.emphasis) }.map { String(tail.text.utf8.dropFirst($0.range.lowerBound).prefix($0.range.count)) }, "now")
+        XCTAssertEqual(view.selectedTextRange, TextRange(location: TextLocation(paragraph: tail.id, offset: 4)), "the caret after what was typed")
+        XCTAssertEqual(tail.kind, .body)
+        view.selectedTextRange = TextRange(location: TextLocation(paragraph: manager.document.paragraphs[0].id, offset: 4))
+        try view.insertText("\n")
+        XCTAssertEqual(manager.document.paragraphs[1].kind, .body, "Return at a heading's end starts body text")
+        try view.deleteBackward()
+        XCTAssertEqual(manager.document.paragraphs.map(\.text), ["Head", "Watch!", "Then \u{FFFC} now please."], "and backspace joins them again")
+        XCTAssertEqual(try view.layoutPass().checks.errors, [])
+    }
+
     func testTheCaretBlinksOnlyWhenAskedAndNotWithoutFocus() throws {
         let view = try view("Some text to put a caret in.")
         let id = view.document.paragraphs[0].id

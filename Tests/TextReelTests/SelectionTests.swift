@@ -195,4 +195,23 @@ final class SelectionTests: XCTestCase {
         XCTAssertNil(view.textLayoutManager.textSelections.first?.markedTextRange, "committed")
         XCTAssertEqual(view.selectedTextRange?.start, TextLocation(paragraph: id, offset: 12 + "日本語".utf8.count))
     }
+
+    /// Found by the typing benchmark: every typed version of a paragraph stayed in the surface
+    /// cache as near the viewport as the live one, filled its budget, and pushed live surfaces
+    /// out, so a caret moving after typing redrew two fragments a frame.
+    func testTypingLeavesNoStaleSurfacesToPushLiveOnesOut() throws {
+        let view = try view("# Title\n\nFirst paragraph.\n\nSecond paragraph.\n\nThird paragraph.", width: 400, height: 300)
+        view.renderer.cache.budget = 1_000_000
+        view.selectedTextRange = TextRange(location: TextLocation(paragraph: view.document.paragraphs[2].id))
+        for _ in 0..<60 {
+            try view.insertText("typed ")
+            _ = try view.renderFrame()
+        }
+        for _ in 0..<3 {
+            let moved = try XCTUnwrap(view.textLayoutManager.textSelectionNavigation.destinationSelection(
+                for: view.textLayoutManager.textSelections[0], direction: .left, destination: .character, extending: false))
+            view.textLayoutManager.textSelections = [moved]
+            XCTAssertEqual(try view.renderFrame().pass?.counters.surfaceDraws, 0, "a caret move redraws no fragment")
+        }
+    }
 }

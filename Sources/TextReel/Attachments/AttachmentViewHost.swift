@@ -158,13 +158,14 @@ final class AttachmentViewHost {
 
     /// A paragraph was replaced (`new`) or removed (nil): its views survive only under
     /// `.onEditingInlineParagraphs`, matched by attachment id.
-    func paragraphReplaced(_ old: TextParagraph, with new: TextParagraph?) {
-        let survivors = Set(new?.attachments.map(\.id) ?? [])
+    func paragraphReplaced(_ old: TextParagraph, with new: [TextParagraph]) {
+        let survivors = Set(new.flatMap { $0.attachments.map(\.id) })
         for attachment in old.attachments {
             guard let entry = entries[attachment.id] else { continue }
             if survivors.contains(attachment.id), policy(for: entry.provider).contains(.onEditingInlineParagraphs) {
-                if let moved = new?.attachments.first(where: { $0.id == attachment.id }) {
-                    entry.provider.location = TextLocation(paragraph: new!.id, offset: moved.utf8Offset)
+                for paragraph in new {
+                    guard let moved = paragraph.attachments.first(where: { $0.id == attachment.id }) else { continue }
+                    entry.provider.location = TextLocation(paragraph: paragraph.id, offset: moved.utf8Offset)
                 }
             } else {
                 discard(attachment.id)

@@ -80,4 +80,33 @@ extension TextParagraph {
             + other.attachments.map { $0.at(offset: $0.utf8Offset + shift, isBlock: alone) }
         return replacing(text: joined, runs: runs, attachments: attachments, attributes: attributes)
     }
+
+    /// The paragraph cut at UTF-8 offset `at` (a paragraph break typed there): this one keeps the
+    /// text before, its id and kind; the text after goes to a new paragraph `id`, with its runs,
+    /// attributes and attachments. A heading or rule broken at its end continues as body text.
+    func splitting(at: Int, newID id: ParagraphID) -> (head: TextParagraph, tail: TextParagraph) {
+        let bytes = Array(text.utf8)
+        let before = String(decoding: bytes[..<at], as: UTF8.self), after = String(decoding: bytes[at...], as: UTF8.self)
+        func clip<T>(_ items: [T], _ range: Range<Int>, _ get: (T) -> Range<Int>, _ set: (T, Range<Int>) -> T) -> [T] {
+            items.compactMap { item in
+                let r = get(item).clamped(to: range)
+                return r.isEmpty ? nil : set(item, r.lowerBound - range.lowerBound..<r.upperBound - range.lowerBound)
+            }
+        }
+        func part(_ range: Range<Int>, _ text: String) -> (runs: [StyledRun], attributes: [AttributeRun], attachments: [TextAttachment]) {
+            (clip(runs, range, \.range) { var r = $0; r.range = $1; return r },
+             clip(attributes, range, \.range) { var r = $0; r.range = $1; return r },
+             attachments.filter { range.contains($0.utf8Offset) }
+                .map { $0.at(offset: $0.utf8Offset - range.lowerBound, isBlock: text == TextAttachment.character) })
+        }
+        let head = part(0..<at, before), tail = part(at..<bytes.count, after)
+        var tailKind = kind
+        switch kind {
+        case .heading where after.isEmpty, .thematicBreak, .blockAttachment: tailKind = .body
+        default: break
+        }
+        return (replacing(text: before, runs: head.runs, attachments: head.attachments, attributes: head.attributes),
+                TextParagraph(id: id, kind: tailKind, text: after, runs: tail.runs, attachments: tail.attachments,
+                              quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: tail.attributes))
+    }
 }

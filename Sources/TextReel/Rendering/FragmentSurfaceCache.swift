@@ -47,6 +47,13 @@ final class FragmentSurfaceCache {
             cairo_translate(cr, -bounds.minX, -bounds.minY)
             draw(fragment, cr)
         }
+        // An edited paragraph's earlier versions are never drawn again: typing would otherwise
+        // fill the budget with them, all as near the viewport as the live one, and push the
+        // live surfaces out (two redrawn every frame while typing into 10^5 paragraphs).
+        for stale in entries.keys where stale.paragraph.id == key.paragraph.id && stale.containerWidth == key.containerWidth
+            && stale.scale == key.scale && stale.kind == key.kind {
+            bytes -= entries.removeValue(forKey: stale)!.surface.byteCount
+        }
         entries[key] = Entry(surface: surface, lastY: fragment.layoutFragmentFrame.minY)
         bytes += surface.byteCount
         draws += 1
@@ -58,7 +65,10 @@ final class FragmentSurfaceCache {
         func distance(_ y: Double) -> Double { y < visible.minY ? visible.minY - y : max(y - visible.maxY, 0) }
         let ranked = entries.sorted {
             let a = distance($0.value.lastY), b = distance($1.value.lastY)
-            return a != b ? a > b : $0.key.paragraph.id > $1.key.paragraph.id
+            if a != b { return a > b }
+            if $0.key.paragraph.id != $1.key.paragraph.id { return $0.key.paragraph.id > $1.key.paragraph.id }
+            // Then by width and scale, so which surface goes never depends on hashing order.
+            return ($0.key.containerWidth, $0.key.scale) > ($1.key.containerWidth, $1.key.scale)
         }
         for (key, entry) in ranked where bytes > budget || distance(entry.lastY) > keptDistance {
             entries[key] = nil

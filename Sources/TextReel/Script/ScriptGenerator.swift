@@ -19,6 +19,11 @@ public struct ScriptGenerator {
             if case .heading = paragraph.kind { heading = paragraph.text }
             attachments = paragraph.attachments
         }
+
+        init(length: Int) {
+            self.length = length
+            attachments = []
+        }
     }
 
     var random: ExploreRandom

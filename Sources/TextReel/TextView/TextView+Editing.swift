@@ -17,7 +17,7 @@ extension TextView {
         try document.checkEdit(adding: [edited], removing: old, at: index)
         if let at = old.utf8Offset(ofCharacter: offset) { moveSelections(in: old.id) { $0 >= at ? $0 + text.utf8.count : $0 } }
         textLayoutManager.replaceParagraph(at: index, with: edited)
-        attachmentHost.paragraphReplaced(old, with: edited)
+        attachmentHost.paragraphReplaced(old, with: [edited])
         setNeedsLayout()
     }
 
@@ -30,7 +30,7 @@ extension TextView {
             moveSelections(in: old.id) { $0 <= start ? $0 : max($0 - (end - start), start) }
         }
         textLayoutManager.replaceParagraph(at: index, with: edited)
-        attachmentHost.paragraphReplaced(old, with: edited)
+        attachmentHost.paragraphReplaced(old, with: [edited])
         setNeedsLayout()
     }
 
@@ -68,7 +68,7 @@ extension TextView {
             return TextSelection(next)
         }
         textLayoutManager.removeParagraph(at: index)
-        attachmentHost.paragraphReplaced(old, with: nil)
+        attachmentHost.paragraphReplaced(old, with: [])
         scrollPosition.paragraphRemoved(id, replacementIndex: min(index, textLayoutManager.paragraphCount - 1))
         setNeedsLayout()
     }
@@ -85,10 +85,28 @@ extension TextView {
         let shift = first.text.utf8.count
         moveSelections { $0.paragraph == second.id ? TextLocation(paragraph: first.id, offset: $0.offset + shift) : $0 }
         textLayoutManager.replaceParagraph(at: index, with: joined)
-        attachmentHost.paragraphReplaced(first, with: joined)
+        attachmentHost.paragraphReplaced(first, with: [joined])
         textLayoutManager.removeParagraph(at: index + 1)
-        attachmentHost.paragraphReplaced(second, with: joined)
+        attachmentHost.paragraphReplaced(second, with: [joined])
         scrollPosition.paragraphRemoved(second.id, replacementIndex: index)
+        setNeedsLayout()
+    }
+
+    /// Breaks paragraph `index` in two at UTF-8 offset `offset` (Return typed there): the text
+    /// after goes to a new paragraph below, with the selections in it and its attachments (kept
+    /// or discarded as their policy says of an edit).
+    public func splitParagraph(at index: Int, utf8Offset offset: Int) throws {
+        try checkIndex(index)
+        let old = document.paragraphs[index]
+        guard old.characterIndex(ofUTF8: offset) != nil else {
+            throw TextReelError("cannot break paragraph \(index) at byte \(offset): it is not between two characters of its \(old.text.utf8.count) bytes")
+        }
+        let (head, tail) = old.splitting(at: offset, newID: textLayoutManager.makeParagraphID())
+        try document.checkEdit(adding: [head, tail], removing: old, at: index)
+        moveSelections { $0.paragraph == old.id && $0.offset > offset ? TextLocation(paragraph: tail.id, offset: $0.offset - offset) : $0 }
+        textLayoutManager.replaceParagraph(at: index, with: head)
+        textLayoutManager.insertParagraph(tail, at: index + 1)
+        attachmentHost.paragraphReplaced(old, with: [head, tail])
         setNeedsLayout()
     }
 

@@ -34,7 +34,8 @@ extension TextView {
 
     /// Replaces the selection with `text` (at the caret when it is empty) and puts the caret after
     /// it; each change is an edit of a paragraph, as layout, the height index and attachment
-    /// policies see any. A selection across paragraphs is deleted first (they join).
+    /// policies see any. A selection across paragraphs is deleted first (they join); a line
+    /// break in `text` breaks the paragraph, as Return does.
     public func insertText(_ text: String) throws {
         guard var range = selectedTextRange, textLayoutManager.index(of: range.start.paragraph) != nil else {
             throw TextReelError("there is no caret to type at; select a place first")
@@ -43,10 +44,20 @@ extension TextView {
             try delete(range)
             range = TextRange(location: range.start)
         }
-        guard let index = textLayoutManager.index(of: range.start.paragraph),
-              let at = document.paragraphs[index].characterIndex(ofUTF8: range.start.offset) else { return }
-        try insertText(text, inParagraphAt: index, atCharacter: at)
-        selectedTextRange = TextRange(location: TextLocation(paragraph: range.start.paragraph, offset: range.start.offset + text.utf8.count))
+        // A line break ("\n", "\r\n" or "\r") is Return: the paragraph breaks there.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        var caret = range.start
+        for (n, line) in lines.enumerated() {
+            guard let index = textLayoutManager.index(of: caret.paragraph) else { return }
+            if n > 0 {
+                try splitParagraph(at: index, utf8Offset: caret.offset)
+                caret = TextLocation(paragraph: document.paragraphs[index + 1].id, offset: 0)
+            }
+            guard !line.isEmpty, let at = document.paragraphs[index + (n > 0 ? 1 : 0)].characterIndex(ofUTF8: caret.offset) else { continue }
+            try insertText(String(line), inParagraphAt: index + (n > 0 ? 1 : 0), atCharacter: at)
+            caret.offset += line.utf8.count
+        }
+        selectedTextRange = TextRange(location: caret)
     }
 
     /// Deletes the selection, or the grapheme cluster before the caret (a family emoji, a flag, a
