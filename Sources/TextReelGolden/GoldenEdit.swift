@@ -37,9 +37,17 @@ public enum GoldenEdit {
         }
     }
 
-    /// Re-renders the case `result` reported and records all its goldens.
+    /// Re-renders the case `result` reported and records all its goldens; for the goldens of a
+    /// Swift test (no case.json5 to render from), accepts every actual image it left.
     public static func accept(case result: CaseResult) throws {
         let folder = URL(fileURLWithPath: result.folder)
+        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("case.json5").path), let expected = result.expected {
+            for diff in result.diffs {
+                guard let actual = diff.actual else { continue }
+                try accept(frame: diff.frame, image: URL(fileURLWithPath: actual), expected: URL(fileURLWithPath: expected))
+            }
+            return
+        }
         let base = try GoldenCase(folder: folder)
         let restyled = try result.look.map {
             base.restyled(try Appearance.parse(theme: $0.first ?? nil, textSize: $0.dropFirst().first ?? nil, direction: $0.dropFirst(2).first ?? nil))

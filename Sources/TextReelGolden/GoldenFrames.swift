@@ -20,7 +20,7 @@ public enum GoldenFrames {
         public let result: CaseResult
         public var description: String {
             if result.status == .recorded {
-                return "recorded new goldens for '\(result.name)' in \(result.folder)/expected; look at them, then run again"
+                return "recorded \(Reports.framesWritten(result)) of '\(result.name)' in \(result.folder)/expected; look at them, then run again"
             }
             var lines = ["golden frames of '\(result.name)' \(result.status == .drift ? "differ, with environment drift" : "differ"):"]
             lines += Reports.reasons(result).map { "  " + $0 }
@@ -31,7 +31,8 @@ public enum GoldenFrames {
         }
     }
 
-    /// `TEXTREEL_RECORD`'s mode (an unknown one is an error), else `missing` (`none` under CI).
+    /// The `withGoldenRecording` scope's mode, else `TEXTREEL_RECORD`'s (an unknown one is an
+    /// error), else `missing` (`never` under CI).
     public static var recordMode: GoldenSuite.UpdateMode {
         get throws { try GoldenSuite.UpdateMode.fromEnvironment() }
     }
@@ -48,7 +49,7 @@ public enum GoldenFrames {
     /// `TextReelTesting` turns it into a failure at the caller).
     public static func compare(_ view: TextView, script: ScrollScript, frames: GoldenCase.Frames, name: String, folder: URL,
                                tolerance: GoldenCase.Tolerance, mode: GoldenSuite.UpdateMode) throws -> CaseResult {
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        // No folder is made here: one that records nothing (`never`, CI) leaves nothing behind.
         let rendered = try GoldenCase.render(view, script: script, frames: frames, fontSet: .standard)
         return try GoldenSuite.compare(rendered, name: name, folder: folder, tolerance: tolerance, update: mode)
     }

@@ -12,23 +12,27 @@ public enum GoldenSuite {
         case changed
         /// For every case, passing or not.
         case all
-        /// Never: a missing golden fails (the default when `CI` is set).
-        case none
+        /// Never: a missing golden fails (the default when `CI` is set). Written `none` on the
+        /// command line and in `TEXTREEL_RECORD` (`never` is read too); named so that it never
+        /// reads as `Optional.none`.
+        case never = "none"
 
         /// The mode named `text`; `source` says where it was written, for the error
         /// ("--update", "TEXTREEL_RECORD").
         public init(parsing text: String, from source: String) throws {
-            guard let mode = UpdateMode(rawValue: text) else {
+            guard let mode = text == "never" ? .never : UpdateMode(rawValue: text) else {
                 throw TextReelError("\(source) expects \(Self.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'", exitStatus: 2)
             }
             self = mode
         }
 
-        /// The mode of Swift tests: `TEXTREEL_RECORD`, else `missing` (`none` when `CI` is set).
+        /// The mode of Swift tests: the innermost `withGoldenRecording` scope's, else
+        /// `TEXTREEL_RECORD`, else `missing` (`none` when `CI` is set).
         public static func fromEnvironment() throws -> UpdateMode {
+            if let scoped = GoldenRecording.scoped { return scoped }
             let environment = ProcessInfo.processInfo.environment
             if let raw = environment["TEXTREEL_RECORD"] { return try UpdateMode(parsing: raw, from: "TEXTREEL_RECORD") }
-            return environment["CI"] == nil ? .missing : .none
+            return environment["CI"] == nil ? .missing : .never
         }
     }
 
@@ -48,7 +52,7 @@ public enum GoldenSuite {
         public var prune = false
 
         /// Options; by default goldens are recorded where missing (never when `CI` is set), all cases run.
-        public init(update: UpdateMode = ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .none,
+        public init(update: UpdateMode = ProcessInfo.processInfo.environment["CI"] == nil ? .missing : .never,
                     shard: (index: Int, count: Int)? = nil) {
             self.update = update
             self.shard = shard
@@ -261,13 +265,14 @@ public enum GoldenSuite {
         }
 
         guard let expected = try ExpectedFolder.read(at: expectedFolder) else {
-            if update == .none {
+            if update == .never {
                 result.status = .failed
                 result.structure = ["no goldens yet in \(expectedFolder.path); record them with update mode missing"]
             } else {
                 try ExpectedFolder.write(rendered, to: expectedFolder)
                 result.status = .recorded
                 result.written = true
+                result.recordedFrames = rendered.frames.keys.sorted()
             }
             return result
         }
@@ -278,6 +283,7 @@ public enum GoldenSuite {
         diffOptions.threshold = tolerance.threshold
         diffOptions.includeAA = tolerance.includeAA
         let numbers = Set(rendered.frames.keys).union(expected.index.frames.keys.compactMap { Int($0) }).sorted()
+        var sameBytes: Set<Int> = []
         for number in numbers {
             let name = String(format: "frame-%05d.png", number)
             let actualPath = actualFolder.appendingPathComponent(name)
@@ -289,7 +295,7 @@ public enum GoldenSuite {
             }
             // The same bytes are the same pixels: nothing to decode.
             if let file = expected.imageURL(frame: number), let bytes = FileManager.default.contents(atPath: file.path),
-               bytes == output.png { continue }
+               bytes == output.png { sameBytes.insert(number); continue }
             let actual = output.image
             guard let file = expected.imageURL(frame: number), FileManager.default.fileExists(atPath: file.path) else {
                 try write(actual, to: actualPath)
@@ -338,10 +344,13 @@ public enum GoldenSuite {
             }), to: expectedFolder)
             result.status = .recorded
             result.written = true
-        } else if (failed && update == .changed) || update == .all {
+            result.recordedFrames = result.diffs.map(\.frame)
+        } else if (failed && update == .changed) || (update == .all && (failed || sameBytes.count != numbers.count)) {
+            // `all` leaves a case whose every frame has the same bytes as it is: nothing to write.
             try ExpectedFolder.write(rendered, to: expectedFolder)
             if failed { result.status = .updated }
             result.written = true
+            result.recordedFrames = rendered.frames.keys.sorted().filter { !sameBytes.contains($0) }
         } else if prune && !failed && !result.obsolete.isEmpty {
             try ExpectedFolder.write(rendered, to: expectedFolder)
             result.pruned = result.obsolete

@@ -107,6 +107,17 @@ public enum Reports {
         try atomically(Data(xml.utf8), to: url)
     }
 
+    /// What a recording wrote, in words: "frame 3 (frame-00003.png)", "frames 1, 2 and 5", "no frame".
+    public static func framesWritten(_ result: CaseResult) -> String {
+        let frames = result.recordedFrames
+        switch frames.count {
+        case 0: return "no frame"
+        case 1: return "frame \(frames[0]) (\(String(format: "frame-%05d.png", frames[0])))"
+        case 2...6: return "frames " + frames.dropLast().map(String.init).joined(separator: ", ") + " and \(frames.last!)"
+        default: return "\(frames.count) frames (\(frames.first!) to \(frames.last!))"
+        }
+    }
+
     /// The reasons a case failed, in words.
     public static func reasons(_ result: CaseResult) -> [String] {
         var lines = result.structure

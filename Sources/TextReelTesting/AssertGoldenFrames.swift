@@ -1,7 +1,8 @@
 import Foundation
 import Testing
-import TextReel
-import TextReelGolden
+// One import gives a test everything a call needs: the view, documents, scripts and record modes.
+@_exported import TextReel
+@_exported import TextReelGolden
 import XCTest
 
 /// Golden frames as an assertion, as easy as `assertSnapshot`: renders a `TextView` (your
@@ -17,12 +18,15 @@ import XCTest
 /// }
 /// ```
 ///
-/// Names default to the test function's, with a counter for each further call in it. The record
-/// mode comes from `record:`, else `TEXTREEL_RECORD` (`missing`, the default, or `none` when `CI`
-/// is set; `changed`; `all`); anything else is an error, and every recording says what it wrote.
+/// Names default to the test function's, with a counter for each further call site in it (a
+/// call site keeps its name when the test runs again, as with `--repetitions`). The record mode
+/// comes from `record:`, else the enclosing `withGoldenRecording` or `.goldenRecording` trait,
+/// else `TEXTREEL_RECORD` (`missing`, the default, or `never` when `CI` is set; `changed`;
+/// `all`); anything else is an error. Every recording says which frames it wrote and attaches
+/// them; a frame whose bytes did not change is never rewritten.
 public func assertGoldenFrames(
     _ view: TextView, script: ScrollScript? = nil, frames: GoldenCase.Frames = .all, named name: String? = nil,
-    tolerance: GoldenCase.Tolerance = .init(), record: GoldenSuite.UpdateMode? = nil,
+    tolerance: GoldenCase.Tolerance = .init(), record: GoldenRecording = .automatic,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     function: String = #function
 ) {
@@ -31,16 +35,17 @@ public func assertGoldenFrames(
                         place: place, function: function)
 }
 
-/// The same, with the script written as JSON5 text.
+/// The same, with the script written as JSON5 text, read with the view's providers (so it may
+/// name schemes the view registered).
 public func assertGoldenFrames(
     _ view: TextView, script: String, frames: GoldenCase.Frames = .all, named name: String? = nil,
-    tolerance: GoldenCase.Tolerance = .init(), record: GoldenSuite.UpdateMode? = nil,
+    tolerance: GoldenCase.Tolerance = .init(), record: GoldenRecording = .automatic,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     function: String = #function
 ) {
     let place = GoldenAssertion.Place(fileID: fileID, filePath: filePath, line: line, column: column)
     do {
-        let parsed = try ScrollScript(data: Data(script.utf8), fileName: "\(fileID):\(line) script")
+        let parsed = try ScrollScript(data: Data(script.utf8), fileName: "\(fileID):\(line) script", providers: view.providers)
         GoldenAssertion.run(view, script: parsed, frames: frames, name: name, tolerance: tolerance, record: record,
                             place: place, function: function)
     } catch {
@@ -61,7 +66,7 @@ public func assertGoldenFrames(
 public func assertGoldenFrames(
     themes: [String] = ["light"], textSizes: [TextSize]? = nil, widths: [Double]? = nil,
     directions: [Theme.LayoutDirection]? = nil, script: ScrollScript? = nil, frames: GoldenCase.Frames = .all,
-    named name: String? = nil, tolerance: GoldenCase.Tolerance = .init(), record: GoldenSuite.UpdateMode? = nil,
+    named name: String? = nil, tolerance: GoldenCase.Tolerance = .init(), record: GoldenRecording = .automatic,
     fileID: String = #fileID, filePath: StaticString = #filePath, line: UInt = #line, column: UInt = #column,
     function: String = #function, makeView: (Theme, Double?) throws -> TextView
 ) {
@@ -91,17 +96,36 @@ enum GoldenAssertion {
         var filePath: StaticString
         var line: UInt
         var column: UInt
+
+        /// The column the call starts at: the compiler's `#column` is its opening parenthesis,
+        /// so the line is read back for the function's name before it (only on failure).
+        var startColumn: Int {
+            guard let text = try? String(contentsOfFile: "\(filePath)", encoding: .utf8) else { return Int(column) }
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+            guard line >= 1, Int(line) <= lines.count else { return Int(column) }
+            let row = Array(lines[Int(line) - 1].utf8.prefix(Int(column)))
+            let name = Array("assertGoldenFrames".utf8)
+            guard row.count >= name.count else { return Int(column) }
+            for start in stride(from: row.count - name.count, through: 0, by: -1) where Array(row[start..<start + name.count]) == name {
+                return start + 1
+            }
+            return Int(column)
+        }
+
+        /// The call site, as names are remembered by.
+        var site: String { "\(filePath):\(line):\(column)" }
     }
 
-    /// Names used in this process, per goldens folder, and how many unnamed calls each test made.
-    nonisolated(unsafe) private static var used: Set<String> = []
-    nonisolated(unsafe) private static var counters: [String: Int] = [:]
+    /// Per test function, its call sites in the order they first ran (a site keeps its number
+    /// when the test runs again); per golden folder, the call site that owns it.
+    nonisolated(unsafe) private static var sites: [String: [String]] = [:]
+    nonisolated(unsafe) private static var owners: [String: String] = [:]
     private static let lock = NSLock()
 
     static func run(_ view: TextView, script: ScrollScript?, frames: GoldenCase.Frames, name: String?,
-                    tolerance: GoldenCase.Tolerance, record: GoldenSuite.UpdateMode?, place: Place, function: String) {
+                    tolerance: GoldenCase.Tolerance, record: GoldenRecording, place: Place, function: String) {
         let mode: GoldenSuite.UpdateMode
-        do { mode = try record ?? GoldenFrames.recordMode } catch { return fail("\(error)", attachments: [], at: place) }
+        do { mode = try record.resolved() } catch { return fail("\(error)", attachments: [], at: place) }
         // The cases of a parameterised test run in parallel: counters would hand out names in
         // the order they finish, so each case must name its goldens.
         if name == nil, Test.Case.current?.isParameterized == true {
@@ -116,13 +140,16 @@ enum GoldenAssertion {
                     chosen = name
                 } else {
                     let key = "\(place.filePath)|\(function)"
-                    counters[key, default: 0] += 1
+                    if sites[key, default: []].contains(place.site) == false { sites[key, default: []].append(place.site) }
+                    let number = sites[key]!.firstIndex(of: place.site)! + 1
                     let stem = function.prefix { $0 != "(" }.filter { $0.isLetter || $0.isNumber || $0 == "_" }
-                    chosen = counters[key]! == 1 ? String(stem) : "\(stem)-\(counters[key]!)"
+                    chosen = number == 1 ? String(stem) : "\(stem)-\(number)"
                 }
-                guard used.insert(GoldenFrames.folder(named: chosen, testFile: "\(place.filePath)").path).inserted else {
-                    throw TextReelError("the golden name '\(chosen)' is already used by another assertion in this test file; give each a name of its own")
+                let folder = GoldenFrames.folder(named: chosen, testFile: "\(place.filePath)").path
+                if let owner = owners[folder], owner != place.site {
+                    throw TextReelError("the golden name '\(chosen)' is already used by another assertion in this test file (\(owner)); give each a name of its own")
                 }
+                owners[folder] = place.site
                 return chosen
             }
         } catch {
@@ -144,15 +171,20 @@ enum GoldenAssertion {
             return fail("rendering '\(caseName)' failed: \(error)", attachments: [], at: place)
         }
         let expected = result.expected ?? folder.appendingPathComponent("expected").path
+        let wrote = Reports.framesWritten(result)
         switch result.status {
         case .passed:
-            return
+            // `all` on frames that differ within the tolerance rewrote them: say so.
+            if !result.recordedFrames.isEmpty {
+                fail("record mode \(mode.rawValue) rewrote \(wrote) of '\(caseName)' in \(expected); look at them, then run the test again",
+                     attachments: recorded(result, name: caseName), at: place)
+            }
         case .recorded:
-            fail("recorded new goldens for '\(caseName)' in \(expected) (record mode \(mode.rawValue)); look at them, then run the test again",
-                 attachments: [], at: place)
+            fail("recorded \(wrote) of '\(caseName)' in \(expected) (record mode \(mode.rawValue)); look at them, then run the test again",
+                 attachments: attachments(result, name: caseName) + recorded(result, name: caseName), at: place)
         case .updated:
-            fail("the frames of '\(caseName)' differed, and record mode \(mode.rawValue) wrote new goldens in \(expected); look at them, then run the test again",
-                 attachments: attachments(result), at: place)
+            fail("the frames of '\(caseName)' differed, and record mode \(mode.rawValue) wrote \(wrote) in \(expected); look at them, then run the test again",
+                 attachments: attachments(result, name: caseName), at: place)
         case .failed, .drift:
             var lines: [String]
             if result.structure.first?.hasPrefix("no goldens yet") == true {
@@ -165,24 +197,40 @@ enum GoldenAssertion {
                     lines.append("  diff image: \(first.diff!)  actual: \(first.actual ?? "-")  expected: \(first.expected ?? "-")")
                 }
             }
-            fail(lines.joined(separator: "\n"), attachments: attachments(result), at: place)
+            fail(lines.joined(separator: "\n"), attachments: attachments(result, name: caseName), at: place)
         }
     }
 
-    /// Expected, actual and diff images of the frames that differ.
-    static func attachments(_ result: CaseResult) -> [(name: String, bytes: [UInt8])] {
+    /// An attachment's name: the golden's, the frame's and what it shows.
+    static func attachmentName(_ name: String, frame: Int, _ label: String) -> String {
+        "\(name)-frame-\(String(format: "%05d", frame))-\(label).png"
+    }
+
+    /// Expected, actual and diff images of the frames that differ (those that exist: a frame
+    /// whose golden was deleted has an actual image only).
+    static func attachments(_ result: CaseResult, name: String) -> [(name: String, bytes: [UInt8])] {
         result.diffs.prefix(8).flatMap { diff in
             [("expected", diff.expected), ("actual", diff.actual), ("diff", diff.diff)].compactMap { label, path in
                 path.flatMap { FileManager.default.contents(atPath: $0) }
-                    .map { (name: "frame-\(String(format: "%05d", diff.frame))-\(label).png", bytes: [UInt8]($0)) }
+                    .map { (name: attachmentName(name, frame: diff.frame, label), bytes: [UInt8]($0)) }
             }
+        }
+    }
+
+    /// The goldens a recording wrote, read back from the expected folder.
+    static func recorded(_ result: CaseResult, name: String) -> [(name: String, bytes: [UInt8])] {
+        guard let expected = result.expected, let data = FileManager.default.contents(atPath: expected + "/index.json"),
+              let index = try? JSONDecoder().decode([String: [String: String]].self, from: data)["frames"] else { return [] }
+        return result.recordedFrames.prefix(8).compactMap { frame in
+            index[String(frame)].flatMap { FileManager.default.contents(atPath: expected + "/" + $0) }
+                .map { (name: attachmentName(name, frame: frame, "recorded"), bytes: [UInt8]($0)) }
         }
     }
 
     /// A failure at the caller: an issue with attachments under Swift Testing, else XCTFail.
     static func fail(_ message: String, attachments: [(name: String, bytes: [UInt8])], at place: Place) {
         if Test.current != nil {
-            let location = SourceLocation(fileID: place.fileID, filePath: "\(place.filePath)", line: Int(place.line), column: Int(place.column))
+            let location = SourceLocation(fileID: place.fileID, filePath: "\(place.filePath)", line: Int(place.line), column: place.startColumn)
             Issue.record(Comment(rawValue: message), sourceLocation: location)
             for attachment in attachments { Attachment.record(attachment.bytes, named: attachment.name, sourceLocation: location) }
         } else {
@@ -190,4 +238,20 @@ enum GoldenAssertion {
             XCTFail(message, file: place.filePath, line: place.line)
         }
     }
+}
+
+/// A trait that runs a test (or every test of a suite) with golden assertions recording in
+/// `mode`, as `withGoldenRecording` does around a body: `@Test(.goldenRecording(.all))`.
+public struct GoldenRecordingTrait: TestTrait, SuiteTrait, TestScoping {
+    /// The mode the test's assertions record in (unless one says its own).
+    public let recording: GoldenRecording
+
+    public func provideScope(for test: Test, testCase: Test.Case?, performing function: @Sendable () async throws -> Void) async throws {
+        try await withGoldenRecording(recording) { try await function() }
+    }
+}
+
+extension Trait where Self == GoldenRecordingTrait {
+    /// Golden assertions in the test record in `recording`'s mode.
+    public static func goldenRecording(_ recording: GoldenRecording) -> Self { GoldenRecordingTrait(recording: recording) }
 }

@@ -51,7 +51,7 @@ enum TestCommand {
                 throw Arguments.UsageError(message: error.message)
             }
         }
-        if args.flags.contains("fail-on-update") && options.update == .none {
+        if args.flags.contains("fail-on-update") && options.update == .never {
             throw Arguments.UsageError(message: "--fail-on-update has nothing to catch when no golden is written (update mode none, the default when CI is set); add --update missing, changed or all")
         }
         if let shard = args.values["shard"] {
@@ -75,7 +75,19 @@ enum TestCommand {
             look.theme = URL(fileURLWithPath: theme).standardizedFileURL.path
             _ = try look.resolve()
         }
-        let cases = try GoldenSuite.cases(in: args.positional.map { URL(fileURLWithPath: $0) }).map { $0.restyled(look) }
+        let suites = args.positional.map { URL(fileURLWithPath: $0) }
+        // Goldens of Swift tests are compared by `swift test`; here their last run is read.
+        if (try? GoldenSuite.cases(in: suites)) == nil, case let swift = SwiftGoldens.results(in: suites), !swift.isEmpty {
+            for result in swift { show(result, quiet: quiet) }
+            if let folder = args.values["report"] { try Reports.writeHTML(swift, to: URL(fileURLWithPath: folder)) }
+            if let file = args.values["junit"] { try Reports.writeJUnit(swift, to: URL(fileURLWithPath: file)) }
+            if let file = args.values["json"] { try Reports.writeJSON(swift, to: URL(fileURLWithPath: file)) }
+            let failed = swift.filter(\.isFailure).count
+            print("\(swift.count - failed) passed, \(failed) failed: goldens of Swift tests, as their last `swift test` run left them "
+                  + "(run it to compare them again; textreel review accepts)")
+            return failed == 0 ? 0 : 1
+        }
+        let cases = try GoldenSuite.cases(in: suites).map { $0.restyled(look) }
         for warning in cases.flatMap(\.warnings) { Terminal.error(warning) }
         let progress = Progress(total: options.shard.map { GoldenSuite.shard(cases, index: $0.index, count: $0.count).count } ?? cases.count,
                                 enabled: true, unit: "cases")
@@ -84,32 +96,9 @@ enum TestCommand {
         let results = try GoldenSuite.run(cases, options: options) { result in
             progress.clear()
             defer { progress.step() }
-            let mark = switch result.status {
-            case .passed: "✓"
-            case .recorded: "+"
-            case .updated: "↻"
-            case .failed, .drift: "✗"
-            }
-            if quiet && !result.isFailure { return }
-            print("\(mark) \(result.name) — \(result.status.rawValue), \(result.frames) frame\(result.frames == 1 ? "" : "s"), \(String(format: "%.1f", result.seconds)) s")
-            if result.isFailure || result.status == .updated {
-                // A case that changed everywhere says so in a screenful; the reports hold the rest.
-                let reasons = Reports.reasons(result), shown = 40
-                for line in reasons.prefix(shown) { print("    \(line)") }
-                if reasons.count > shown {
-                    print("    … and \(reasons.count - shown) more (all of them in --report, --json and --junit)")
-                }
-            }
-            if let first = result.firstDivergingFrame, result.isFailure {
-                let written = result.diffs.contains { $0.diff != nil } ? "actual/ and diff/" : "actual/"
-                print("    first diverging frame: \(first); images in \(result.folder)/\(written)")
-            }
-            if !result.drift.isEmpty && !result.isFailure && result.status == .passed {
-                print("    note: environment differs from the goldens' (\(result.drift.joined(separator: "; "))) but pixels match")
-            }
+            show(result, quiet: quiet)
             try Interruption.check("after case \(result.name)")
         }
-        let suites = args.positional.map { URL(fileURLWithPath: $0) }
         let orphans = GoldenSuite.orphans(in: suites, cases: cases)
         let obsolete = results.flatMap(\.obsolete).filter { line in !results.contains { $0.pruned.contains(line) } }
         for result in results { for line in result.pruned { print("removed obsolete golden \(line)") } }
@@ -143,5 +132,35 @@ enum TestCommand {
             return 1
         }
         return failed == 0 ? 0 : 1
+    }
+
+    /// One case's line, and its reasons when it failed.
+    static func show(_ result: CaseResult, quiet: Bool) {
+        let mark = switch result.status {
+        case .passed: "✓"
+        case .recorded: "+"
+        case .updated: "↻"
+        case .failed, .drift: "✗"
+        }
+        if quiet && !result.isFailure { return }
+        print("\(mark) \(result.name) — \(result.status.rawValue), \(result.frames) frame\(result.frames == 1 ? "" : "s"), \(String(format: "%.1f", result.seconds)) s")
+        if result.isFailure || result.status == .updated {
+            // A case that changed everywhere says so in a screenful; the reports hold the rest.
+            let reasons = Reports.reasons(result), shown = 40
+            for line in reasons.prefix(shown) { print("    \(line)") }
+            if reasons.count > shown {
+                print("    … and \(reasons.count - shown) more (all of them in --report, --json and --junit)")
+            }
+        }
+        if result.written, !result.recordedFrames.isEmpty {
+            print("    wrote \(Reports.framesWritten(result)) in \(result.expected ?? result.folder)")
+        }
+        if let first = result.firstDivergingFrame, result.isFailure {
+            let written = result.diffs.contains { $0.diff != nil } ? "actual/ and diff/" : "actual/"
+            print("    first diverging frame: \(first); images in \(result.folder)/\(written)")
+        }
+        if !result.drift.isEmpty && !result.isFailure && result.status == .passed {
+            print("    note: environment differs from the goldens' (\(result.drift.joined(separator: "; "))) but pixels match")
+        }
     }
 }

@@ -28,13 +28,13 @@ final class GoldenSuiteTests: XCTestCase {
 
     func testRecordsThenPassesThenReportsAChangeByNameThenUpdates() throws {
         let (suite, folder) = try makeSuite(text)
-        XCTAssertEqual(try run(suite, .none).status, .failed, "no goldens and no recording")
+        XCTAssertEqual(try run(suite, .never).status, .failed, "no goldens and no recording")
         XCTAssertEqual(try run(suite, .missing).status, .recorded)
         XCTAssertEqual(try run(suite, .missing).status, .passed)
 
         try Data(text.replacingOccurrences(of: "Paragraph 2 has some", with: "Paragraph 2 has a good many more").utf8)
             .write(to: folder.appendingPathComponent("doc.md"))
-        let failed = try run(suite, .none)
+        let failed = try run(suite, .never)
         XCTAssertEqual(failed.status, .failed)
         XCTAssertTrue(failed.structure.contains { $0.hasPrefix("frame 1: paragraph 2 ") && $0.contains("line") }, "\(failed.structure)")
         XCTAssertEqual(failed.firstDivergingFrame, 1)
@@ -57,7 +57,7 @@ final class GoldenSuiteTests: XCTestCase {
         XCTAssertTrue(junit.contains("failures=\"1\"") && junit.contains("[[ATTACHMENT|"))
 
         XCTAssertEqual(try run(suite, .changed).status, .updated)
-        XCTAssertEqual(try run(suite, .none).status, .passed)
+        XCTAssertEqual(try run(suite, .never).status, .passed)
     }
 
     /// Accepting each failing frame (the review and the served report do) takes its structure
@@ -67,14 +67,14 @@ final class GoldenSuiteTests: XCTestCase {
         XCTAssertEqual(try run(suite, .missing).status, .recorded)
         try Data(text.replacingOccurrences(of: "Paragraph 2 has some", with: "Paragraph 2 has a good many more").utf8)
             .write(to: folder.appendingPathComponent("doc.md"))
-        let failed = try run(suite, .none)
+        let failed = try run(suite, .never)
         XCTAssertFalse(failed.structure.isEmpty)
         XCTAssertEqual(failed.diffs.count, failed.frames, "paragraph 2 is on screen in every frame")
         for diff in failed.diffs {
             try GoldenEdit.accept(frame: diff.frame, image: URL(fileURLWithPath: try XCTUnwrap(diff.actual)),
                                   expected: URL(fileURLWithPath: try XCTUnwrap(failed.expected)))
         }
-        let again = try run(suite, .none)
+        let again = try run(suite, .never)
         XCTAssertEqual(again.status, .passed, "\(again.structure) \(again.diffs.map(\.reason))")
     }
 
@@ -85,9 +85,9 @@ final class GoldenSuiteTests: XCTestCase {
         var fingerprint = try JSONDecoder().decode(EnvironmentFingerprint.self, from: Data(contentsOf: file))
         fingerprint.fontOptions = "antialias=subpixel hintstyle=full hintmetrics=on resolution=96"
         try JSONEncoder().encode(fingerprint).write(to: file)
-        XCTAssertEqual(try run(suite, .none).status, .passed, "same pixels: drift alone is only a note")
+        XCTAssertEqual(try run(suite, .never).status, .passed, "same pixels: drift alone is only a note")
         try Data(text.replacingOccurrences(of: "Paragraph 0", with: "Paragraph zero").utf8).write(to: folder.appendingPathComponent("doc.md"))
-        let result = try run(suite, .none)
+        let result = try run(suite, .never)
         XCTAssertEqual(result.status, .drift)
         XCTAssertTrue(result.drift.contains { $0.hasPrefix("font options") }, "\(result.drift)")
     }
@@ -100,7 +100,7 @@ final class GoldenSuiteTests: XCTestCase {
         XCTAssertEqual(Set(index.frames.values).count, 2, "the still frames share one file")
         let pngs = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("expected").path).filter { $0.hasSuffix(".png") }
         XCTAssertEqual(pngs.count, 2)
-        XCTAssertEqual(try run(suite, .none).status, .passed)
+        XCTAssertEqual(try run(suite, .never).status, .passed)
     }
 
     func testShardsSplitWithoutOverlapOrGap() throws {
@@ -164,7 +164,7 @@ final class GoldenSuiteTests: XCTestCase {
         XCTAssertTrue(orphans[0].reason.contains("index.json"), orphans[0].reason)
         try GoldenSuite.prune(orphans.map(\.path))
         XCTAssertFalse(FileManager.default.fileExists(atPath: stray.path))
-        XCTAssertEqual(try run(suite, .none).status, .passed)
+        XCTAssertEqual(try run(suite, .never).status, .passed)
     }
 
     /// Blobs of different suites, or of different splits, are refused instead of merged.
@@ -227,15 +227,17 @@ final class GoldenFramesTests: XCTestCase {
         func view(_ text: String) throws -> TextView {
             StripedTextView(document: try TextDocument(markdown: text), viewportSize: CGSize(width: 360, height: 220))
         }
-        guard try GoldenFrames.recordMode != .none else { return }
+        // Its own scope: the test runs the same under CI, where recording is off by default.
+        try withGoldenRecording(.missing) {
         XCTAssertThrowsError(try GoldenFrames.verify(view("# One"), named: "fake", file: fakeTestFile)) {
-            XCTAssertTrue("\($0)".contains("recorded new goldens"), "\($0)")
+            XCTAssertTrue("\($0)".contains("recorded frame 1 (frame-00001.png) of 'fake'"), "\($0)")
         }
         XCTAssertNoThrow(try GoldenFrames.verify(view("# One"), named: "fake", file: fakeTestFile))
         XCTAssertThrowsError(try GoldenFrames.verify(view("# Two"), named: "fake", file: fakeTestFile)) { error in
             let text = "\(error)"
             XCTAssertTrue(text.contains("diff image:"), text)
             XCTAssertTrue(text.contains("__Goldens__/FakeTests/fake/diff/frame-00001.png"), text)
+        }
         }
     }
 }

@@ -1,7 +1,5 @@
 import Foundation
 import Testing
-import TextReel
-import TextReelGolden
 import TextReelTesting
 import XCTest
 
@@ -26,7 +24,7 @@ import XCTest
     /// Cases of a parameterised test must name their goldens (they run in parallel).
     @Test(arguments: [1, 2]) func parameterisedCasesNeedNames(number: Int) throws {
         let view = TextView(document: try TextDocument(markdown: "Case \(number)"), viewportSize: CGSize(width: 200, height: 100))
-        withKnownIssue { assertGoldenFrames(view, record: GoldenSuite.UpdateMode.none) }
+        withKnownIssue { assertGoldenFrames(view, record: .never) }
     }
 
     /// Fails on purpose, only when the test below runs it in a child process.
@@ -34,7 +32,7 @@ import XCTest
     func failsOnPurpose() throws {
         let view = TextView(document: try TextDocument(markdown: "> Not the quote the golden shows\n"),
                             viewportSize: CGSize(width: 320, height: 200))
-        assertGoldenFrames(view, named: "quoteAndList", record: GoldenSuite.UpdateMode.none)
+        assertGoldenFrames(view, named: "quoteAndList", record: .never)
     }
 }
 
@@ -66,10 +64,12 @@ final class SwiftAPIXCTests: XCTestCase {
         // The issue is at the line of the call in failsOnPurpose.
         let source = try String(contentsOf: URL(fileURLWithPath: #filePath), encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false)
         let callLine = try XCTUnwrap(source.firstIndex { $0.contains("named: \"quoteAndList\", record:") }) + 1
-        XCTAssertTrue(text.contains("recorded an issue at SwiftAPITests.swift:\(callLine):"), "the issue is at the call (line \(callLine)): \(text)")
+        let column = try XCTUnwrap(source[callLine - 1].range(of: "assertGoldenFrames")).lowerBound.utf16Offset(in: source[callLine - 1]) + 1
+        XCTAssertTrue(text.contains("recorded an issue at SwiftAPITests.swift:\(callLine):\(column)"),
+                      "the issue is at the call's start (line \(callLine), column \(column)): \(text)")
         XCTAssertTrue(text.contains("golden frames of 'quoteAndList' differ"), text)
         let files = Set((try? FileManager.default.contentsOfDirectory(atPath: attachments.path)) ?? [])
-        for name in ["frame-00001-expected.png", "frame-00001-actual.png", "frame-00001-diff.png"] {
+        for name in ["quoteAndList-frame-00001-expected.png", "quoteAndList-frame-00001-actual.png", "quoteAndList-frame-00001-diff.png"] {
             XCTAssertTrue(files.contains(name), "\(name) attached: \(files)")
         }
     }

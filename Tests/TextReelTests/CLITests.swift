@@ -85,6 +85,35 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: plain.appendingPathComponent("frame-00001.png")),
                        try Data(contentsOf: odd.appendingPathComponent("frame-00001.png")))
     }
+
+    /// The goldens of a package's Swift tests (`__Goldens__/<file>/<name>/`, no case.json5) are
+    /// read as their last `swift test` run left them: a golden with actual images fails, the
+    /// report holds it, and a whole-case accept takes every actual image.
+    func testTheGoldensOfSwiftTestsAreReportedAndReviewable() throws {
+        let root = Paths.temporaryFolder()
+        let render = root.appendingPathComponent("render")
+        let document = root.appendingPathComponent("d.md")
+        try Data("# One\n\nText.".utf8).write(to: document)
+        XCTAssertEqual(try CLI.run(["render", document.path, "--out", render.path, "--quiet"]).status, 0)
+        let golden = root.appendingPathComponent("Tests/MyTests/__Goldens__/MyTests/quote")
+        for kind in ["expected", "actual"] { try FileManager.default.createDirectory(at: golden.appendingPathComponent(kind), withIntermediateDirectories: true) }
+        try FileManager.default.copyItem(at: render.appendingPathComponent("frame-00001.png"), to: golden.appendingPathComponent("expected/frame-00001.png"))
+        try Data(#"{"frames": {"1": "frame-00001.png"}}"#.utf8).write(to: golden.appendingPathComponent("expected/index.json"))
+        try Data("# Two\n\nOther text.".utf8).write(to: document)
+        XCTAssertEqual(try CLI.run(["render", document.path, "--out", render.path, "--quiet"]).status, 0)
+        try FileManager.default.copyItem(at: render.appendingPathComponent("frame-00001.png"), to: golden.appendingPathComponent("actual/frame-00001.png"))
+        let report = root.appendingPathComponent("report")
+        let run = try CLI.run(["test", root.appendingPathComponent("Tests").path, "--report", report.path])
+        XCTAssertEqual(run.status, 1, run.stdout + run.stderr)
+        XCTAssertTrue(run.stdout.contains("✗ MyTests/quote — failed"), run.stdout)
+        XCTAssertTrue(run.stdout.contains("goldens of Swift tests"), run.stdout)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: report.appendingPathComponent("index.html").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: report.appendingPathComponent("results.json").path))
+        // Without actual images (after accepting, or a passing run) it passes.
+        try FileManager.default.removeItem(at: golden.appendingPathComponent("actual"))
+        let passing = try CLI.run(["test", root.appendingPathComponent("Tests").path])
+        XCTAssertEqual(passing.status, 0, passing.stdout + passing.stderr)
+    }
 }
 
 final class ExploreCLITests: XCTestCase {
