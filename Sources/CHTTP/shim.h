@@ -31,6 +31,11 @@ static inline const char *textreel_http_query(struct MHD_Connection *connection,
     return MHD_lookup_connection_value(connection, MHD_GET_ARGUMENT_KIND, key);
 }
 
+/* A request header (its value), or NULL. */
+static inline const char *textreel_http_header(struct MHD_Connection *connection, const char *key) {
+    return MHD_lookup_connection_value(connection, MHD_HEADER_KIND, key);
+}
+
 /* Queues a copy of `body` as the response. */
 static inline enum MHD_Result textreel_http_reply(struct MHD_Connection *connection, unsigned int status,
                                                   const char *type, const char *body, size_t length) {

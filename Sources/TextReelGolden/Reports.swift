@@ -144,7 +144,47 @@ public enum Reports {
         }
         // The results beside the page, for `textreel review` and `report --serve`.
         try writeBlob(Blob(shard: nil, results: results), to: folder.appendingPathComponent("results.json"))
+        try writeImages(results, to: folder.appendingPathComponent("images"))
         try atomically(Data(page(results, acceptToken: nil).utf8), to: folder.appendingPathComponent("index.html"))
+    }
+
+    /// A report image's file name, by what it shows: case `k`'s (its place in the report) frame
+    /// and kind (expected, actual, diff, golden for the filmstrip).
+    static func imageName(case k: Int, frame: Int, _ label: String) -> String { "\(k)-\(String(format: "%05d", frame))-\(label).png" }
+
+    /// Every image a report page shows, as `images/<name>` beside it: hard links where the
+    /// file system allows (nothing copied), else copies. The page stays small and loads them
+    /// lazily; a 300-frame case no longer makes a 57 MB page of base64.
+    static func writeImages(_ results: [CaseResult], to folder: URL) throws {
+        let fm = FileManager.default
+        try? fm.removeItem(at: folder)
+        try fm.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (k, path, frame, label) in images(of: results) {
+            let target = folder.appendingPathComponent(imageName(case: k, frame: frame, label))
+            guard fm.fileExists(atPath: path), !fm.fileExists(atPath: target.path) else { continue }
+            if link(path, target.path) != 0 { try fm.copyItem(atPath: path, toPath: target.path) }
+        }
+    }
+
+    /// The images of each case: its failing frames' expected, actual and diff images, and its goldens for the filmstrip.
+    static func images(of results: [CaseResult]) -> [(case: Int, path: String, frame: Int, label: String)] {
+        var out: [(Int, String, Int, String)] = []
+        for (k, result) in results.enumerated() {
+            for diff in result.diffs {
+                for (label, path) in [("expected", diff.expected), ("actual", diff.actual), ("diff", diff.diff)] {
+                    if let path { out.append((k, path, diff.frame, label)) }
+                }
+            }
+            for (number, path) in filmstrip(result) { out.append((k, path, number, "golden")) }
+        }
+        return out
+    }
+
+    /// A case's golden frames, in order, from its index.
+    static func filmstrip(_ result: CaseResult) -> [(frame: Int, path: String)] {
+        let expected = URL(fileURLWithPath: result.expected ?? result.folder + "/expected")
+        guard let index = try? JSONDecoder().decode(ExpectedFolder.Index.self, from: Data(contentsOf: expected.appendingPathComponent("index.json"))) else { return [] }
+        return index.frames.keys.compactMap(Int.init).sorted().map { ($0, expected.appendingPathComponent(index.frames[String($0)]!).path) }
     }
 
     /// The report page. With `acceptToken` (served by `textreel report --serve`), each failing
@@ -158,9 +198,14 @@ public enum Reports {
         .row{display:flex;gap:12px;align-items:flex-start}.row figure{margin:0}.row img{max-width:32vw;border:1px solid #d0d7de}
         figcaption{font-size:12px;color:#57606a}.slider{position:relative;display:inline-block;border:1px solid #d0d7de}
         .slider img{display:block;max-width:60vw}.slider .top{position:absolute;top:0;left:0;overflow:hidden;height:100%;border-right:2px solid #cf222e}
-        .film{display:flex;gap:6px;overflow-x:auto;padding:6px 0}.film figure{margin:0}.film img{height:90px;border:1px solid #d0d7de}
-        .film .bad img{border:2px solid #cf222e}ul{margin:6px 0}button{margin:4px 8px 4px 0}.done{color:#1a7f37}
-        </style></head><body><h1>TextReel golden report</h1>
+        .film{display:flex;gap:6px;overflow-x:auto;padding:6px 0}.film img{height:90px;border:1px solid #d0d7de}
+        .film img.bad{border:2px solid #cf222e}ul{margin:6px 0}button{margin:4px 8px 4px 0}.done{color:#1a7f37}
+        </style><script>
+        function reveal(details) {
+          if (!details.open) return;
+          for (const img of details.querySelectorAll("img[data-src]")) { img.loading = "lazy"; img.src = img.dataset.src; img.removeAttribute("data-src"); }
+        }
+        </script></head><body><h1>TextReel golden report</h1>
         """
         let failed = results.filter(\.isFailure).count
         html += "<p>\(results.count) case\(results.count == 1 ? "" : "s"): \(results.count - failed) passed, \(failed) failed.</p>"
@@ -198,46 +243,56 @@ public enum Reports {
                 html += "<button class=\"accept-case\" data-case=\"\(escape(result.name))\" onclick=\"accept(this.dataset.case, null, this)\">Accept case</button>"
             }
             if let first = result.firstDivergingFrame { html += "<p>First diverging frame: \(first)</p>" }
-            let reasons = reasons(result)
-            if !reasons.isEmpty { html += "<ul>" + reasons.map { "<li>\(escape($0))</li>" }.joined() + "</ul>" }
-            for (d, diff) in result.diffs.enumerated() {
-                html += "<h3>Frame \(diff.frame)</h3>"
-                if acceptToken != nil && diff.actual != nil {
-                    html += "<button class=\"accept-frame\" data-case=\"\(escape(result.name))\" data-frame=\"\(diff.frame)\" onclick=\"accept(this.dataset.case, Number(this.dataset.frame), this)\">Accept frame \(diff.frame)</button>"
-                }
-                html += "<div class=\"row\">"
-                for (label, path) in [("expected", diff.expected), ("actual", diff.actual), ("diff", diff.diff)] {
-                    if let path { html += "<figure><img src=\"\(dataURI(path))\"><figcaption>\(label)</figcaption></figure>" }
-                }
-                html += "</div>"
-                if let expected = diff.expected, let actual = diff.actual {
-                    let id = "s\(k)_\(d)"
-                    html += """
-                    <p>Slide between expected (left of the line) and actual:</p>
-                    <div class="slider"><img src="\(dataURI(actual))"><div class="top" id="\(id)" style="width:50%"><img src="\(dataURI(expected))"></div></div>
-                    <br><input type="range" min="0" max="100" value="50" style="width:60vw" oninput="document.getElementById('\(id)').style.width=this.value+'%'">
-                    """
-                }
+            // Reasons and frames in a screenful each; every reason is in --json and --junit.
+            let reasons = reasons(result), shownReasons = 40, shownFrames = 60
+            if !reasons.isEmpty {
+                html += "<ul>" + reasons.prefix(shownReasons).map { "<li>\(escape($0))</li>" }.joined()
+                    + (reasons.count > shownReasons ? "<li>… and \(reasons.count - shownReasons) more</li>" : "") + "</ul>"
             }
-            let expected = URL(fileURLWithPath: result.expected ?? result.folder + "/expected")
-            if let index = try? JSONDecoder().decode(ExpectedFolder.Index.self, from: Data(contentsOf: expected.appendingPathComponent("index.json"))) {
-                let bad = Set(result.diffs.map(\.frame))
-                html += "<div class=\"film\">"
-                for number in index.frames.keys.compactMap(Int.init).sorted() {
-                    let file = expected.appendingPathComponent(index.frames[String(number)]!).path
-                    html += "<figure class=\"\(bad.contains(number) ? "bad" : "")\"><img src=\"\(dataURI(file))\"><figcaption>\(number)</figcaption></figure>"
+            func image(_ frame: Int, _ label: String) -> String { "images/" + imageName(case: k, frame: frame, label) }
+            func row(_ diff: FrameDiff, deferred: Bool) -> String {
+                let source = deferred ? "data-src" : "loading=\"lazy\" src"
+                var row = "<h3>Frame \(diff.frame)</h3>"
+                if acceptToken != nil && diff.actual != nil {
+                    row += "<button class=\"accept-frame\" data-case=\"\(escape(result.name))\" data-frame=\"\(diff.frame)\" onclick=\"accept(this.dataset.case, Number(this.dataset.frame), this)\">Accept frame \(diff.frame)</button>"
                 }
-                html += "</div>"
+                row += "<div class=\"row\">"
+                for (label, path) in [("expected", diff.expected), ("actual", diff.actual), ("diff", diff.diff)] where path != nil {
+                    row += "<figure><img \(source)=\"\(image(diff.frame, label))\"><figcaption>\(label)</figcaption></figure>"
+                }
+                return row + "</div>"
+            }
+            // The first failing frame is shown; the others, and the filmstrip, wait in closed
+            // <details> whose images get their `src` only when opened (Chromium fetches the
+            // images of a closed <details>, lazy or not: 3,000 of them took 5 s), so a report of
+            // thousands of frames opens as fast as one of a few.
+            if let first = result.diffs.first { html += row(first, deferred: false) }
+            if result.diffs.count > 1 {
+                html += "<details ontoggle=\"reveal(this)\"><summary>\(result.diffs.count - 1) more failing frame\(result.diffs.count == 2 ? "" : "s")</summary>"
+                    + result.diffs.dropFirst().prefix(shownFrames).map { row($0, deferred: true) }.joined()
+                    + (result.diffs.count - 1 > shownFrames ? "<p>… and \(result.diffs.count - 1 - shownFrames) more (textreel review shows each)</p>" : "")
+                    + "</details>"
+            }
+            // One slider per case, on its first diverging frame.
+            if let diff = result.diffs.first(where: { $0.expected != nil && $0.actual != nil }) {
+                let id = "s\(k)"
+                html += """
+                <p>Slide between expected (left of the line) and actual, frame \(diff.frame):</p>
+                <div class="slider"><img loading="lazy" src="\(image(diff.frame, "actual"))"><div class="top" id="\(id)" style="width:50%"><img loading="lazy" src="\(image(diff.frame, "expected"))"></div></div>
+                <br><input type="range" min="0" max="100" value="50" style="width:60vw" oninput="document.getElementById('\(id)').style.width=this.value+'%'">
+                """
+            }
+            let bad = Set(result.diffs.map(\.frame))
+            let film = filmstrip(result)
+            if !film.isEmpty {
+                html += "<details ontoggle=\"reveal(this)\"><summary>Filmstrip: the \(film.count) golden frames (failing ones outlined)</summary><div class=\"film\">" + film.map { number, _ in
+                    "<img loading=\"lazy\" data-src=\"\(image(number, "golden"))\" title=\"\(number)\"\(bad.contains(number) ? " class=\"bad\"" : "")>"
+                }.joined() + "</div></details>"
             }
             html += "</section>"
         }
         html += "</body></html>\n"
         return html
-    }
-
-    private static func dataURI(_ path: String) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { return "" }
-        return "data:image/png;base64," + data.base64EncodedString()
     }
 
     /// Text for HTML and XML: GLib's escaping (& < > ' ").

@@ -198,6 +198,8 @@ if arguments.count > 2, arguments[1] == "--child" {
             last = DispatchTime.now().uptimeNanoseconds
         }
         emit(["draws": Double(draws), "p50": Measure.median(times), "mean": times.reduce(0, +) / Double(max(times.count, 1))])
+    case "report":
+        emit(try ReportBench.run(in: folder))
     case "typing":
         // Typing one character a frame into a paragraph in the middle of the document, writing
         // PNGs; then the caret moving a character a frame, and a selection growing by one, without
@@ -301,6 +303,8 @@ if FileManager.default.isExecutableFile(atPath: textreel.path) {
 }
 results["diff"]!["processMps"] = diffRuns.isEmpty ? 0 : 12 / Measure.median(diffRuns)
 
+results["report"] = try child(["--child", "report", "0"])
+
 // Peer: pango-view lays out and draws the whole 1,000-paragraph document.
 var pangoView = 0.0
 if let path = ["/usr/bin/pango-view", "/usr/local/bin/pango-view"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
@@ -349,6 +353,9 @@ for name in ["fast", "small", "none", "libpng", "cairo"] {
     row("\(label): per frame", "\(f(ms)) ms  \(f(kb, 1)) KB  (\(f(kb * 1000 / max(s["bytes.libpng"] ?? 1, 1)))× libpng's size)")
 }
 row("PNG fast: targets", "≤ 1.0 ms per frame, ≤ 1.30× libpng's size; ≥ 600 frames/s end to end")
+let rp = results["report"]!
+row("report of 10 failing cases × 300 frames: page / written in", "\(f(rp["htmlBytes"]! / 1e6, 2)) MB (\(f(rp["failingFrames"]!, 0)) failing frames) / \(f(rp["writeSeconds"]!, 2)) s  (target < 1 MB)")
+row("  opened by headless Chromium, whole process", rp["openSeconds"]! > 0 ? "\(f(rp["openSeconds"]!, 2)) s  (target < 2 s)" : "chromium not installed")
 let t = results["typing"]!
 row("typing a character a frame into 100,000, writing PNGs", "\(f(t["fps"]!, 0)) frames/s  (target ≥ 300)")
 row("  per frame: paragraphs shaped / surfaces drawn", "\(f(t["shapedPerFrame"]!)) / \(f(t["drawsPerFrame"]!))")

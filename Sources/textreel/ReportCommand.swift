@@ -13,7 +13,9 @@ enum ReportCommand {
     Serves the report `textreel test --report DIR` wrote (it reads DIR/results.json) on
     127.0.0.1 only, with an accept button per failing frame and per case, a filter, and "accept
     all shown". Accepting writes goldens the atomic way --update does. The URL it prints holds a
-    random token; requests that write without it are refused. Ctrl-C stops it.
+    random token; requests that write without it are refused, and so is every request whose Host
+    is not 127.0.0.1 and the port it serves (a page elsewhere that rebinds its name to the
+    loopback address cannot read the report). Ctrl-C stops it.
 
     Options:
       --port N   the port (default: one the system chooses)
@@ -36,7 +38,7 @@ enum ReportCommand {
             guard let port = UInt16(text) else { throw Arguments.UsageError(message: "--port expects a number from 0 to 65535, got '\(text)'") }
             return port
         } ?? 0
-        let server = ReportServer(results: try Reports.merge(blobs: [resultsFile]).results)
+        let server = ReportServer(results: try Reports.merge(blobs: [resultsFile]).results, folder: folder)
         let bound = try server.start(port: port)
         print("serving the report on http://127.0.0.1:\(bound)/?token=\(server.token)")
         print("(loopback only; Ctrl-C stops it)")
@@ -55,8 +57,15 @@ final class ReportServer: @unchecked Sendable {
     let token: String = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
     private var daemon: OpaquePointer?
     private let lock = NSLock()
+    /// The report folder: its `images/` are served as they are.
+    let folder: URL
+    /// The port bound, for the Host check.
+    private(set) var port: UInt16 = 0
 
-    init(results: [CaseResult]) { self.results = results }
+    init(results: [CaseResult], folder: URL) {
+        self.results = results
+        self.folder = folder
+    }
 
     func start(port: UInt16) throws -> UInt16 {
         var bound: UInt16 = 0
@@ -70,13 +79,14 @@ final class ReportServer: @unchecked Sendable {
             }
             uploadSize?.pointee = 0
             func value(_ key: String) -> String? { textreel_http_query(connection, key).map { String(cString: $0) } }
-            let (status, type, body) = server.respond(method: String(cString: method!), path: String(cString: url!), value: value)
-            let bytes = Array(body.utf8)
+            let host = textreel_http_header(connection, "Host").map { String(cString: $0) }
+            let (status, type, bytes) = server.respond(method: String(cString: method!), path: String(cString: url!), host: host, value: value)
             return bytes.withUnsafeBufferPointer { buffer in
                 buffer.withMemoryRebound(to: CChar.self) { textreel_http_reply(connection, UInt32(status), type, $0.baseAddress, $0.count) }
             }
         }, context, &bound)
         guard daemon != nil else { throw TextReelError("cannot listen on 127.0.0.1:\(port); the port may be in use, try another --port") }
+        lock.withLock { self.port = bound }
         return bound
     }
 
@@ -85,9 +95,29 @@ final class ReportServer: @unchecked Sendable {
         daemon = nil
     }
 
-    private func respond(method: String, path: String, value: (String) -> String?) -> (Int, String, String) {
+    /// The answer to one request: the Host check, the report's images, then the page and accepts.
+    func respond(method: String, path: String, host: String?, value: (String) -> String?) -> (Int, String, [UInt8]) {
         lock.lock()
         defer { lock.unlock() }
+        // DNS rebinding: a page on another site that points its name at 127.0.0.1 sends its own
+        // name as Host. Only the address and port served here are answered.
+        guard host == "127.0.0.1:\(port)" else {
+            return (421, "text/plain", Array("refused: this report answers only to Host 127.0.0.1:\(port); open http://127.0.0.1:\(port)/".utf8))
+        }
+        if method == "GET", path.hasPrefix("/images/") {
+            let name = String(path.dropFirst("/images/".count))
+            // One file name of the report's own images: nothing outside the folder.
+            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), name.hasSuffix(".png"),
+                  let data = FileManager.default.contents(atPath: folder.appendingPathComponent("images").appendingPathComponent(name).path) else {
+                return (404, "text/plain", Array("not found".utf8))
+            }
+            return (200, "image/png", [UInt8](data))
+        }
+        let (status, type, text) = page(method: method, path: path, value: value)
+        return (status, type, Array(text.utf8))
+    }
+
+    private func page(method: String, path: String, value: (String) -> String?) -> (Int, String, String) {
         switch (method, path) {
         case ("GET", "/"):
             // The page's accept buttons carry the token only when the page was asked for with it.

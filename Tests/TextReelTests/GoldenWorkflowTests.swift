@@ -111,9 +111,8 @@ final class ServedReportTests: XCTestCase {
     /// "Accept frame" POSTs with the token, and the golden on disk changes; without the token the
     /// server refuses.
     func testHeadlessChromiumAcceptsAFrame() throws {
-        let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        let node = ["/usr/bin/node", "/usr/local/bin/node"].first { FileManager.default.isExecutableFile(atPath: $0) }
-        guard let chromium, let node else { throw XCTSkip("chromium (make setup installs it) or node is missing") }
+        let chromium = try Tools.find("chromium-browser") ?? Tools.require("chromium")
+        let node = try Tools.require("node")
         let root = try Paths.failingEmojiSuite()
         let report = root.appendingPathComponent("report")
         XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path, "--report", report.path]).status, 1)
@@ -135,6 +134,19 @@ final class ServedReportTests: XCTestCase {
         }
         let url = try XCTUnwrap(line.split(separator: " ").last.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) })
         XCTAssertTrue(url.hasPrefix("http://127.0.0.1:") && url.contains("token="), line)
+
+        // Only Host 127.0.0.1:<port> is answered (a rebound name is refused), and the page
+        // links its images, served from the report's images/ folder.
+        let port = try XCTUnwrap(UInt16(url.dropFirst("http://127.0.0.1:".count).prefix { $0.isNumber }))
+        XCTAssertTrue(try rawHTTP(port: port, "GET / HTTP/1.1\r\nHost: rebound.example:\(port)\r\nConnection: close\r\n\r\n").hasPrefix("HTTP/1.1 421"))
+        let page = try rawHTTP(port: port, "GET / HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+        XCTAssertTrue(page.hasPrefix("HTTP/1.1 200"), String(page.prefix(200)))
+        XCTAssertFalse(page.contains("data:image/png;base64"), "images are files, not inlined")
+        let image = try XCTUnwrap(page.range(of: #"images/[0-9]+-[0-9]+-actual\.png"#, options: .regularExpression).map { String(page[$0]) })
+        XCTAssertTrue(try rawHTTP(port: port, "GET /\(image) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+            .hasPrefix("HTTP/1.1 200"))
+        XCTAssertTrue(try rawHTTP(port: port, "GET /images/..%2Fresults.json HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n")
+            .hasPrefix("HTTP/1.1 404"), "nothing outside images/")
 
         // Without the token, writing is refused.
         let base = String(url.prefix { $0 != "?" })
@@ -165,4 +177,27 @@ final class ServedReportTests: XCTestCase {
         XCTAssertEqual(server.terminationStatus, 0)
         XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path]).status, 0)
     }
+}
+
+/// Sends `request` as it is to 127.0.0.1:`port` and returns the whole answer (a browser's fetch
+/// cannot set Host, which the rebinding check reads).
+func rawHTTP(port: UInt16, _ request: String) throws -> String {
+    let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard socket >= 0 else { throw TextReelTestError.missingTool("socket") }
+    defer { close(socket) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let connected = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) } }
+    guard connected == 0 else { throw TextReelTestError.missingTool("connection") }
+    _ = request.withCString { send(socket, $0, strlen($0), 0) }
+    var answer = Data()
+    var buffer = [UInt8](repeating: 0, count: 65536)
+    while true {
+        let count = recv(socket, &buffer, buffer.count, 0)
+        if count <= 0 { break }
+        answer.append(contentsOf: buffer[0..<count])
+    }
+    return String(decoding: answer, as: UTF8.self)
 }

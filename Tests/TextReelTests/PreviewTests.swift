@@ -97,7 +97,7 @@ final class PreviewTests: XCTestCase {
     /// Runs the interactive view in a tmux pane, presses keys, quits, and checks the terminal
     /// settings are what they were before.
     func testInteractiveModeRestoresTheTerminal() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else { throw XCTSkip("tmux is not installed") }
+        _ = try Tools.require("tmux")
         let folder = Paths.temporaryFolder()
         let session = "textreel-test-\(getpid())"
         let command = "stty -g > \(folder.path)/before; \(CLI.executable.path) preview \(demo.joined(separator: " ")) --interactive; "
@@ -135,14 +135,15 @@ final class PreviewTests: XCTestCase {
                        try String(contentsOf: folder.appendingPathComponent("after"), encoding: .utf8))
     }
 
-    /// With ffmpeg an .mp4 comes out; without it, a clear error says how to install it.
+    /// With ffmpeg an .mp4 comes out (under CI ffmpeg must be there); without it, a clear error
+    /// says how to install it.
     func testVideoThroughFFmpeg() throws {
         let out = Paths.temporaryFolder()
         let video = out.appendingPathComponent("scroll.mp4")
         let result = try CLI.run(["render", "Fixtures/documents/attachments.md", "--script", "Fixtures/golden/video-policy/scroll.json5",
                                   "--out", out.appendingPathComponent("frames").path, "--quiet", "--video", video.path])
-        let hasFFmpeg = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":")
-            .contains { FileManager.default.isExecutableFile(atPath: "\($0)/ffmpeg") }
+        let hasFFmpeg = Tools.find("ffmpeg") != nil
+        if ProcessInfo.processInfo.environment["CI"] != nil { XCTAssertTrue(hasFFmpeg, "make setup installs ffmpeg") }
         if hasFFmpeg {
             XCTAssertEqual(result.status, 0, result.stderr)
             let data = try Data(contentsOf: video)
@@ -192,7 +193,7 @@ final class ReviewTests: XCTestCase {
     /// The terminal review in a tmux pane: it shows the failing frame, `a` accepts it (the golden
     /// on disk becomes the actual image), `q` quits, and the suite then passes.
     func testReviewAcceptsAFrameInTmux() throws {
-        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux") else { throw XCTSkip("tmux is not installed") }
+        _ = try Tools.require("tmux")
         let root = try Paths.failingEmojiSuite()
         XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path]).status, 1, "the changed document fails")
         let golden = root.appendingPathComponent("golden/emoji/expected/frame-00001.png")

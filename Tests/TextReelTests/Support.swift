@@ -71,3 +71,27 @@ struct CLI {
                       stderr: String(decoding: stderr, as: UTF8.self), stdoutData: stdout)
     }
 }
+
+/// External tools tests drive (ffmpeg, node, chromium, tmux): `make setup` installs them. A
+/// missing one skips a test on a developer's machine, and fails it under CI (`CI` set), where
+/// a test that passes by skipping would hide a missing install step.
+enum Tools {
+    /// The tool's path on `PATH`, or nil.
+    static func find(_ name: String) -> String? {
+        (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+            .map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The tool's path; else, under CI, a failure, and elsewhere a skip.
+    static func require(_ name: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+        if let path = find(name) { return path }
+        let message = "\(name) is not installed (make setup installs it)"
+        if ProcessInfo.processInfo.environment["CI"] != nil {
+            XCTFail("\(message); under CI every tool a test needs must be there", file: file, line: line)
+            throw TextReelTestError.missingTool(name)
+        }
+        throw XCTSkip(message)
+    }
+}
+
+enum TextReelTestError: Error { case missingTool(String) }
