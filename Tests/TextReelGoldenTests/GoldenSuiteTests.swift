@@ -51,7 +51,10 @@ final class GoldenSuiteTests: XCTestCase {
         try Reports.writeJUnit([failed], to: reports.appendingPathComponent("junit.xml"))
         try Reports.writeJSON([failed], to: reports.appendingPathComponent("summary.json"))
         let html = try String(contentsOf: reports.appendingPathComponent("index.html"), encoding: .utf8)
-        XCTAssertTrue(html.contains("data:image/png;base64,"), "self-contained")
+        XCTAssertFalse(html.contains("data:image/png;base64,"), "images are files, not inlined")
+        let shown = try XCTUnwrap(html.range(of: #"images/0-[0-9]{5}-actual\.png"#, options: .regularExpression).map { String(html[$0]) })
+        XCTAssertEqual(FileManager.default.contents(atPath: reports.appendingPathComponent(shown).path),
+                       FileManager.default.contents(atPath: try XCTUnwrap(diff.actual)), "beside the page, the same bytes")
         XCTAssertTrue(html.contains("type=\"range\""), "a slider")
         let junit = try String(contentsOf: reports.appendingPathComponent("junit.xml"), encoding: .utf8)
         XCTAssertTrue(junit.contains("failures=\"1\"") && junit.contains("[[ATTACHMENT|"))
