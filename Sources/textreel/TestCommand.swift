@@ -16,7 +16,12 @@ enum TestCommand {
     Options:
       --update MODE     missing (default), changed, all or none (the default when CI is set):
                         which goldens to write, atomically
-      --shard I/N       run the I-th of N deterministic shares of the cases
+      --shard I/N       run the I-th of N deterministic shares of the cases; without it the
+                        shard comes from the CI's environment: Bazel's TEST_SHARD_INDEX/
+                        TEST_TOTAL_SHARDS, GitLab's CI_NODE_INDEX/CI_NODE_TOTAL, CircleCI's
+                        CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL, Buildkite's BUILDKITE_PARALLEL_JOB/
+                        BUILDKITE_PARALLEL_JOB_COUNT, a Kubernetes Indexed Job's
+                        JOB_COMPLETION_INDEX (with JOB_COMPLETIONS), and it says which
       --workers N       cases rendered at once (default: the number of cores); output,
                         reports and exit status are the same for every N
       --report DIR      write a self-contained HTML report to DIR/index.html
@@ -34,6 +39,11 @@ enum TestCommand {
       --quiet           print only failures
       -h, --help        show this help
 
+    Under Bazel (`bazel test`), JUnit goes to XML_OUTPUT_FILE, the actual and diff images of
+    failing cases to TEST_UNDECLARED_OUTPUTS_DIR, and TEST_SHARD_STATUS_FILE is touched. Under
+    GitHub Actions (GITHUB_ACTIONS=true), a table of failing cases goes to GITHUB_STEP_SUMMARY
+    and each failing case gets an ::error annotation on its case.json5.
+
     Exit status: 0 all passed, 1 any failed, 2 bad input.
 
     Example:
@@ -46,6 +56,7 @@ enum TestCommand {
         if args.flags.contains("help") { print(help); return 0 }
         guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "test needs at least one suite folder") }
         var options = GoldenSuite.Options()
+        let runner = TestRunnerEnvironment()
         if let mode = args.values["update"] {
             do { options.update = try GoldenSuite.UpdateMode(parsing: mode, from: "--update") } catch let error as TextReelError {
                 throw Arguments.UsageError(message: error.message)
@@ -60,7 +71,11 @@ enum TestCommand {
                 throw Arguments.UsageError(message: "--shard expects I/N with 1 ≤ I ≤ N, got '\(shard)'")
             }
             options.shard = (parts[0], parts[1])
+        } else if let shard = try runner.shard() {
+            options.shard = (shard.index, shard.count)
+            Terminal.error("shard \(shard.index)/\(shard.count) from \(shard.source)")
         }
+        runner.acknowledgeSharding()
         if let text = args.values["workers"] {
             guard let workers = Int(text), workers >= 1, workers <= 256 else {
                 throw Arguments.UsageError(message: "--workers expects a whole number from 1 to 256, got '\(text)'")
@@ -118,8 +133,10 @@ enum TestCommand {
             try Reports.writeBlob(.init(shard: args.values["shard"], suite: cases.map(\.name), results: results), to: URL(fileURLWithPath: file))
         }
         if let folder = args.values["report"] { try Reports.writeHTML(results, to: URL(fileURLWithPath: folder)) }
-        if let file = args.values["junit"] { try Reports.writeJUnit(results, to: URL(fileURLWithPath: file)) }
+        if let file = args.values["junit"] ?? runner.junitFile { try Reports.writeJUnit(results, to: URL(fileURLWithPath: file)) }
         if let file = args.values["json"] { try Reports.writeJSON(results, to: URL(fileURLWithPath: file)) }
+        try runner.collectOutputs(results)
+        try runner.reportToGitHub(results)
         let failed = results.filter(\.isFailure).count
         print("\(results.count - failed) passed, \(failed) failed" + (options.shard.map { " (shard \($0.index)/\($0.count))" } ?? ""))
         let unrunnable = results.filter { $0.error != nil }
