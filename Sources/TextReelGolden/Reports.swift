@@ -164,7 +164,21 @@ public enum Reports {
             guard fm.fileExists(atPath: path), !fm.fileExists(atPath: target.path) else { continue }
             if link(path, target.path) != 0 { try fm.copyItem(atPath: path, toPath: target.path) }
         }
+        // Each failing case's first diverging frame as an animated PNG: expected, then actual,
+        // a second each, so a glance shows what moved.
+        for (k, result) in results.enumerated() {
+            guard let diff = flipped(result), let expected = try? RGBAImage(contentsOf: URL(fileURLWithPath: diff.expected!)),
+                  let actual = try? RGBAImage(contentsOf: URL(fileURLWithPath: diff.actual!)),
+                  expected.width == actual.width, expected.height == actual.height else { continue }
+            let animation = AnimatedPNG(width: expected.width, height: expected.height, fps: 1)
+            try animation.add(rgba: expected.pixels, width: expected.width, height: expected.height)
+            try animation.add(rgba: actual.pixels, width: actual.width, height: actual.height)
+            try AtomicFile.write(animation.data(), to: folder.appendingPathComponent(imageName(case: k, frame: diff.frame, "flip")))
+        }
     }
+
+    /// The frame a case's report animates: its first with both a golden and an actual image.
+    static func flipped(_ result: CaseResult) -> FrameDiff? { result.diffs.first { $0.expected != nil && $0.actual != nil } }
 
     /// The images of each case: its failing frames' expected, actual and diff images, and its goldens for the filmstrip.
     static func images(of results: [CaseResult]) -> [(case: Int, path: String, frame: Int, label: String)] {
@@ -197,7 +211,7 @@ public enum Reports {
         .passed,.recorded{color:#1a7f37}.failed{color:#cf222e}.drift{color:#9a6700}.updated{color:#0969da}
         .row{display:flex;gap:12px;align-items:flex-start}.row figure{margin:0}.row img{max-width:32vw;border:1px solid #d0d7de}
         figcaption{font-size:12px;color:#57606a}.slider{position:relative;display:inline-block;border:1px solid #d0d7de}
-        .slider img{display:block;max-width:60vw}.slider .top{position:absolute;top:0;left:0;overflow:hidden;height:100%;border-right:2px solid #cf222e}
+        .slider img{display:block;max-width:60vw}.flip{max-width:60vw;border:1px solid #d0d7de}.slider .top{position:absolute;top:0;left:0;overflow:hidden;height:100%;border-right:2px solid #cf222e}
         .film{display:flex;gap:6px;overflow-x:auto;padding:6px 0}.film img{height:90px;border:1px solid #d0d7de}
         .film img.bad{border:2px solid #cf222e}ul{margin:6px 0}button{margin:4px 8px 4px 0}.done{color:#1a7f37}
         </style><script>
@@ -273,10 +287,12 @@ public enum Reports {
                     + (result.diffs.count - 1 > shownFrames ? "<p>… and \(result.diffs.count - 1 - shownFrames) more (textreel review shows each)</p>" : "")
                     + "</details>"
             }
-            // One slider per case, on its first diverging frame.
-            if let diff = result.diffs.first(where: { $0.expected != nil && $0.actual != nil }) {
+            // One slider per case, on its first diverging frame, and the two as an animation.
+            if let diff = flipped(result) {
                 let id = "s\(k)"
                 html += """
+                <p>Expected and actual in turn, a second each, frame \(diff.frame):</p>
+                <img class="flip" loading="lazy" src="\(image(diff.frame, "flip"))">
                 <p>Slide between expected (left of the line) and actual, frame \(diff.frame):</p>
                 <div class="slider"><img loading="lazy" src="\(image(diff.frame, "actual"))"><div class="top" id="\(id)" style="width:50%"><img loading="lazy" src="\(image(diff.frame, "expected"))"></div></div>
                 <br><input type="range" min="0" max="100" value="50" style="width:60vw" oninput="document.getElementById('\(id)').style.width=this.value+'%'">

@@ -25,6 +25,9 @@ enum RenderCommand {
       --overlay        draw fragment frames, rendering-surface bounds, the visible rect and
                        the overdraw band
       --contact-sheet  also write contact-sheet.png: a numbered grid of thumbnails of all frames
+      --animation FILE also write the frames as one animation that plays inline (pull requests,
+                       bug reports): .png an animated PNG, .webp a lossless animated WebP; a
+                       frame equal to the one before lengthens it; no ffmpeg needed
       --video FILE     also encode the frames into FILE (.mp4, .gif or .webm) with ffmpeg
       --format FORMAT  png (default), or y4m: write the frames to stdout as a YUV4MPEG2 stream
                        (no PNGs) for any video tool
@@ -53,7 +56,7 @@ enum RenderCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "format", "compression", "budget"] + LimitOptions.names + AppearanceOptions.names,
+        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "animation", "format", "compression", "budget"] + LimitOptions.names + AppearanceOptions.names,
                                  flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial", "strict", "exact"] + LimitOptions.flags)
         if args.flags.contains("help") { print(help); return 0 }
         let options = try RenderOptions(args)
@@ -81,6 +84,7 @@ enum RenderCommand {
             try video.start(fps: fps)
             sinks.append(video)
         }
+        if let file = args.values["animation"] { sinks.append(try AnimationSink.make(URL(fileURLWithPath: file), fps: fps)) }
         let progress = Progress(total: range?.count ?? runner.frameCount, enabled: !options.quiet)
         let summary: RunSummary
         do {

@@ -55,6 +55,9 @@ final class GoldenSuiteTests: XCTestCase {
         let shown = try XCTUnwrap(html.range(of: #"images/0-[0-9]{5}-actual\.png"#, options: .regularExpression).map { String(html[$0]) })
         XCTAssertEqual(FileManager.default.contents(atPath: reports.appendingPathComponent(shown).path),
                        FileManager.default.contents(atPath: try XCTUnwrap(diff.actual)), "beside the page, the same bytes")
+        let flip = try XCTUnwrap(html.range(of: #"images/0-[0-9]{5}-flip\.png"#, options: .regularExpression).map { String(html[$0]) })
+        let animation = try XCTUnwrap(FileManager.default.contents(atPath: reports.appendingPathComponent(flip).path))
+        XCTAssertNotNil(animation.range(of: Data("acTL".utf8)), "expected and actual as one animated PNG")
         XCTAssertTrue(html.contains("type=\"range\""), "a slider")
         let junit = try String(contentsOf: reports.appendingPathComponent("junit.xml"), encoding: .utf8)
         XCTAssertTrue(junit.contains("failures=\"1\"") && junit.contains("[[ATTACHMENT|"))

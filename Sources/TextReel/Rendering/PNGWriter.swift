@@ -20,6 +20,11 @@ public enum PNGWriter {
     public static let encoderDescription = "TextReel PNGWriter 1 (RGB, filter None, ISA-L igzip level 1)"
 
     static func encode(_ surface: CairoSurface, compression: PNGCompression) throws -> Data {
+        try encode(rows: rgbRows(surface), width: surface.width, height: surface.height, colorType: 2, compression: compression)
+    }
+
+    /// The surface's scanlines as RGB, each led by filter byte None.
+    static func rgbRows(_ surface: CairoSurface) -> [UInt8] {
         let width = surface.width, height = surface.height
         let rowBytes = 1 + width * 3
         // Every byte is written below: no need to zero a megabyte first.
@@ -33,7 +38,7 @@ public enum PNGWriter {
             }
             count = rowBytes * height
         }
-        return try encode(rows: rows, width: width, height: height, colorType: 2, compression: compression)
+        return rows
     }
 
     /// Straight RGBA pixels (4 bytes each, row after row) as an RGBA PNG.
@@ -52,31 +57,40 @@ public enum PNGWriter {
 
     /// `rows` are the scanlines, each led by its filter byte (0: None).
     private static func encode(rows: [UInt8], width: Int, height: Int, colorType: UInt8, compression: PNGCompression) throws -> Data {
-        let rowBytes = rows.count / max(height, 1)
-        let stream: [UInt8]
-        switch compression {
-        case .fast:
-            stream = try isal(rows, level: 1)
-        case .none:
-            stream = try zlibStored(rows)
-        case .small:
-            let plain = try libdeflate(rows, level: 9)
-            let up = try libdeflate(upFiltered(rows, rowBytes: rowBytes), level: 9)
-            stream = up.count < plain.count ? up : plain
-        }
-        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        let stream = try self.stream(rows, height: height, compression: compression)
+        var png = start(width: width, height: height, colorType: colorType)
         png.reserveCapacity(stream.count + 64)
-        var header = [UInt8]()
-        header.append(bigEndian: UInt32(width))
-        header.append(bigEndian: UInt32(height))
-        header += [8, colorType, 0, 0, 0]   // 8 bits, RGB or RGBA, deflate, adaptive filtering, no interlace
-        appendChunk("IHDR", header, to: &png)
         appendChunk("IDAT", stream, to: &png)
         appendChunk("IEND", [], to: &png)
         return png
     }
 
-    private static func appendChunk(_ type: String, _ body: [UInt8], to png: inout Data) {
+    /// The zlib stream of `rows` (scanlines led by their filter bytes) in `compression`'s way.
+    static func stream(_ rows: [UInt8], height: Int, compression: PNGCompression) throws -> [UInt8] {
+        switch compression {
+        case .fast:
+            return try isal(rows, level: 1)
+        case .none:
+            return try zlibStored(rows)
+        case .small:
+            let plain = try libdeflate(rows, level: 9)
+            let up = try libdeflate(upFiltered(rows, rowBytes: rows.count / max(height, 1)), level: 9)
+            return up.count < plain.count ? up : plain
+        }
+    }
+
+    /// The signature and the header chunk.
+    static func start(width: Int, height: Int, colorType: UInt8) -> Data {
+        var png = Data([0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A])
+        var header = [UInt8]()
+        header.append(bigEndian: UInt32(width))
+        header.append(bigEndian: UInt32(height))
+        header += [8, colorType, 0, 0, 0]   // 8 bits, RGB or RGBA, deflate, adaptive filtering, no interlace
+        appendChunk("IHDR", header, to: &png)
+        return png
+    }
+
+    static func appendChunk(_ type: String, _ body: [UInt8], to png: inout Data) {
         var length = [UInt8]()
         length.append(bigEndian: UInt32(body.count))
         png.append(contentsOf: length)
@@ -183,7 +197,7 @@ enum RowConversion {
     }
 }
 
-private extension Array where Element == UInt8 {
+extension Array where Element == UInt8 {
     mutating func append(bigEndian value: UInt32) {
         append(UInt8(value >> 24)); append(UInt8(value >> 16 & 0xFF)); append(UInt8(value >> 8 & 0xFF)); append(UInt8(value & 0xFF))
     }
