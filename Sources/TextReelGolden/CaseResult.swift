@@ -57,6 +57,8 @@ public struct CaseResult: Codable, Sendable {
     public var pruned: [String] = []
     /// True when this run wrote the case's goldens.
     public var written = false
+    /// The run over its frames (viewport y, corrections, shaping, views, broken checks), when it rendered.
+    public var chart: RunChart?
     /// The frames whose goldens this run wrote (new, deleted before, or changed).
     public var recordedFrames: [Int] = []
     /// Why the case could not run (its input, its goldens' index or the disk), or nil.

@@ -181,6 +181,8 @@ public struct GoldenCase: Sendable {
         public var frameCount = 0
         /// Broken invariants and budgets, in frame order.
         public var violations: [Budget.Violation] = []
+        /// Every frame's measures, for the report's chart.
+        public var chart = RunChart()
     }
 
     /// Renders the case and keeps the frames it asks for.
@@ -210,7 +212,9 @@ public struct GoldenCase: Sendable {
         var rendered = Rendered(fingerprint: .current(fontSet: fontSet))
         rendered.frameCount = runner.frameCount
         try runner.run(drawingWhere: wanted.contains) { number, frame, event in
-            rendered.violations += budget.violations(of: event)
+            let broken = budget.violations(of: event)
+            rendered.violations += broken
+            rendered.chart.add(event, broken: broken.count)
             guard wanted.contains(number), let frame else { return }
             rendered.frames[number] = Frame(png: try frame.pngData(), frame: frame)
             rendered.layout.frames[number] = LayoutSnapshot.frame(of: frame.pass!)

@@ -256,6 +256,7 @@ public enum GoldenSuite {
         try? fm.removeItem(at: diffFolder)
         var result = CaseResult(name: name, folder: folder.path, status: .passed, frames: rendered.frames.count)
         result.expected = expectedFolder.path
+        result.chart = rendered.chart
         // Budgets first: a frame that breaks one fails the case before any pixel is compared.
         if !rendered.violations.isEmpty {
             result.status = .failed

@@ -164,6 +164,12 @@ public enum Reports {
             guard fm.fileExists(atPath: path), !fm.fileExists(atPath: target.path) else { continue }
             if link(path, target.path) != 0 { try fm.copyItem(atPath: path, toPath: target.path) }
         }
+        // Each case's chart over its frames, failing frames marked.
+        for (k, result) in results.enumerated() {
+            guard let chart = result.chart else { continue }
+            let failing = Set(result.diffs.map(\.frame) + chart.points.filter { $0.broken > 0 }.map(\.frame))
+            try AtomicFile.write(Data(chart.svg(failing: failing).utf8), to: folder.appendingPathComponent("\(k)-chart.svg"))
+        }
         // Each failing case's first diverging frame as an animated PNG: expected, then actual,
         // a second each, so a glance shows what moved.
         for (k, result) in results.enumerated() {
@@ -211,7 +217,7 @@ public enum Reports {
         .passed,.recorded{color:#1a7f37}.failed{color:#cf222e}.drift{color:#9a6700}.updated{color:#0969da}
         .row{display:flex;gap:12px;align-items:flex-start}.row figure{margin:0}.row img{max-width:32vw;border:1px solid #d0d7de}
         figcaption{font-size:12px;color:#57606a}.slider{position:relative;display:inline-block;border:1px solid #d0d7de}
-        .slider img{display:block;max-width:60vw}.flip{max-width:60vw;border:1px solid #d0d7de}.slider .top{position:absolute;top:0;left:0;overflow:hidden;height:100%;border-right:2px solid #cf222e}
+        .slider img{display:block;max-width:60vw}.flip{max-width:60vw;border:1px solid #d0d7de}.chart{display:block;max-width:100%;margin:8px 0}.slider .top{position:absolute;top:0;left:0;overflow:hidden;height:100%;border-right:2px solid #cf222e}
         .film{display:flex;gap:6px;overflow-x:auto;padding:6px 0}.film img{height:90px;border:1px solid #d0d7de}
         .film img.bad{border:2px solid #cf222e}ul{margin:6px 0}button{margin:4px 8px 4px 0}.done{color:#1a7f37}
         </style><script>
@@ -257,6 +263,7 @@ public enum Reports {
                 html += "<button class=\"accept-case\" data-case=\"\(escape(result.name))\" onclick=\"accept(this.dataset.case, null, this)\">Accept case</button>"
             }
             if let first = result.firstDivergingFrame { html += "<p>First diverging frame: \(first)</p>" }
+            if result.chart != nil { html += "<img class=\"chart\" loading=\"lazy\" src=\"images/\(k)-chart.svg\" alt=\"the run over its frames\">" }
             // Reasons and frames in a screenful each; every reason is in --json and --junit.
             let reasons = reasons(result), shownReasons = 40, shownFrames = 60
             if !reasons.isEmpty {

@@ -28,6 +28,9 @@ enum RenderCommand {
       --animation FILE also write the frames as one animation that plays inline (pull requests,
                        bug reports): .png an animated PNG, .webp a lossless animated WebP; a
                        frame equal to the one before lengthens it; no ffmpeg needed
+      --chart FILE     also write an SVG chart of the run over its frames: the viewport's y,
+                       corrections, paragraphs shaped, views made and discarded, broken checks
+                       (frames that break one are marked)
       --video FILE     also encode the frames into FILE (.mp4, .gif or .webm) with ffmpeg
       --format FORMAT  png (default), or y4m: write the frames to stdout as a YUV4MPEG2 stream
                        (no PNGs) for any video tool
@@ -56,7 +59,7 @@ enum RenderCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "animation", "format", "compression", "budget"] + LimitOptions.names + AppearanceOptions.names,
+        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "animation", "chart", "format", "compression", "budget"] + LimitOptions.names + AppearanceOptions.names,
                                  flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial", "strict", "exact"] + LimitOptions.flags)
         if args.flags.contains("help") { print(help); return 0 }
         let options = try RenderOptions(args)
@@ -85,6 +88,7 @@ enum RenderCommand {
             sinks.append(video)
         }
         if let file = args.values["animation"] { sinks.append(try AnimationSink.make(URL(fileURLWithPath: file), fps: fps)) }
+        var chart = RunChart()
         let progress = Progress(total: range?.count ?? runner.frameCount, enabled: !options.quiet)
         let summary: RunSummary
         do {
@@ -99,9 +103,13 @@ enum RenderCommand {
                     Terminal.error("frame \(number): y \(event.viewport.y), correction \(event.correction), shaped \(event.laidOut.count), pass \(event.pass.joined(separator: " "))")
                 }
                 try record.add(event, file: file, drawn: frame != nil, onDisk: writer.framesOnDisk)
+                chart.add(event, broken: options.budget.violations(of: event).count)
                 try options.check(event)
             }
             for sink in sinks { try sink.finish() }
+            if let file = args.values["chart"] {
+                try AtomicFile.write(Data(chart.svg(failing: Set(chart.points.filter { $0.broken > 0 }.map(\.frame))).utf8), to: URL(fileURLWithPath: file))
+            }
             progress.finish()
             try record.complete(summary, onDisk: writer.framesOnDisk)
         } catch {

@@ -107,11 +107,11 @@ final class ReportServer: @unchecked Sendable {
         if method == "GET", path.hasPrefix("/images/") {
             let name = String(path.dropFirst("/images/".count))
             // One file name of the report's own images: nothing outside the folder.
-            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), name.hasSuffix(".png"),
+            guard !name.isEmpty, !name.contains("/"), !name.hasPrefix("."), name.hasSuffix(".png") || name.hasSuffix(".svg"),
                   let data = FileManager.default.contents(atPath: folder.appendingPathComponent("images").appendingPathComponent(name).path) else {
                 return (404, "text/plain", Array("not found".utf8))
             }
-            return (200, "image/png", [UInt8](data))
+            return (200, name.hasSuffix(".svg") ? "image/svg+xml" : "image/png", [UInt8](data))
         }
         let (status, type, text) = page(method: method, path: path, value: value)
         return (status, type, Array(text.utf8))
