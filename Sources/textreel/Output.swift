@@ -106,7 +106,8 @@ final class EventLog {
 /// font versions. A `--frames` run into a folder completes it only when this is the same.
 enum RenderInputs {
     /// Options that change where frames go or what is printed, not what they hold.
-    static let ignored: Set<String> = ["out", "frames", "quiet", "verbose", "serial", "contact-sheet", "video", "format", "compression"]
+    static let ignored: Set<String> = ["out", "frames", "shard", "quiet", "verbose", "serial", "contact-sheet", "video", "animation", "chart",
+                                       "format", "compression"]
 
     static func key(document: String, script: ScrollScript?, args: Arguments) -> String? {
         guard document != "-" else { return nil }   // standard input cannot be compared

@@ -22,6 +22,9 @@ enum RenderCommand {
                        current estimates of the heights above put it: one viewport of work
       --exact          with --at, measure every paragraph above Y first (on every core), so Y
                        is exact; costs time in proportion to Y
+      --shard I/N      render the I-th of N consecutive parts of the frames, with the pixels and
+                       events of a full render (the frames before the part are drawn, not
+                       written); `textreel merge-renders` joins the parts' folders into one
       --overlay        draw fragment frames, rendering-surface bounds, the visible rect and
                        the overdraw band
       --contact-sheet  also write contact-sheet.png: a numbered grid of thumbnails of all frames
@@ -59,7 +62,7 @@ enum RenderCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "video", "animation", "chart", "format", "compression", "budget"] + LimitOptions.names + AppearanceOptions.names,
+        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "shard", "video", "animation", "chart", "format", "compression", "budget"] + LimitOptions.names + AppearanceOptions.names,
                                  flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial", "strict", "exact"] + LimitOptions.flags)
         if args.flags.contains("help") { print(help); return 0 }
         let options = try RenderOptions(args)
@@ -73,9 +76,13 @@ enum RenderCommand {
         if !options.quiet { for warning in document.warnings { Terminal.error(warning) } }
         let view = try makeView(document, script: script, args, options)
         let runner = try LimitOptions.runner(view, script ?? ScrollScript.still, args)
-        let range = try args.values["frames"].map { try parseFrames($0, count: runner.frameCount) }
+        let shard = try args.values["shard"].map { try RenderShard(parsing: $0, frameCount: runner.frameCount, alongWith: args.values["frames"]) }
+        // A part draws every frame before its own (their surfaces are what its first frames are
+        // composited from, and what their events count) and writes only its own.
+        let range = try shard.map { 1...$0.frames.upperBound } ?? args.values["frames"].map { try parseFrames($0, count: runner.frameCount) }
+        let written = shard?.frames ?? range
         let inputs = RenderInputs.key(document: options.document, script: script, args: args)
-        let lock = try OutputFolder.prepare(options.out, removingFramesOf: range == nil, inputs: inputs)
+        let lock = try OutputFolder.prepare(options.out, removingFramesOf: range == nil || shard != nil, inputs: inputs)
         defer { lock.release() }
         Interruption.install()
 
@@ -90,19 +97,20 @@ enum RenderCommand {
         if let file = args.values["animation"] { sinks.append(try AnimationSink.make(URL(fileURLWithPath: file), fps: fps)) }
         var chart = RunChart()
         let progress = Progress(total: range?.count ?? runner.frameCount, enabled: !options.quiet)
-        let summary: RunSummary
+        var summary: RunSummary
         do {
-            summary = try runner.run(drawing: range) { number, frame, event in
+            summary = try runner.run(drawing: range, through: shard?.frames.upperBound) { number, frame, event in
                 try Interruption.check("after frame \(number - 1)")
                 var file: (index: Int, url: URL)?
-                if let frame {
+                let writes = frame != nil && written.map { $0.contains(number) } ?? true
+                if let frame, writes {
                     for sink in sinks { file = try sink.add(frame, number: number) ?? file }
-                    progress.step()
                 }
+                if frame != nil { progress.step() }
                 if options.verbose {
                     Terminal.error("frame \(number): y \(event.viewport.y), correction \(event.correction), shaped \(event.laidOut.count), pass \(event.pass.joined(separator: " "))")
                 }
-                try record.add(event, file: file, drawn: frame != nil, onDisk: writer.framesOnDisk)
+                try record.add(event, file: file, drawn: writes, onDisk: writer.framesOnDisk)
                 chart.add(event, broken: options.budget.violations(of: event).count)
                 try options.check(event)
             }
@@ -111,6 +119,10 @@ enum RenderCommand {
                 try AtomicFile.write(Data(chart.svg(failing: Set(chart.points.filter { $0.broken > 0 }.map(\.frame))).utf8), to: URL(fileURLWithPath: file))
             }
             progress.finish()
+            if let shard {
+                summary.framesWritten = shard.frames.count
+                summary.shard = shard.description
+            }
             try record.complete(summary, onDisk: writer.framesOnDisk)
         } catch {
             // Frames in flight are finished, then the summary says what the folder holds.
@@ -121,7 +133,7 @@ enum RenderCommand {
             throw error
         }
         if !options.quiet {
-            let first = range?.lowerBound ?? 1, last = range?.upperBound ?? runner.frameCount
+            let first = written?.lowerBound ?? 1, last = written?.upperBound ?? runner.frameCount
             let frames = first == last ? String(format: "frame-%05d.png", first)
                                        : String(format: "frame-%05d.png … frame-%05d.png", first, last)
             print("wrote \(summary.framesWritten) frame\(summary.framesWritten == 1 ? "" : "s") to \(options.out.relativePath)/: \(frames), events.jsonl, summary.json")

@@ -13,6 +13,7 @@ Commands:
   report    serve a report with accept buttons (report --serve DIR)
   review    walk the failing frames in the terminal and accept changes
   merge-reports  merge the blobs of sharded test runs into one set of reports
+  merge-renders  join the parts of a sharded render (render --shard I/N) into one folder
   preview   show where every fragment sits, in the terminal
   generate  write a generated Markdown document of N paragraphs
   version   print the version and the libraries it renders with
@@ -24,6 +25,11 @@ Exit status: 0 ok, 1 a golden mismatch or a failed check (test, render --strict,
 func fail(_ message: String, status: Int32) -> Never {
     Terminal.write(message + "\n", to: STDERR_FILENO)
     exit(status)
+}
+
+// Under Bazel, scratch goes where the test protocol says.
+if let scratch = ProcessInfo.processInfo.environment["TEST_TMPDIR"], ProcessInfo.processInfo.environment["TMPDIR"] == nil {
+    setenv("TMPDIR", scratch, 1)
 }
 
 // A closed pipe is reported where the write fails (a clear message), not by dying of SIGPIPE.
@@ -52,6 +58,8 @@ do {
         exit(try ReviewCommand.run(arguments))
     case "merge-reports":
         exit(try MergeReportsCommand.run(arguments))
+    case "merge-renders":
+        exit(try MergeRendersCommand.run(arguments))
     case "preview":
         exit(try PreviewCommand.run(arguments))
     case "generate":

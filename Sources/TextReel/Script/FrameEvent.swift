@@ -88,7 +88,7 @@ public struct FrameEvent: Encodable, Sendable {
 }
 
 /// `summary.json`: totals over a run.
-public struct RunSummary: Encodable, Sendable {
+public struct RunSummary: Codable, Sendable {
     /// "complete", or "running", "failed" or "interrupted" for a render that did not finish:
     /// then `frames` counts the frames it finished, and `error` says why it stopped.
     public var status = "complete"
@@ -97,6 +97,8 @@ public struct RunSummary: Encodable, Sendable {
     /// What the frames depend on (see the CLI's `--frames`): a later run of part of the frames
     /// into the same folder must have the same.
     public var inputs: String?
+    /// The part of a sharded render ("2/4: frames 35-68"); nil for a whole render.
+    public var shard: String?
     /// Frames run.
     public var frames = 0
     /// Frames drawn and written as PNG.
@@ -129,7 +131,7 @@ public struct RunSummary: Encodable, Sendable {
     public var checks = CheckTotals()
 
     /// The per-frame checks summed over a run.
-    public struct CheckTotals: Encodable, Sendable {
+    public struct CheckTotals: Codable, Sendable {
         /// Frames with a broken invariant, and the first of them in words.
         public var framesWithErrors = 0
         /// The first broken invariant, as "frame N: …".
