@@ -203,6 +203,18 @@ final class SegmentTests: XCTestCase {
                           "the highlight's colour follows the focus")
     }
 
+    /// Found by the explorer (shrunk): in a view 100 pt wide a word overflows the column, and
+    /// the highlight went past the fragment. It keeps to the fragment, as far as the view shows.
+    func testTheHighlightKeepsToItsFragmentWhenTextOverflowsANarrowView() throws {
+        let view = TextView(document: try TextDocument(contentsOf: Paths.root.appendingPathComponent("Fixtures/documents/demo.md")),
+                            viewportSize: CGSize(width: 400, height: 300))
+        let script = try ScrollScript(data: Data("{fps: 10, steps: [{resize: {width: 100, height: 100}}, {select: {paragraph: 20, from: 0, to: 64}}]}".utf8))
+        var errors: [String] = []
+        try ScriptRunner(view: view, script: script).run { _, _, event in errors += event.checks.errors }
+        XCTAssertEqual(errors, [])
+        XCTAssertFalse(try XCTUnwrap(view.lastPass?.selection).highlight.isEmpty, "still highlighted")
+    }
+
     func testACaretHiddenAfterARevealBreaksItsBudget() throws {
         var event = FrameEvent(frame: 4, time: 0, pass: try view("Some text.").layoutPass(), edits: [], snapshots: [])
         event.checks.caretHidden = true

@@ -163,7 +163,12 @@ extension TextView {
         var rects: [CGRect] = []
         for fragment in configuredFragments {
             guard let index = manager.index(of: fragment.paragraph.id), (first...max(first, last)).contains(index) else { continue }
-            rects += manager.segments(of: fragment, in: range, type: .selection, options: [], first: index == first, last: index == last).map(\.rect)
+            // Text that overflows a narrow view (a word wider than the column) is selected as far
+            // as the view shows it: the highlight keeps to the fragment (the explorer found it past it).
+            let frame = fragment.layoutFragmentFrame
+            rects += manager.segments(of: fragment, in: range, type: .selection, options: [], first: index == first, last: index == last)
+                .map { $0.rect.intersection(CGRect(x: frame.minX, y: $0.rect.minY, width: frame.width, height: $0.rect.height)) }
+                .filter { !$0.isNull && $0.width > 0 }
         }
         return (rects, nil, marked)
     }
