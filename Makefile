@@ -16,7 +16,7 @@ FUZZ_TARGETS := FuzzMarkdown FuzzScript FuzzScriptOnDocument FuzzAttachmentURL F
 FUZZ_SECONDS ?= 180
 FUZZ_SMOKE_RUNS ?= 2000
 
-.PHONY: setup demo test bench build fuzz fuzz-build fuzz-smoke explore tsan stress docs
+.PHONY: setup demo test bench bench-peers build fuzz fuzz-build fuzz-smoke explore tsan stress docs
 EXPLORE_SECONDS ?= 300
 .DEFAULT_GOAL := demo
 
@@ -128,6 +128,14 @@ docs: setup
 	  --fallback-display-name TextReel --fallback-bundle-identifier org.textreel.TextReel \
 	  --experimental-documentation-coverage --coverage-summary-level brief \
 	  --output-dir Output/docs/TextReel.doccarchive 2>&1 | tail -n 25
+
+## bench-peers: the same documents through TextReel, headless Chromium (one-shot screenshots and a
+## 300-frame scroll over the DevTools protocol) and pango-view, alternately; prints the ratios
+PEER_PAIRS ?= 5
+bench-peers: setup
+	$(SWIFT) build $(RELEASE) --product textreel-bench
+	$(SWIFT) build $(RELEASE) --product textreel
+	$$($(SWIFT) build $(RELEASE) --show-bin-path)/textreel-bench --peers $(PEER_PAIRS)
 
 ## bench: release-mode benchmark; prints a table and writes Output/bench/results.json
 bench: setup

@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "TextReelGolden", dependencies: ["TextReel", "CPango"]),
         .target(name: "TextReelTesting", dependencies: ["TextReel", "TextReelGolden"]),
         .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelGolden", "CPango", "CChafa", "CHTTP", "CWebP"]),
-        .executableTarget(name: "textreel-bench", dependencies: ["TextReel", "TextReelGolden"]),
+        .executableTarget(name: "textreel-bench", dependencies: ["TextReel", "TextReelGolden", "CMark"]),
         .testTarget(name: "TextReelTests", dependencies: ["TextReel", "CPango", "textreel"]),
         .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel", "TextReelTesting"],
                     exclude: ["__Goldens__", "Bubbles/__Goldens__"]),

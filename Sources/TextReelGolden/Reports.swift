@@ -215,9 +215,9 @@ public enum Reports {
         <!doctype html><html><head><meta charset="utf-8"><title>TextReel golden report</title><style>
         body{font:14px system-ui,sans-serif;margin:24px;color:#1f2328}h2{margin-top:32px}
         .passed,.recorded{color:#1a7f37}.failed{color:#cf222e}.drift{color:#9a6700}.updated{color:#0969da}
-        .row{display:flex;gap:12px;align-items:flex-start}.row figure{margin:0}.row img{max-width:32vw;border:1px solid #d0d7de}
+        .row{display:flex;gap:12px;align-items:flex-start}.row figure{margin:0}.row img{max-width:32vw;height:auto;border:1px solid #d0d7de}
         figcaption{font-size:12px;color:#57606a}.slider{position:relative;display:inline-block;border:1px solid #d0d7de}
-        .slider img{display:block;max-width:60vw}.flip{max-width:60vw;border:1px solid #d0d7de}.chart{display:block;max-width:100%;margin:8px 0}.slider .top{position:absolute;top:0;left:0;overflow:hidden;height:100%;border-right:2px solid #cf222e}
+        .slider img{display:block;max-width:60vw;height:auto}.flip{max-width:60vw;height:auto;border:1px solid #d0d7de}.chart{display:block;max-width:100%;height:auto;margin:8px 0}.slider .top{position:absolute;top:0;left:0;overflow:hidden;height:100%;border-right:2px solid #cf222e}
         .film{display:flex;gap:6px;overflow-x:auto;padding:6px 0}.film img{height:90px;border:1px solid #d0d7de}
         .film img.bad{border:2px solid #cf222e}ul{margin:6px 0}button{margin:4px 8px 4px 0}.done{color:#1a7f37}
         </style><script>
@@ -263,7 +263,9 @@ public enum Reports {
                 html += "<button class=\"accept-case\" data-case=\"\(escape(result.name))\" onclick=\"accept(this.dataset.case, null, this)\">Accept case</button>"
             }
             if let first = result.firstDivergingFrame { html += "<p>First diverging frame: \(first)</p>" }
-            if result.chart != nil { html += "<img class=\"chart\" loading=\"lazy\" src=\"images/\(k)-chart.svg\" alt=\"the run over its frames\">" }
+            if result.chart != nil {
+                html += "<img class=\"chart\" loading=\"lazy\" src=\"images/\(k)-chart.svg\" width=\"720\" height=\"\(Int(RunChart.height))\" alt=\"the run over its frames\">"
+            }
             // Reasons and frames in a screenful each; every reason is in --json and --junit.
             let reasons = reasons(result), shownReasons = 40, shownFrames = 60
             if !reasons.isEmpty {
@@ -279,7 +281,7 @@ public enum Reports {
                 }
                 row += "<div class=\"row\">"
                 for (label, path) in [("expected", diff.expected), ("actual", diff.actual), ("diff", diff.diff)] where path != nil {
-                    row += "<figure><img \(source)=\"\(image(diff.frame, label))\"><figcaption>\(label)</figcaption></figure>"
+                    row += "<figure><img \(source)=\"\(image(diff.frame, label))\"\(size(path!))><figcaption>\(label)</figcaption></figure>"
                 }
                 return row + "</div>"
             }
@@ -299,9 +301,9 @@ public enum Reports {
                 let id = "s\(k)"
                 html += """
                 <p>Expected and actual in turn, a second each, frame \(diff.frame):</p>
-                <img class="flip" loading="lazy" src="\(image(diff.frame, "flip"))">
+                <img class="flip" loading="lazy" src="\(image(diff.frame, "flip"))"\(size(diff.actual!))>
                 <p>Slide between expected (left of the line) and actual, frame \(diff.frame):</p>
-                <div class="slider"><img loading="lazy" src="\(image(diff.frame, "actual"))"><div class="top" id="\(id)" style="width:50%"><img loading="lazy" src="\(image(diff.frame, "expected"))"></div></div>
+                <div class="slider"><img loading="lazy" src="\(image(diff.frame, "actual"))"\(size(diff.actual!))><div class="top" id="\(id)" style="width:50%"><img loading="lazy" src="\(image(diff.frame, "expected"))"></div></div>
                 <br><input type="range" min="0" max="100" value="50" style="width:60vw" oninput="document.getElementById('\(id)').style.width=this.value+'%'">
                 """
             }
@@ -316,6 +318,15 @@ public enum Reports {
         }
         html += "</body></html>\n"
         return html
+    }
+
+    /// An image's `width` and `height` attributes from its PNG header, so the page does not move
+    /// as images arrive (a click aimed at a button would land elsewhere); empty if unreadable.
+    static func size(_ path: String) -> String {
+        guard let handle = FileHandle(forReadingAtPath: path) else { return "" }
+        defer { try? handle.close() }
+        guard let header = try? handle.read(upToCount: 64), let size = PNGDecoder.size(of: header) else { return "" }
+        return " width=\"\(size.width)\" height=\"\(size.height)\""
     }
 
     /// Text for HTML and XML: GLib's escaping (& < > ' ").

@@ -32,6 +32,13 @@ func emit(_ result: [String: Double]) {
 
 let viewport = CGSize(width: 800, height: 600)
 
+if arguments.count > 1, arguments[1] == "--peers" {
+    let textreel = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("textreel").path
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    try PeersBench.main(folder: folder, textreel: textreel, pairs: arguments.count > 2 ? Int(arguments[2]) ?? 5 : 5)
+    exit(0)
+}
+
 if arguments.count > 2, arguments[1] == "--child" {
     let count = Int(arguments[3])!
     switch arguments[2] {

@@ -72,8 +72,8 @@ public final class RenderedFrame {
     }
 
     /// Writes the PNG to `url` atomically.
-    public func write(to url: URL, compression: PNGCompression = .fast) throws {
-        try AtomicFile.write(pngData(compression: compression), to: url)
+    public func write(to url: URL, compression: PNGCompression = .fast, durable: Bool = true) throws {
+        try AtomicFile.write(pngData(compression: compression), to: url, durable: durable)
     }
 
     /// A hash of the pixels, equal for equal frames within one process (for comparing runs).

@@ -43,12 +43,17 @@ public struct RunChart: Codable, Sendable, Equatable {
          ("broken checks", "#cf222e", points.map { Double($0.broken) })]
     }
 
+    private static let rowHeight = 46.0, top = 18.0, rowCount = 6
+
+    /// The chart's height in points (its width is the one asked for).
+    public static let height = top + Double(rowCount) * rowHeight + 22
+
     /// The chart as an SVG document, `width` points wide; frames in `failing` get a red band.
     public func svg(width: Double = 720, failing: Set<Int> = []) -> String {
-        let rowHeight = 46.0, left = 132.0, right = 56.0, top = 18.0
+        let rowHeight = Self.rowHeight, left = 132.0, right = 56.0, top = Self.top
         let plot = width - left - right
         let rows = self.rows
-        let height = top + Double(rows.count) * rowHeight + 22
+        let height = Self.height
         let count = max(points.count, 1)
         func x(_ index: Int) -> Double { left + (count == 1 ? plot / 2 : plot * Double(index) / Double(count - 1)) }
         func n(_ v: Double) -> String { NumberText.text((v * 10).rounded() / 10) }
