@@ -141,6 +141,27 @@ import CPango
 /// The one PNG decoder draws pictures as Cairo's own reader did: straight RGBA premultiplied with
 /// Cairo's rounding, opaque pictures as RGB24.
 final class PNGDecoderTests: XCTestCase {
+    /// The fast path (libdeflate, filters undone here) gives libpng's pixels for every filter
+    /// type: libpng's own writer picks filters per row (Sub, Up, Average, Paeth), TextReel's
+    /// small mode writes Up, its fast mode None; RGB and RGBA.
+    func testTheFastDecoderGivesLibpngsPixelsForEveryFilter() throws {
+        let view = TextView(document: try TextDocument(markdown: "# Filters\n\nSome *text* with 👨‍👩‍👧 and نص.\n\n> quoted"),
+                            viewportSize: CGSize(width: 300, height: 180), scale: 2)
+        let frame = try view.renderFrame()
+        let width = 61, height = 23
+        var translucent = [UInt8](repeating: 0, count: width * height * 4)
+        for i in 0..<(width * height) { for c in 0..<4 { translucent[i * 4 + c] = UInt8((i * (7 + c * 6) + c * 40) % 256) } }
+        let files: [(String, Data)] = [("libpng", try frame.libpngData()), ("small", try frame.pngData(compression: .small)),
+                                       ("fast", try frame.pngData(compression: .fast)), ("rgba", try PNGWriter.encodeRGBA(translucent, width: width, height: height))]
+        for (name, data) in files {
+            let fast = try XCTUnwrap(PNGFastDecoder.decode(data, maximumPixels: 1 << 24), "\(name) takes the fast path")
+            let reference = try PNGDecoder.decodeWithLibpng(data, maximumPixels: 1 << 24)
+            XCTAssertEqual(fast.width, reference.width, name)
+            XCTAssertEqual(fast.rgba, reference.rgba, "\(name): the same pixels")
+        }
+        XCTAssertNil(PNGFastDecoder.decode(Data([0x89, 0x50, 0x4E, 0x47]), maximumPixels: 100), "not a PNG: libpng says why")
+    }
+
     func testPicturesDecodeToCairosOwnPixels() throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("textreel-png-decoder-\(getpid())")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -26,6 +26,15 @@ public enum PNGDecoder {
     /// The pixels, straight RGBA; throws a `Failure` saying why they cannot be read.
     /// `hasAlpha`: the file has an alpha channel or a transparent colour.
     public static func decode(_ data: Data, maximumPixels: Int) throws -> (width: Int, height: Int, rgba: [UInt8], hasAlpha: Bool) {
+        // 8-bit RGB(A) without a palette: inflated by libdeflate, the same pixels.
+        if let fast = PNGFastDecoder.decode(data, maximumPixels: maximumPixels) {
+            return (fast.width, fast.height, fast.rgba, data[data.startIndex + 25] == 6)
+        }
+        return try decodeWithLibpng(data, maximumPixels: maximumPixels)
+    }
+
+    /// Every other PNG (and the reference the fast path is tested against): libpng's decoding.
+    static func decodeWithLibpng(_ data: Data, maximumPixels: Int) throws -> (width: Int, height: Int, rgba: [UInt8], hasAlpha: Bool) {
         var size = (0, 0), hasAlpha = false
         if let why = read(data, pixels: nil, maximumPixels: maximumPixels, size: { size = ($0, $1); hasAlpha = $2 }) {
             throw Failure(reason: why, inHeader: true)
