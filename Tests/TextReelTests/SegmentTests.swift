@@ -123,6 +123,22 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(navigation.deletionRanges(for: end, direction: .forward, destination: .character), [], "nothing after the end")
     }
 
+    /// Found by the explorer (shrunk): backspace at the end of an Arabic paragraph joined it to
+    /// the next, as if backward were visual. Forward and backward are logical in every script.
+    func testBackspaceAtTheEndOfARightToLeftParagraphDeletesItsLastCharacter() throws {
+        let view = try view("نص عربي قصير.\n\nNext paragraph.")
+        let manager = view.textLayoutManager
+        let id = manager.document.paragraphs[0].id
+        view.selectedTextRange = TextRange(location: TextLocation(paragraph: id, offset: manager.document.paragraphs[0].text.utf8.count))
+        try view.deleteBackward()
+        XCTAssertEqual(manager.document.paragraphs.map(\.text), ["نص عربي قصير", "Next paragraph."])
+        let start = TextSelection(TextLocation(paragraph: id, offset: 0))
+        XCTAssertEqual(manager.textSelectionNavigation.destinationSelection(for: start, direction: .forward, destination: .character, extending: false)?.head.offset,
+                       "ن".utf8.count, "forward is the text's order")
+        XCTAssertEqual(manager.textSelectionNavigation.destinationSelection(for: start, direction: .left, destination: .character, extending: false,
+                                                                             confined: true)?.head.offset, "ن".utf8.count, "left goes forward in right-to-left text")
+    }
+
     func testSentencesAreADestination() throws {
         let view = try view("One sentence here. Another one follows. And a third.", width: 800)
         let manager = view.textLayoutManager

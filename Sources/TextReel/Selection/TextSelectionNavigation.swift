@@ -74,7 +74,11 @@ public final class TextSelectionNavigation {
         let paragraph = fragment.paragraph
         let length = paragraph.text.utf8.count
         let offset = min(location.offset, length)
-        let forward = direction == .forward || direction == .down || (direction == .right) != paragraph.isRightToLeft(fragment)
+        // Left and right are visual: in a right-to-left paragraph, left goes forward. Forward and
+        // backward are logical everywhere (the explorer found backspace at the end of an Arabic
+        // paragraph joining the next one: backward had been flipped too).
+        let rightToLeft = paragraph.isRightToLeft(fragment)
+        let forward = direction == .forward || direction == .down || (direction == .right && !rightToLeft) || (direction == .left && rightToLeft)
         func at(_ i: Int, _ o: Int) -> TextLocation { TextLocation(paragraph: manager.document.paragraphs[i].id, offset: o) }
         func neighbour(forward: Bool) -> TextLocation? {
             guard !confined else { return nil }
