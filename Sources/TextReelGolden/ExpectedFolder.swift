@@ -12,8 +12,18 @@ struct ExpectedFolder {
 
     let url: URL
     var index: Index
-    var layout: LayoutSnapshot
+    /// `layout.json` as stored (nil: none); decoded only when a render's differs from it.
+    var layoutData: Data?
     var fingerprint: EnvironmentFingerprint?
+
+    /// The structure stored, decoded (a case without `layout.json` has none).
+    func layout() throws -> LayoutSnapshot {
+        guard let layoutData else { return LayoutSnapshot() }
+        do { return try JSONDecoder().decode(LayoutSnapshot.self, from: layoutData) } catch {
+            throw TextReelError(file: url.appendingPathComponent("layout.json").path,
+                                "the golden layout.json is damaged (not the JSON textreel writes); restore it from version control, or re-record the case with --update all")
+        }
+    }
 
     /// nil when the case has no goldens yet.
     static func read(at url: URL) throws -> ExpectedFolder? {
@@ -28,9 +38,9 @@ struct ExpectedFolder {
             }
         }
         let index = try read(Index.self, "index.json")
-        let layout = FileManager.default.fileExists(atPath: url.appendingPathComponent("layout.json").path) ? try read(LayoutSnapshot.self, "layout.json") : LayoutSnapshot()
+        let layout = FileManager.default.contents(atPath: url.appendingPathComponent("layout.json").path)
         let fingerprint = try? decoder.decode(EnvironmentFingerprint.self, from: Data(contentsOf: url.appendingPathComponent("fingerprint.json")))
-        return ExpectedFolder(url: url, index: index, layout: layout, fingerprint: fingerprint)
+        return ExpectedFolder(url: url, index: index, layoutData: layout, fingerprint: fingerprint)
     }
 
     func imageURL(frame: Int) -> URL? {

@@ -211,14 +211,19 @@ public struct GoldenCase: Sendable {
         let wanted = frames == .snapshots ? Set(runner.snapshots.values) : Set(1...max(runner.frameCount, 1))
         var rendered = Rendered(fingerprint: .current(fontSet: fontSet))
         rendered.frameCount = runner.frameCount
+        let encoder = FrameEncoder()
+        var kept: [Int: RenderedFrame] = [:]
         try runner.run(drawingWhere: wanted.contains) { number, frame, event in
             let broken = budget.violations(of: event)
             rendered.violations += broken
             rendered.chart.add(event, broken: broken.count)
             guard wanted.contains(number), let frame else { return }
-            rendered.frames[number] = Frame(png: try frame.pngData(), frame: frame)
+            encoder.encode(frame, number: number)
+            kept[number] = frame
             rendered.layout.frames[number] = LayoutSnapshot.frame(of: frame.pass!)
         }
+        let pngs = try encoder.finish()
+        for (number, frame) in kept { rendered.frames[number] = Frame(png: pngs[number]!, frame: frame) }
         return rendered
     }
 }
