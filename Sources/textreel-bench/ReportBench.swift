@@ -48,3 +48,28 @@ enum ReportBench {
                 "openSeconds": opens.isEmpty ? 0 : Measure.median(opens)]
     }
 }
+
+/// `textreel test` of an unchanged 300-frame case (a scroll of 10^5 paragraphs) against
+/// rendering the same frames, whole processes, alternately: what a passing case costs beyond
+/// its render (target ≤ 1.3×).
+enum TestOverheadBench {
+    static func run(in folder: URL, textreel: String) throws -> [String: Double] {
+        let suite = folder.appendingPathComponent("unchanged-suite")
+        let document = try BenchDocument.markdownFile(paragraphs: 100_000, in: folder)
+        try FileManager.default.createDirectory(at: suite.appendingPathComponent("scroll"), withIntermediateDirectories: true)
+        try Data("{fps: 60, viewport: {width: 800, height: 600}, steps: [{scroll: {by: 7200, duration: 5}}]}".utf8)
+            .write(to: suite.appendingPathComponent("s300.json5"))
+        try Data("{document: \"../../\(document.lastPathComponent)\", script: \"../s300.json5\", frames: \"all\"}".utf8)
+            .write(to: suite.appendingPathComponent("scroll/case.json5"))
+        try? FileManager.default.removeItem(at: suite.appendingPathComponent("scroll/expected"))
+        _ = try PeersBench.run([textreel, "test", suite.path, "--update", "missing", "--quiet"])
+        var ratios: [Double] = [], tests: [Double] = [], renders: [Double] = []
+        for _ in 0..<5 {
+            let test = try PeersBench.run([textreel, "test", suite.path, "--update", "none", "--quiet"])
+            let render = try PeersBench.run([textreel, "render", document.path, "--script", suite.appendingPathComponent("s300.json5").path,
+                                             "--out", folder.appendingPathComponent("unchanged-render").path, "--quiet"])
+            tests.append(test.seconds); renders.append(render.seconds); ratios.append(test.seconds / render.seconds)
+        }
+        return ["test": Measure.median(tests), "render": Measure.median(renders), "ratio": Measure.median(ratios)]
+    }
+}

@@ -207,6 +207,8 @@ if arguments.count > 2, arguments[1] == "--child" {
         emit(["draws": Double(draws), "p50": Measure.median(times), "mean": times.reduce(0, +) / Double(max(times.count, 1))])
     case "report":
         emit(try ReportBench.run(in: folder))
+    case "unchanged":
+        emit(try TestOverheadBench.run(in: folder, textreel: URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("textreel").path))
     case "typing":
         // Typing one character a frame into a paragraph in the middle of the document, writing
         // PNGs; then the caret moving a character a frame, and a selection growing by one, without
@@ -311,6 +313,7 @@ if FileManager.default.isExecutableFile(atPath: textreel.path) {
 results["diff"]!["processMps"] = diffRuns.isEmpty ? 0 : 12 / Measure.median(diffRuns)
 
 results["report"] = try child(["--child", "report", "0"])
+results["unchanged"] = try child(["--child", "unchanged", "0"])
 
 // Peer: pango-view lays out and draws the whole 1,000-paragraph document.
 var pangoView = 0.0
@@ -363,6 +366,8 @@ row("PNG fast: targets", "≤ 1.0 ms per frame, ≤ 1.30× libpng's size; ≥ 60
 let rp = results["report"]!
 row("report of 10 failing cases × 300 frames: page / written in", "\(f(rp["htmlBytes"]! / 1e6, 2)) MB (\(f(rp["failingFrames"]!, 0)) failing frames) / \(f(rp["writeSeconds"]!, 2)) s  (target < 1 MB)")
 row("  opened by headless Chromium, whole process", rp["openSeconds"]! > 0 ? "\(f(rp["openSeconds"]!, 2)) s  (target < 2 s)" : "chromium not installed")
+let u = results["unchanged"]!
+row("textreel test of an unchanged 300-frame case / its render", "\(f(u["test"]! * 1000, 0)) / \(f(u["render"]! * 1000, 0)) ms: \(f(u["ratio"]!))×  (target ≤ 1.3×)")
 let t = results["typing"]!
 row("typing a character a frame into 100,000, writing PNGs", "\(f(t["fps"]!, 0)) frames/s  (target ≥ 300)")
 row("  per frame: paragraphs shaped / surfaces drawn", "\(f(t["shapedPerFrame"]!)) / \(f(t["drawsPerFrame"]!))")
