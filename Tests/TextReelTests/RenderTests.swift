@@ -160,6 +160,10 @@ final class PNGDecoderTests: XCTestCase {
             XCTAssertEqual(fast.rgba, reference.rgba, "\(name): the same pixels")
         }
         XCTAssertNil(PNGFastDecoder.decode(Data([0x89, 0x50, 0x4E, 0x47]), maximumPixels: 100), "not a PNG: libpng says why")
+        // Found by the fuzzer: a header of 0xC5C5C5C5 × 0xC5C5C5C5 overflowed the multiplication.
+        let overflow = try Data(contentsOf: Paths.fixtures.appendingPathComponent("fuzz/regressions/png-fast-decoder-size-overflow.png"))
+        XCTAssertNil(PNGFastDecoder.decode(overflow, maximumPixels: 1 << 24))
+        XCTAssertThrowsError(try PNGDecoder.decode(overflow, maximumPixels: 1 << 24))
     }
 
     func testPicturesDecodeToCairosOwnPixels() throws {

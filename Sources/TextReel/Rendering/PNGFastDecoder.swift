@@ -17,7 +17,9 @@ enum PNGFastDecoder {
             // IHDR first: width, height, depth 8, colour type 2 or 6, no interlace.
             guard u32(8) == 13, bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52 else { return nil }
             let width = u32(16), height = u32(20), depth = bytes[24], color = bytes[25], interlace = bytes[28]
-            guard width > 0, height > 0, width * height <= maximumPixels, depth == 8, color == 2 || color == 6, interlace == 0 else { return nil }
+            // Sizes are checked before they are multiplied: a damaged header's product overflows (the fuzzer's find).
+            guard depth == 8, color == 2 || color == 6, interlace == 0, width > 0, height > 0, width <= maximumPixels, height <= maximumPixels,
+                  case let (pixels, overflow) = width.multipliedReportingOverflow(by: height), !overflow, pixels <= maximumPixels else { return nil }
             let channels = color == 6 ? 4 : 3
             // The IDAT chunks, one stream; a tRNS chunk (a transparent colour) is libpng's to apply.
             var stream: [UInt8] = []

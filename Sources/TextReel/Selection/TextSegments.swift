@@ -92,8 +92,9 @@ extension TextLayoutManager {
         for (n, piece) in pieces.enumerated() {
             let isHead = first && n == 0, isTail = last && n == pieces.count - 1
             if options.contains(.middleFragmentsExcluded), !isHead, !isTail { continue }
-            var top = origin.y + piece.rect.minY, bottom = origin.y + piece.rect.maxY
-            if type == .selection, n + 1 < pieces.count { bottom = origin.y + pieces[n + 1].rect.minY }
+            let top = origin.y + piece.rect.minY
+            // A selection covers the space down to the next line (its line spacing).
+            let bottom = type == .selection && n + 1 < pieces.count ? max(origin.y + pieces[n + 1].rect.minY, top) : origin.y + piece.rect.maxY
             // An empty line has no x range: its segment starts as wide as a caret.
             let caretX = cursor.caret(at: piece.range.lowerBound).minX
             let extents = piece.extents.isEmpty ? [(minX: caretX, maxX: caretX)] : piece.extents.sorted { $0.minX < $1.minX }
@@ -106,7 +107,6 @@ extension TextLayoutManager {
                 let toEnd = (continuesAfter || (isTail && options.contains(.tailSegmentExtended)))
                 if k == 0, rightToLeft ? toEnd : toStart { minX = leading }
                 if k == extents.count - 1, rightToLeft ? toStart : toEnd { maxX = trailing }
-                if top > bottom { swap(&top, &bottom) }
                 let range = TextRange(start: location(piece.range.lowerBound), end: location(min(piece.range.upperBound, paragraph.text.utf8.count)))
                 segments.append(Segment(range: range, rect: CGRect(x: minX, y: top, width: max(maxX - minX, 0), height: bottom - top),
                                         baseline: origin.y + piece.baseline - top))
