@@ -19,7 +19,8 @@ enum PNGFastDecoder {
             let width = u32(16), height = u32(20), depth = bytes[24], color = bytes[25], interlace = bytes[28]
             // Sizes are checked before they are multiplied: a damaged header's product overflows (the fuzzer's find).
             guard depth == 8, color == 2 || color == 6, interlace == 0, width > 0, height > 0, width <= maximumPixels, height <= maximumPixels,
-                  case let (pixels, overflow) = width.multipliedReportingOverflow(by: height), !overflow, pixels <= maximumPixels else { return nil }
+                  case let (pixels, overflow) = width.multipliedReportingOverflow(by: height), !overflow, pixels <= maximumPixels,
+                  pixels <= Int.max / 8 else { return nil }
             let channels = color == 6 ? 4 : 3
             // The IDAT chunks, one stream; a tRNS chunk (a transparent colour) is libpng's to apply.
             var stream: [UInt8] = []
