@@ -110,7 +110,9 @@ enum MergeRendersCommand {
         guard summary.status == "complete" else { throw TextReelError(file: folder.path, "part \(shard) did not complete (\(summary.status)); render it again") }
         // "2/4: frames 35-68"
         let numbers = shard.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        guard numbers.count == 4 else { throw TextReelError(file: file.path, "its shard '\(shard)' is not I/N: frames A-B") }
+        guard numbers.count == 4, numbers[1] >= 1, (1...numbers[1]).contains(numbers[0]), numbers[2] >= 1, numbers[2] <= numbers[3] else {
+            throw TextReelError(file: file.path, "its shard '\(shard)' is not I/N: frames A-B with 1 ≤ I ≤ N and A ≤ B")
+        }
         return Part(folder: folder, summary: summary, index: numbers[0], count: numbers[1], frames: numbers[2]...numbers[3])
     }
 }

@@ -43,5 +43,13 @@ final class ShardedRenderTests: XCTestCase {
         let whole2 = try CLI.run(["merge-renders", root.appendingPathComponent("whole").path, "--out", merged.path])
         XCTAssertTrue(whole2.stderr.contains("is a whole render, not a part"), whole2.stderr)
         XCTAssertEqual(try CLI.run(["render", document, "--shard", "4/3", "--out", root.appendingPathComponent("bad").path]).status, 2)
+        // A summary edited by hand into nonsense is an error, not a crash.
+        let summary = root.appendingPathComponent("p2/summary.json")
+        let text = try String(contentsOf: summary, encoding: .utf8)
+        try text.replacingOccurrences(of: #""shard" : "2/3: frames [0-9]+-[0-9]+""#, with: #""shard" : "2/3: frames 9-3""#, options: .regularExpression)
+            .write(to: summary, atomically: true, encoding: .utf8)
+        let nonsense = try CLI.run(["merge-renders"] + ["p1", "p2", "p3"].map { root.appendingPathComponent($0).path } + ["--out", merged.path])
+        XCTAssertEqual(nonsense.status, 2, nonsense.stderr)
+        XCTAssertTrue(nonsense.stderr.contains("is not I/N: frames A-B"), nonsense.stderr)
     }
 }
