@@ -170,6 +170,12 @@ final class SegmentTests: XCTestCase {
         XCTAssertEqual(manager.document.paragraphs.map(\.text), ["TiXpart.Middle.Last part."], "typing over a selection across paragraphs")
         XCTAssertEqual(view.selectedTextRange, TextRange(location: TextLocation(paragraph: ids[0], offset: 3)))
         XCTAssertEqual(try view.layoutPass().checks.errors, [])
+        // A selection set from Swift past a paragraph's end is clamped, not a crash.
+        try view.insertText("\nTail")
+        let now = manager.document.paragraphs.map(\.id)
+        view.selectedTextRange = TextRange(start: TextLocation(paragraph: now[0], offset: 500), end: TextLocation(paragraph: now[1], offset: 2))
+        try view.deleteBackward()
+        XCTAssertEqual(manager.paragraphCount, 1)
     }
 
     func testReturnBreaksTheParagraphAndItsAttachmentGoesWithTheText() throws {

@@ -90,9 +90,10 @@ extension TextView {
         if first == last {
             try deleteBytes(first, range.start.offset..<max(range.start.offset, range.end.offset))
         } else {
-            try deleteBytes(last, 0..<range.end.offset)
+            try deleteBytes(last, 0..<max(range.end.offset, 0))
             for index in stride(from: last - 1, to: first, by: -1) { try deleteParagraph(at: index) }
-            try deleteBytes(first, range.start.offset..<document.paragraphs[first].text.utf8.count)
+            let length = document.paragraphs[first].text.utf8.count
+            try deleteBytes(first, min(range.start.offset, length)..<length)
             try joinParagraph(at: first)
         }
         selectedTextRange = TextRange(location: range.start)
