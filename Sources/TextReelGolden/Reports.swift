@@ -167,8 +167,7 @@ public enum Reports {
         // Each case's chart over its frames, failing frames marked.
         for (k, result) in results.enumerated() {
             guard let chart = result.chart else { continue }
-            let failing = Set(result.diffs.map(\.frame) + chart.points.filter { $0.broken > 0 }.map(\.frame))
-            try AtomicFile.write(Data(chart.svg(failing: failing).utf8), to: folder.appendingPathComponent("\(k)-chart.svg"))
+            try AtomicFile.write(Data(chart.svg(failing: Set(result.diffs.map(\.frame))).utf8), to: folder.appendingPathComponent("\(k)-chart.svg"))
         }
         // Each failing case's first diverging frame as an animated PNG: expected, then actual,
         // a second each, so a glance shows what moved.

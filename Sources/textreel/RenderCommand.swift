@@ -116,7 +116,7 @@ enum RenderCommand {
             }
             for sink in sinks { try sink.finish() }
             if let file = args.values["chart"] {
-                try AtomicFile.write(Data(chart.svg(failing: Set(chart.points.filter { $0.broken > 0 }.map(\.frame))).utf8), to: URL(fileURLWithPath: file))
+                try AtomicFile.write(Data(chart.svg().utf8), to: URL(fileURLWithPath: file))
             }
             progress.finish()
             if let shard {

@@ -48,8 +48,10 @@ public struct RunChart: Codable, Sendable, Equatable {
     /// The chart's height in points (its width is the one asked for).
     public static let height = top + Double(rowCount) * rowHeight + 22
 
-    /// The chart as an SVG document, `width` points wide; frames in `failing` get a red band.
+    /// The chart as an SVG document, `width` points wide; frames that break a check, and those
+    /// in `failing` (a report's differing frames), get a red band.
     public func svg(width: Double = 720, failing: Set<Int> = []) -> String {
+        let failing = failing.union(points.filter { $0.broken > 0 }.map(\.frame))
         let rowHeight = Self.rowHeight, left = 132.0, right = 56.0, top = Self.top
         let plot = width - left - right
         let rows = self.rows
