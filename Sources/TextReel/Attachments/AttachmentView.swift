@@ -105,6 +105,12 @@ open class AttachmentView {
     /// A pinned view (focused, playing) is never evicted from the kept views.
     open var isPinned: Bool { false }
 
+    /// Whether the view may look different in a later frame with nothing else changed (it plays,
+    /// it is still loading, it follows time in `advance(by:)`): while any live view is, every frame
+    /// is laid out and drawn. True unless a subclass knows better, so that a view of your own that
+    /// animates is never frozen; the built-in views say when they are still.
+    open var isAnimating: Bool { true }
+
     /// What the view shows, for events and previews.
     open var visibleState: [String: StateValue] { [:] }
 

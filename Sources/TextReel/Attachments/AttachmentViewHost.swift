@@ -47,6 +47,8 @@ final class AttachmentViewHost {
 
     /// Every live view's instance, by attachment id.
     var liveViews: [String: Int] { entries.mapValues { $0.view.instance } }
+    /// Whether any live view may change with time alone.
+    var anyAnimating: Bool { entries.values.contains { $0.view.isAnimating } }
 
     // MARK: A pass
 

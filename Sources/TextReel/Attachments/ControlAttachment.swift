@@ -8,6 +8,8 @@ open class ControlAttachmentViewProvider: TextAttachmentViewProvider {
 
 /// A control's view: its kind's value and focus, changed by scripted actions.
 open class ControlAttachmentView: AttachmentView {
+    /// Still once loaded.
+    open override var isAnimating: Bool { !isLoaded }
     /// Which control it is; the raw value is what the URL's `kind=` says.
     public enum Kind: String, Sendable, CaseIterable {
         /// A one-line text field.

@@ -9,6 +9,8 @@ open class DrawingAttachmentViewProvider: TextAttachmentViewProvider {
 
 /// A drawing's view: generated strokes plus those scripts add.
 open class DrawingAttachmentView: AttachmentView {
+    /// Still once loaded.
+    open override var isAnimating: Bool { !isLoaded }
     /// Strokes added by script, in the drawing's own coordinates.
     public private(set) var addedStrokes: [[CGPoint]] = []
     /// How many generated strokes the canvas has.

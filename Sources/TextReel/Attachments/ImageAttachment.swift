@@ -8,6 +8,8 @@ open class ImageAttachmentViewProvider: TextAttachmentViewProvider {
 
 /// An image's view: the decoded picture, else its placeholder.
 open class ImageAttachmentView: AttachmentView {
+    /// Still once loaded.
+    open override var isAnimating: Bool { !isLoaded }
     open override func draw(in canvas: GraphicsContext) {
         // A damaged file may still half-decode (grey rows): its placeholder says what is wrong.
         if attachment.problem == nil, let file = attachment.file, canvas.image(file, in: canvas.bounds) { return }

@@ -16,6 +16,8 @@ open class VideoAttachmentViewProvider: TextAttachmentViewProvider {
 
 /// A video's view: playback position and state, advanced by script time.
 open class VideoAttachmentView: AttachmentView {
+    /// Still once loaded and paused.
+    open override var isAnimating: Bool { isPlaying || !isLoaded }
     /// Playback position, in seconds.
     public private(set) var position = 0.0
     /// Whether it is playing (pins the view).

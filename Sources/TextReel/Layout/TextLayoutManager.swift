@@ -25,7 +25,9 @@ public final class TextLayoutManager {
     /// The controller that lays out the viewport of this manager's view.
     public internal(set) weak var textViewportLayoutController: TextViewportLayoutController?
     /// The selections (`NSTextLayoutManager.textSelections`): empty, no caret; a caret is an empty one.
-    public var textSelections: [TextSelection] = []
+    public var textSelections: [TextSelection] = [] { didSet { selectionsVersion += 1 } }
+    /// Counts changes of `textSelections`, so a frame can tell its selection is the last one's.
+    private(set) var selectionsVersion = 0
     /// Moves selections as keys do.
     public private(set) lazy var textSelectionNavigation = TextSelectionNavigation(textLayoutManager: self)
     /// Whole-text UTF-16 offsets of the paragraphs, for ranges and offsets between locations.

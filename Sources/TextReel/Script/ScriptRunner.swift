@@ -63,19 +63,27 @@ public final class ScriptRunner {
     public func run(drawingWhere draws: (Int) -> Bool, through last: Int? = nil,
                     each: (Int, RenderedFrame?, FrameEvent) throws -> Void) throws -> RunSummary {
         var summary = RunSummary()
+        var lastDrawn: RenderedFrame?
         for (offset, planned) in timeline.frames.enumerated().prefix(last ?? timeline.frames.count) {
             let number = offset + 1
             view.time = Double(offset) / script.fps
             let edits = try apply(planned.actions)
             view.leadingOverdraw = leadingOverdraw(after: offset)
             let frame: RenderedFrame?, pass: LayoutPass
+            // A frame in which nothing can have changed repeats the last one without a pass.
+            let quiet = planned.actions.isEmpty ? view.repeatablePass() : nil
             if draws(number) {
-                frame = try view.renderFrame()
+                if let quiet, let last = lastDrawn {
+                    frame = view.repeatFrame(last, pass: quiet)
+                } else {
+                    frame = try view.renderFrame()
+                }
                 pass = frame!.pass!
             } else {
-                pass = try view.layoutPass()
+                pass = try quiet ?? view.layoutPass()
                 frame = nil
             }
+            lastDrawn = frame
             let event = FrameEvent(frame: number, time: Double(offset) / script.fps, pass: pass,
                                    edits: edits, snapshots: planned.snapshots)
             summary.add(event, written: frame != nil)

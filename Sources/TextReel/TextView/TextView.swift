@@ -47,7 +47,12 @@ open class TextView: TextViewportLayoutControllerDelegate {
     /// Script time when the caret last moved (the blink's start), and where it was.
     var caretMoved: (time: Double, selection: LayoutPass.Selection?) = (0, nil)
     /// The record of the last pass.
-    public private(set) var lastPass: LayoutPass?
+    public internal(set) var lastPass: LayoutPass?
+    /// What the last pass saw (visible rect, overdraw, selection, focus, overlay), for quiet frames.
+    var lastQuietState: QuietState?
+    /// Whether a frame in which nothing can have changed reuses the last pass and its pixels
+    /// (see `TextView+QuietFrames.swift`); false lays out every frame, as the comparison test does.
+    public var reusesQuietFrames = true
     /// Attachment events of the passes since the last `drainAttachmentEvents()`.
     var undrainedAttachmentEvents: [AttachmentEvent] = []
 
@@ -170,6 +175,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
         let pass = makePass(correction: moved.correction, jump: moved.jump, flicker: flicker)
         if pass.selection != caretMoved.selection { caretMoved = (time, pass.selection) }
         lastPass = pass
+        lastQuietState = quietState
         return pass
     }
 

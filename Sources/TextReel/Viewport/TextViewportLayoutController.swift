@@ -73,6 +73,7 @@ public final class TextViewportLayoutController {
     @discardableResult
     public func layoutViewport() -> Report {
         guard let delegate else { return Report() }
+        needsLayout = false
         earlyReads = []
         phase = .willLayout
         delegate.textViewportLayoutControllerWillLayout(self)
@@ -125,8 +126,12 @@ public final class TextViewportLayoutController {
 
     /// Asks for another pass.
     public func setNeedsLayout() {
+        needsLayout = true
         delegate?.textViewportLayoutControllerReceivedSetNeedsLayout(self)
     }
+
+    /// Something asked for a pass since the last one (an edit, a resize, a policy).
+    var needsLayout = true
 
     /// Moves the viewport so that the fragment holding `location` is at its top, and returns the
     /// origin to scroll to, as TextKit's does: that fragment's y in the current coordinates, an

@@ -1,0 +1,59 @@
+import XCTest
+@testable import TextReel
+
+/// Frames in which nothing can have changed reuse the last pass and pixels: a whole run gives the
+/// same events, byte for byte, and the same pixels with the reuse on and off, on generated
+/// scripts of every step kind over documents with attachments.
+final class QuietFrameTests: XCTestCase {
+    private func run(_ document: TextDocument, _ generated: ExploreScript, reusing: Bool) throws -> (events: [Data], digests: [Int], reused: Int) {
+        let view = TextView(document: document, viewportSize: CGSize(width: generated.width, height: generated.height))
+        view.reusesQuietFrames = reusing
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        var events: [Data] = [], digests: [Int] = [], reused = 0
+        try ScriptRunner(view: view, script: ScrollScript(data: Data(generated.json5.utf8))).run { _, frame, event in
+            events.append(try encoder.encode(event))
+            digests.append(frame?.pixelDigest ?? 0)
+            if event.pass.isEmpty == false, frame?.isRepeat == true { reused += 1 }
+        }
+        return (events, digests, reused)
+    }
+
+    func testRunsAreTheSameWithAndWithoutReuse() throws {
+        let documents = try ["demo.md", "attachments.md", "editing.md", "emoji.md", "comments.md", "typing-video.md"].map {
+            try TextDocument(contentsOf: Paths.fixtures.appendingPathComponent("documents/\($0)"))
+        }
+        var repeats = 0
+        for (d, document) in documents.enumerated() {
+            for seed in UInt64(0)..<8 {
+                var generator = ScriptGenerator(document: document, seed: seed)
+                let generated = generator.script(steps: 10)
+                let plain = try run(document, generated, reusing: false), quick = try run(document, generated, reusing: true)
+                XCTAssertEqual(plain.events.count, quick.events.count)
+                for (k, (a, b)) in zip(plain.events, quick.events).enumerated() where a != b {
+                    XCTFail("document \(d), seed \(seed), frame \(k + 1):\n\(String(decoding: a, as: UTF8.self))\n\(String(decoding: b, as: UTF8.self))\n\(generated.json5)")
+                    break
+                }
+                XCTAssertEqual(plain.digests, quick.digests, "document \(d), seed \(seed): pixels")
+                repeats += quick.reused
+            }
+        }
+        XCTAssertGreaterThan(repeats, 0, "some frames were quiet")
+    }
+
+    /// A wait after a scroll is quiet; a playing video is not, and neither is a blinking caret.
+    func testAWaitIsQuietUnlessSomethingAnimates() throws {
+        let document = try TextDocument(markdown: "# Quiet\n\nA video ![](video:v?size=120x60&duration=9) here.\n\nText.")
+        func quietFrames(_ script: String) throws -> Int {
+            let view = TextView(document: document, viewportSize: CGSize(width: 400, height: 300))
+            var count = 0
+            try ScriptRunner(view: view, script: ScrollScript(data: Data(script.utf8))).run { _, _, _ in
+                if view.repeatablePass() != nil { count += 1 }
+            }
+            return count
+        }
+        XCTAssertGreaterThan(try quietFrames("{fps: 10, steps: [{wait: 1}]}"), 5, "a wait once loaded")
+        XCTAssertEqual(try quietFrames("{fps: 10, steps: [{play: \"v\"}, {wait: 1}]}"), 0, "a playing video changes every frame")
+        XCTAssertEqual(try quietFrames("{fps: 10, caretBlink: 0.5, steps: [{select: {paragraph: 2, from: 1}}, {wait: 1}]}"), 0, "a blinking caret")
+    }
+}
