@@ -29,8 +29,6 @@ public struct FocusStep: ScriptStep, Equatable {
     /// A selection, then the focus lost or regained.
     public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
         guard !g.model.isEmpty else { return nil }
-        let p = g.paragraph(), length = g.model[p].length
-        let from = g.below(length + 1)
-        return [SelectStep(.range(paragraph: p, from: from, to: from + g.below(length - from + 1))), FocusStep(g.below(2) == 0)]
+        return [SelectStep.generated(&g, caret: false), FocusStep(g.below(2) == 0)]
     }
 }

@@ -82,8 +82,14 @@ public struct SelectStep: ScriptStep, Equatable {
 
     public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
         guard !g.model.isEmpty else { return nil }
+        return [generated(&g, caret: true)]
+    }
+
+    /// A range in a paragraph the model holds (with `caret`, half the time a caret), for the
+    /// kinds that act on a selection.
+    static func generated(_ g: inout ScriptGenerator, caret: Bool) -> SelectStep {
         let p = g.paragraph(), length = g.model[p].length
         let from = g.below(length + 1)
-        return [SelectStep(.range(paragraph: p, from: from, to: g.below(2) == 0 ? nil : from + g.below(length - from + 1)))]
+        return SelectStep(.range(paragraph: p, from: from, to: caret && g.below(2) == 0 ? nil : from + g.below(length - from + 1)))
     }
 }
