@@ -48,8 +48,7 @@ public struct ImageDiff {
         let width = a.width, height = a.height, count = width * height
         // Every pixel of the image is written below unless only differences are drawn (a mask):
         // no need to clear 48 MB of a 4000 × 3000 image first.
-        var output = !makeImage ? [] : options.diffMask ? [UInt8](repeating: 0, count: count * 4)
-            : [UInt8](unsafeUninitializedCapacity: count * 4) { $1 = count * 4 }
+        var output = !makeImage ? [] : [UInt8](largeBufferOf: count * 4) { if options.diffMask { $0.initialize(repeating: 0, count: count * 4) } }
         let bands = max(1, min(height, ProcessInfo.processInfo.activeProcessorCount * 4))
         var results = [(Int, [Int])](repeating: (0, []), count: bands)
         a.pixels.withUnsafeBufferPointer { pa in
@@ -86,11 +85,12 @@ public struct ImageDiff {
         let img1 = s.a, img2 = s.b, a32 = s.a32, b32 = s.b32
         var mismatch = 0
         var differing: [Int] = []
+        var gray = Gray(image: a32, alpha: options.alpha)
         for y in rows {
             let rowStart = y * width
             if memcmp(img1.baseAddress! + rowStart * 4, img2.baseAddress! + rowStart * 4, width * 4) == 0 {
                 if let out = s.out, !options.diffMask {
-                    for i in rowStart..<rowStart + width { drawGray(img1, i * 4, options.alpha, out) }
+                    for i in rowStart..<rowStart + width { gray.draw(i, out) }
                 }
                 continue
             }
@@ -108,7 +108,7 @@ public struct ImageDiff {
                         differing.append(i)
                     }
                 } else if let out = s.out, !options.diffMask {
-                    drawGray(img1, pos, options.alpha, out)
+                    gray.draw(i, out)
                 }
             }
         }
@@ -128,7 +128,9 @@ public struct ImageDiff {
         for x in x0...x2 {
             for y in y0...y2 {
                 if x == x1 && y == y1 { continue }
-                let delta = colorDelta(img, img, pos * 4, (y * width + x) * 4, yOnly: true)
+                // `a32` is `img` itself: an equal neighbour (most of a page's background) needs no colour math.
+                let neighbour = y * width + x
+                let delta = a32[pos] == a32[neighbour] ? 0 : colorDelta(img, img, pos * 4, neighbour * 4, yOnly: true)
                 if delta == 0 {
                     zeroes += 1
                     if zeroes > 2 { return false }
@@ -190,45 +192,69 @@ public struct ImageDiff {
     }
 
     /// Unchanged pixels: the first image's luminance blended with white at `alpha` (truncated to
-    /// a byte, as a typed array stores it).
-    private static func drawGray(_ img: UnsafeBufferPointer<UInt8>, _ i: Int, _ alpha: Double, _ output: UnsafeMutableBufferPointer<UInt8>) {
-        let luma = Double(img[i]) * 0.29889531 + Double(img[i + 1]) * 0.58662247 + Double(img[i + 2]) * 0.11448223
-        let value = 255 + (luma - 255) * alpha * Double(img[i + 3]) / 255
-        let byte = UInt8(clamping: Int(value))
-        output[i] = byte; output[i + 1] = byte; output[i + 2] = byte; output[i + 3] = 255
+    /// a byte, as a typed array stores it). Runs of one colour (most of a page of text) are
+    /// computed once: the last pixel's grey is kept.
+    private struct Gray {
+        let image: UnsafePointer<UInt32>
+        let alpha: Double
+        var last: (pixel: UInt32, gray: UInt32)?
+
+        init(image: UnsafePointer<UInt32>, alpha: Double) {
+            self.image = image
+            self.alpha = alpha
+        }
+
+        @inline(__always)
+        mutating func draw(_ i: Int, _ output: UnsafeMutableBufferPointer<UInt8>) {
+            let pixel = image[i]
+            let gray: UInt32
+            if let last, last.pixel == pixel {
+                gray = last.gray
+            } else {
+                let value = UInt32(littleEndian: pixel)
+                let r = Double(value & 0xFF), g = Double(value >> 8 & 0xFF), b = Double(value >> 16 & 0xFF), a = Double(value >> 24)
+                let luma = r * 0.29889531 + g * 0.58662247 + b * 0.11448223
+                let byte = UInt32(UInt8(clamping: Int(255 + (luma - 255) * alpha * a / 255)))
+                gray = (byte | byte << 8 | byte << 16 | 0xFF00_0000).littleEndian
+                last = (pixel, gray)
+            }
+            UnsafeMutableRawPointer(output.baseAddress!).storeBytes(of: gray, toByteOffset: i * 4, as: UInt32.self)
+        }
     }
 
     /// Groups differing pixels into boxes: the image is cut into `cell`-pixel squares, squares
     /// holding a difference are joined with their 8 neighbours, and each group gives one box.
     static func regions(_ indexes: [Int], width: Int, cell: Int = 16) -> [CGRect] {
-        guard !indexes.isEmpty else { return [] }
-        var cells: [Int: (minX: Int, minY: Int, maxX: Int, maxY: Int)] = [:]
-        let columns = width / cell + 1
+        guard let lastIndex = indexes.max() else { return [] }
+        // One slot per cell of the grid (a 4000 × 3000 image has 47,000): no hashing per pixel.
+        let columns = width / cell + 1, cellRows = lastIndex / width / cell + 1
+        var cells = [(minX: Int, minY: Int, maxX: Int, maxY: Int)](repeating: (.max, .max, -1, -1), count: columns * cellRows)
         for index in indexes {
             let x = index % width, y = index / width
             let key = (y / cell) * columns + x / cell
-            if let b = cells[key] {
-                cells[key] = (min(b.minX, x), min(b.minY, y), max(b.maxX, x), max(b.maxY, y))
-            } else {
-                cells[key] = (x, y, x, y)
-            }
+            let b = cells[key]
+            cells[key] = (min(b.minX, x), min(b.minY, y), max(b.maxX, x), max(b.maxY, y))
         }
-        var seen = Set<Int>()
+        func occupied(_ key: Int) -> Bool { cells[key].maxX >= 0 }
+        var seen = [Bool](repeating: false, count: cells.count)
         var boxes: [CGRect] = []
-        for start in cells.keys.sorted() where !seen.contains(start) {
+        for start in cells.indices where occupied(start) && !seen[start] {
             var stack = [start]
-            seen.insert(start)
-            var box = cells[start]!
+            seen[start] = true
+            var box = cells[start]
             while let key = stack.popLast() {
-                let b = cells[key]!
+                let b = cells[key]
                 box = (min(box.minX, b.minX), min(box.minY, b.minY), max(box.maxX, b.maxX), max(box.maxY, b.maxY))
                 let cx = key % columns, cy = key / columns
                 for dy in -1...1 {
                     for dx in -1...1 {
                         let nx = cx + dx, ny = cy + dy
-                        guard nx >= 0, nx < columns, ny >= 0 else { continue }
+                        guard nx >= 0, nx < columns, ny >= 0, ny < cellRows else { continue }
                         let neighbour = ny * columns + nx
-                        if cells[neighbour] != nil && seen.insert(neighbour).inserted { stack.append(neighbour) }
+                        if occupied(neighbour) && !seen[neighbour] {
+                            seen[neighbour] = true
+                            stack.append(neighbour)
+                        }
                     }
                 }
             }

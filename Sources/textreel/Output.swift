@@ -113,10 +113,8 @@ enum RenderInputs {
         guard document != "-" else { return nil }   // standard input cannot be compared
         func file(_ path: String) -> String {
             let url = URL(fileURLWithPath: path).standardizedFileURL
-            let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
-            let size = (attributes?[.size] as? Int) ?? -1
-            let time = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            return "\(url.path) \(size) \(time)"
+            let status = FileStatus(path: url.path)
+            return "\(url.path) \(status?.size ?? -1) \(status?.modified ?? 0)"
         }
         let options = args.values.filter { !ignored.contains($0.key) }.sorted { $0.key < $1.key }.map { "--\($0.key)=\($0.value)" }
             + args.flags.subtracting(ignored).sorted().map { "--\($0)" }

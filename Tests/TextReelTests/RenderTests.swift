@@ -134,6 +134,25 @@ final class FontCacheTests: XCTestCase {
         let caches = try FileManager.default.subpathsOfDirectory(atPath: cache.path).filter { $0.hasSuffix(".cache-8") || $0.contains(".cache-") }
         XCTAssertFalse(caches.isEmpty, "fontconfig wrote its cache")
     }
+
+    /// Once fonts are set up, fontconfig's current configuration is TextReel's own: Pango's
+    /// start-up thread then loads nothing of the machine's, and SVG text (Pango's default font
+    /// map) can use only the font set's files.
+    func testTheCurrentFontConfigurationHoldsOnlyTheFontSet() throws {
+        _ = try TextView(document: try TextDocument(markdown: "Fonts"), viewportSize: CGSize(width: 200, height: 100)).renderFrame()
+        let config = try XCTUnwrap(FcConfigGetCurrent())
+        var files = Set<String>()
+        for set in [FcSetSystem, FcSetApplication] {
+            guard let fonts = FcConfigGetFonts(config, set) else { continue }
+            for i in 0..<Int(fonts.pointee.nfont) {
+                var file: UnsafeMutablePointer<FcChar8>?
+                if FcPatternGetString(fonts.pointee.fonts[i], FC_FILE, 0, &file) == FcResultMatch, let file {
+                    files.insert(URL(fileURLWithPath: String(cString: file)).resolvingSymlinksInPath().path)
+                }
+            }
+        }
+        XCTAssertEqual(files, Set(FontSet.standard.files.map { URL(fileURLWithPath: $0).resolvingSymlinksInPath().path }))
+    }
 }
 
 import CPango
@@ -164,6 +183,26 @@ final class PNGDecoderTests: XCTestCase {
         let overflow = try Data(contentsOf: Paths.fixtures.appendingPathComponent("fuzz/regressions/png-fast-decoder-size-overflow.png"))
         XCTAssertNil(PNGFastDecoder.decode(overflow, maximumPixels: 1 << 24))
         XCTAssertThrowsError(try PNGDecoder.decode(overflow, maximumPixels: 1 << 24))
+    }
+
+    /// An RGBA image of several compression pieces (a diff image of a large frame) is one valid
+    /// zlib stream: libpng (which checks the Adler-32) and the fast path read it back the same,
+    /// the bytes do not depend on the cores, and the fast path's in-place inflate keeps every row.
+    func testALargeImageCompressedInPiecesReadsBackExactly() throws {
+        let width = 1100, height = 2000   // 8.8 MB of rows: three pieces, the last one short
+        XCTAssertGreaterThan((width * 4 + 1) * height, 2 * PNGWriter.isalPieceBytes)
+        var pixels = [UInt8](repeating: 255, count: width * height * 4)
+        for i in stride(from: 0, to: width * height, by: 1) where i % 97 < 40 {
+            pixels[i * 4] = UInt8(i % 251); pixels[i * 4 + 1] = UInt8(i / width % 256); pixels[i * 4 + 3] = UInt8(i % 7 * 36)
+        }
+        let data = try PNGWriter.encodeRGBA(pixels, width: width, height: height)
+        XCTAssertEqual(try PNGWriter.encodeRGBA(pixels, width: width, height: height), data, "the same bytes again")
+        XCTAssertEqual(try PNGDecoder.decodeWithLibpng(data, maximumPixels: 1 << 24).rgba, pixels, "libpng reads the pieces")
+        XCTAssertEqual(try XCTUnwrap(PNGFastDecoder.decode(data, maximumPixels: 1 << 24)).rgba, pixels, "and so does the fast path")
+        let opaque = pixels.enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }
+        let rgbFile = try RenderedFrame(surface: CairoSurface(rgba: opaque, width: width, height: height, hasAlpha: false)).libpngData()
+        let rgb = try XCTUnwrap(PNGFastDecoder.decode(rgbFile, maximumPixels: 1 << 24))
+        XCTAssertEqual(rgb.rgba, opaque, "an RGB file (libpng's filters, varied by row) inflated into the end of its RGBA buffer")
     }
 
     func testPicturesDecodeToCairosOwnPixels() throws {

@@ -28,21 +28,20 @@ public struct TextDocument: Sendable {
     /// ones (`AttachmentProviders.kinds` of the registry the text view will use).
     public init(contentsOf url: URL, limits: ReadingLimits = .standard, attachments: AttachmentKinds = .standard) throws {
         // The file a link points at: its type and size are the document's.
-        let attributes = try? FileManager.default.attributesOfItem(atPath: url.resolvingSymlinksInPath().path)
-        guard let attributes else {
+        guard let status = FileStatus(path: url.path) else {
             throw TextReelError(file: url.path, "no such document; expected a Markdown file")
         }
-        if let size = attributes[.size] as? Int, size > limits.documentBytes {
-            throw TextReelError(file: url.path, "the document is \(size >> 20) MB, over the \(limits.documentBytes >> 20) MB limit; raise it with --max-document-mb")
+        if status.size > limits.documentBytes {
+            throw TextReelError(file: url.path, "the document is \(status.size >> 20) MB, over the \(limits.documentBytes >> 20) MB limit; raise it with --max-document-mb")
         }
-        switch attributes[.type] as? FileAttributeType {
-        case .typeRegular?: break
-        case .typeDirectory?: throw TextReelError(file: url.path, "is a folder; expected a Markdown file")
-        case let type:
+        switch status.kind {
+        case .regular: break
+        case .directory: throw TextReelError(file: url.path, "is a folder; expected a Markdown file")
+        case let kind:
             // A FIFO or a device would block or never end: standard input is read only when
             // asked for (`-` on the command line).
-            let what = [FileAttributeType.typeCharacterSpecial: "a character device", .typeBlockSpecial: "a block device",
-                        .typeSocket: "a socket"][type ?? .typeUnknown] ?? "a pipe or other special file"
+            let what = [FileStatus.Kind.characterDevice: "a character device", .blockDevice: "a block device", .socket: "a socket"][kind]
+                ?? "a pipe or other special file"
             throw TextReelError(file: url.path, "is \(what), not a regular file; expected a Markdown file (give - to read standard input)")
         }
         let data: Data

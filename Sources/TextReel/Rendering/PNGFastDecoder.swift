@@ -35,66 +35,84 @@ enum PNGFastDecoder {
                 at += 12 + length
             }
             let rowBytes = width * channels
-            let expected = (rowBytes + 1) * height
-            var rows = [UInt8](unsafeUninitializedCapacity: expected) { $1 = expected }
+            let expected = (rowBytes + 1) * height, count = width * height * 4
+            // The stream is inflated into the end of the pixels' own buffer and unfiltered row by
+            // row to its start: row y's pixels end before row y + 1's filtered bytes begin (a
+            // filtered row is one byte longer than an RGBA row's 4 × width only for RGBA, whose
+            // buffer gets `height` bytes more). No second buffer of the image's size.
+            let capacity = max(count, expected)
             guard let decompressor = libdeflate_alloc_decompressor() else { return nil }
             defer { libdeflate_free_decompressor(decompressor) }
-            var produced = 0
-            let result = stream.withUnsafeBytes { input in
-                rows.withUnsafeMutableBytes { output in
-                    libdeflate_zlib_decompress(decompressor, input.baseAddress, input.count, output.baseAddress, output.count, &produced)
+            var ok = false
+            let rgba = [UInt8](largeBufferOf: count, capacity: capacity) { buffer in
+                let filtered = buffer + (capacity - expected)
+                var produced = 0
+                let result = stream.withUnsafeBytes { input in
+                    libdeflate_zlib_decompress(decompressor, input.baseAddress, input.count, filtered, expected, &produced)
                 }
-            }
-            guard result == LIBDEFLATE_SUCCESS, produced == expected else { return nil }
-            var rgba = [UInt8](unsafeUninitializedCapacity: width * height * 4) { $1 = width * height * 4 }
-            let ok = rows.withUnsafeMutableBufferPointer { r in
-                rgba.withUnsafeMutableBufferPointer { out in
-                    unfilter(r.baseAddress!, rowBytes: rowBytes, height: height, channels: channels, into: out.baseAddress!, width: width)
-                }
+                guard result == LIBDEFLATE_SUCCESS, produced == expected else { return }
+                ok = unfilter(filtered, rowBytes: rowBytes, height: height, channels: channels, into: buffer, width: width)
             }
             return ok ? (width, height, rgba) : nil
         }
     }
 
-    /// Undoes each row's filter in place (None, Sub, Up, Average, Paeth: the PNG specification's
-    /// five) and writes RGBA; false for an unknown filter type.
-    private static func unfilter(_ rows: UnsafeMutablePointer<UInt8>, rowBytes: Int, height: Int, channels: Int,
+    /// Undoes each row's filter (None, Sub, Up, Average, Paeth: the PNG specification's five)
+    /// into a scratch row and writes it as RGBA to `out`, which may hold `rows` beyond the row
+    /// being written; false for an unknown filter type.
+    private static func unfilter(_ rows: UnsafePointer<UInt8>, rowBytes: Int, height: Int, channels: Int,
                                  into out: UnsafeMutablePointer<UInt8>, width: Int) -> Bool {
         let stride = rowBytes + 1
-        for y in 0..<height {
-            let filter = rows[y * stride]
-            let row = rows + y * stride + 1
-            let above: UnsafeMutablePointer<UInt8>? = y > 0 ? rows + (y - 1) * stride + 1 : nil
-            switch filter {
-            case 0: break
-            case 1:
-                for i in channels..<rowBytes { row[i] &+= row[i - channels] }
-            case 2:
-                if let above { for i in 0..<rowBytes { row[i] &+= above[i] } }
-            case 3:
-                for i in 0..<rowBytes {
-                    let left = i >= channels ? Int(row[i - channels]) : 0, up = above.map { Int($0[i]) } ?? 0
-                    row[i] &+= UInt8((left + up) / 2)
+        // The row above the first is zeros, as the specification says.
+        var scratch = [UInt8](repeating: 0, count: rowBytes * 2)
+        return scratch.withUnsafeMutableBufferPointer { s in
+            var above = s.baseAddress!, row = s.baseAddress! + rowBytes
+            for y in 0..<height {
+                let filtered = rows + y * stride + 1
+                switch rows[y * stride] {
+                case 0:
+                    row.update(from: filtered, count: rowBytes)
+                case 1:
+                    for i in 0..<channels { row[i] = filtered[i] }
+                    for i in channels..<rowBytes { row[i] = filtered[i] &+ row[i - channels] }
+                case 2:
+                    for i in 0..<rowBytes { row[i] = filtered[i] &+ above[i] }
+                case 3:
+                    for i in 0..<channels { row[i] = filtered[i] &+ above[i] >> 1 }
+                    for i in channels..<rowBytes { row[i] = filtered[i] &+ UInt8((Int(row[i - channels]) + Int(above[i])) >> 1) }
+                case 4:
+                    // With no left neighbour, Paeth predicts the byte above.
+                    for i in 0..<channels { row[i] = filtered[i] &+ above[i] }
+                    for i in channels..<rowBytes {
+                        let a = Int(row[i - channels]), b = Int(above[i]), c = Int(above[i - channels])
+                        let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
+                        row[i] = filtered[i] &+ UInt8(pa <= pb && pa <= pc ? a : pb <= pc ? b : c)
+                    }
+                default:
+                    return false
                 }
-            case 4:
-                for i in 0..<rowBytes {
-                    let a = i >= channels ? Int(row[i - channels]) : 0, b = above.map { Int($0[i]) } ?? 0
-                    let c = i >= channels ? above.map { Int($0[i - channels]) } ?? 0 : 0
-                    let p = a + b - c, pa = abs(p - a), pb = abs(p - b), pc = abs(p - c)
-                    row[i] &+= UInt8(pa <= pb && pa <= pc ? a : pb <= pc ? b : c)
+                let target = out + y * width * 4
+                if channels == 4 {
+                    target.update(from: row, count: rowBytes)
+                } else {
+                    expandRGB(row, to: target, width: width)
                 }
-            default:
-                return false
+                swap(&above, &row)
             }
-            let target = out + y * width * 4
-            if channels == 4 {
-                target.update(from: row, count: rowBytes)
-            } else {
-                for x in 0..<width {
-                    target[x * 4] = row[x * 3]; target[x * 4 + 1] = row[x * 3 + 1]; target[x * 4 + 2] = row[x * 3 + 2]; target[x * 4 + 3] = 255
-                }
-            }
+            return true
         }
-        return true
+    }
+
+    /// RGB to opaque RGBA, a pixel a 32-bit load and store (the last pixel byte by byte, so no
+    /// load reads past the row).
+    @inline(__always)
+    private static func expandRGB(_ rgb: UnsafePointer<UInt8>, to rgba: UnsafeMutablePointer<UInt8>, width: Int) {
+        let source = UnsafeRawPointer(rgb), target = UnsafeMutableRawPointer(rgba)
+        for x in 0..<width - 1 {
+            let pixel = UInt32(littleEndian: source.loadUnaligned(fromByteOffset: x * 3, as: UInt32.self))
+            target.storeBytes(of: (pixel | 0xFF00_0000).littleEndian, toByteOffset: x * 4, as: UInt32.self)
+        }
+        let last = width - 1
+        rgba[last * 4] = rgb[last * 3]; rgba[last * 4 + 1] = rgb[last * 3 + 1]; rgba[last * 4 + 2] = rgb[last * 3 + 2]; rgba[last * 4 + 3] = 255
     }
 }

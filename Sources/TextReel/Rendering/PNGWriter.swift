@@ -44,13 +44,20 @@ public enum PNGWriter {
     /// Straight RGBA pixels (4 bytes each, row after row) as an RGBA PNG.
     public static func encodeRGBA(_ pixels: [UInt8], width: Int, height: Int, compression: PNGCompression = .fast) throws -> Data {
         let rowBytes = 1 + width * 4
-        var rows = [UInt8](repeating: 0, count: rowBytes * height)
-        rows.withUnsafeMutableBufferPointer { out in
+        let rows = [UInt8](largeBufferOf: rowBytes * height) { out in
             pixels.withUnsafeBufferPointer { p in
                 for y in 0..<height {
-                    (out.baseAddress! + y * rowBytes + 1).update(from: p.baseAddress! + y * width * 4, count: width * 4)
+                    out[y * rowBytes] = 0   // filter type None
+                    (out + y * rowBytes + 1).update(from: p.baseAddress! + y * width * 4, count: width * 4)
                 }
             }
+        }
+        // A large image (a 4000 × 3000 diff image is 48 MB of rows) is compressed in pieces at once.
+        if compression == .fast && rows.count >= 2 * isalPieceBytes {
+            var png = start(width: width, height: height, colorType: 6)
+            appendChunk("IDAT", try isalInPieces(rows, level: 1), to: &png)
+            appendChunk("IEND", [], to: &png)
+            return png
         }
         return try encode(rows: rows, width: width, height: height, colorType: 6, compression: compression)
     }
@@ -121,36 +128,86 @@ public enum PNGWriter {
         return out
     }
 
+    /// The input each piece of `isalInPieces` compresses: fixed, so the bytes never depend on the
+    /// number of cores.
+    static let isalPieceBytes = 4 << 20
+
+    /// One zlib stream compressed as pigz does, in pieces of `isalPieceBytes` on every core: each
+    /// piece a raw deflate stream by ISA-L ended on a byte boundary (a full flush; the last one
+    /// final), behind the zlib header, with the Adler-32 of the whole (zlib combines the pieces')
+    /// after them. A piece refers to nothing before it, which costs a few bytes.
+    static func isalInPieces(_ input: [UInt8], level: Int32) throws -> [UInt8] {
+        let count = (input.count + isalPieceBytes - 1) / isalPieceBytes
+        final class Pieces: @unchecked Sendable {
+            var streams: [Result<[UInt8], Error>]
+            var adlers: [UInt32]
+            init(_ count: Int) { streams = Array(repeating: .success([]), count: count); adlers = Array(repeating: 0, count: count) }
+        }
+        let pieces = Pieces(count)
+        input.withUnsafeBufferPointer { all in
+            let all = UncheckedBuffer(all)
+            DispatchQueue.concurrentPerform(iterations: count) { k in
+                // Each iteration writes only its own slot.
+                let range = k * isalPieceBytes..<min(all.buffer.count, (k + 1) * isalPieceBytes)
+                let piece = UnsafeBufferPointer(rebasing: all.buffer[range])
+                pieces.adlers[k] = UInt32(isal_adler32(1, piece.baseAddress, UInt64(piece.count)))
+                pieces.streams[k] = Result { try isal(piece, level: level, format: UInt16(IGZIP_DEFLATE), final: k == count - 1) }
+            }
+        }
+        var stream: [UInt8] = [0x78, 0x01]   // zlib: deflate, 32 KB window, no dictionary
+        var adler: uLong = 1
+        for k in 0..<count {
+            stream += try pieces.streams[k].get()
+            let length = min(input.count, (k + 1) * isalPieceBytes) - k * isalPieceBytes
+            adler = k == 0 ? uLong(pieces.adlers[0]) : adler32_combine(adler, uLong(pieces.adlers[k]), off_t(length))
+        }
+        stream.append(bigEndian: UInt32(adler))
+        return stream
+    }
+
+    /// A buffer handed to concurrent iterations that only read it.
+    private struct UncheckedBuffer: @unchecked Sendable {
+        let buffer: UnsafeBufferPointer<UInt8>
+        init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
+    }
+
     /// A zlib stream by ISA-L's stateless igzip.
     private static func isal(_ input: [UInt8], level: Int32) throws -> [UInt8] {
+        try input.withUnsafeBufferPointer { try isal($0, level: level, format: UInt16(IGZIP_ZLIB), final: true) }
+    }
+
+    /// Compressed by ISA-L's stateless igzip: a zlib stream, or a raw deflate piece (`final`
+    /// false: ended by a full flush on a byte boundary, so another can follow it).
+    private static func isal(_ input: UnsafeBufferPointer<UInt8>, level: Int32, format: UInt16, final: Bool) throws -> [UInt8] {
         // Scratch buffers ISA-L writes before it reads: left uninitialised.
         var output = [UInt8](unsafeUninitializedCapacity: input.count + input.count / 16 + 1024) { $1 = $0.count }
         var levelBuffer = [UInt8](unsafeUninitializedCapacity: Int(textreel_isal_level_buffer_size(level))) { $1 = $0.count }
         var produced = 0
-        let status = input.withUnsafeBufferPointer { inp in
-            output.withUnsafeMutableBufferPointer { out in
-                levelBuffer.withUnsafeMutableBufferPointer { lvl in
-                    var s = isal_zstream()
-                    isal_deflate_stateless_init(&s)
-                    s.level = UInt32(level)
-                    s.level_buf = lvl.baseAddress
-                    s.level_buf_size = UInt32(lvl.count)
-                    s.gzip_flag = UInt16(IGZIP_ZLIB)
-                    s.end_of_stream = 1
-                    s.flush = UInt16(NO_FLUSH)
-                    s.next_in = UnsafeMutablePointer(mutating: inp.baseAddress)
-                    s.avail_in = UInt32(inp.count)
-                    s.next_out = out.baseAddress
-                    s.avail_out = UInt32(out.count)
-                    let result = isal_deflate_stateless(&s)
-                    produced = Int(s.total_out)
-                    return result
-                }
+        let status = output.withUnsafeMutableBufferPointer { out in
+            levelBuffer.withUnsafeMutableBufferPointer { lvl in
+                var s = isal_zstream()
+                isal_deflate_stateless_init(&s)
+                s.level = UInt32(level)
+                s.level_buf = lvl.baseAddress
+                s.level_buf_size = UInt32(lvl.count)
+                s.gzip_flag = format
+                s.end_of_stream = final ? 1 : 0
+                s.flush = UInt16(final ? NO_FLUSH : FULL_FLUSH)
+                s.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                s.avail_in = UInt32(input.count)
+                s.next_out = out.baseAddress
+                s.avail_out = UInt32(out.count)
+                let result = isal_deflate_stateless(&s)
+                produced = Int(s.total_out)
+                return result
             }
         }
         guard status == COMP_OK else {
-            // Incompressible input can overflow the guess: stored blocks always fit.
-            if status == STATELESS_OVERFLOW { return try zlibStored(input) }
+            // Incompressible input can overflow the guess: stored blocks always fit (a stored
+            // zlib stream; a piece is compressed at level 0, stored blocks by ISA-L).
+            if status == STATELESS_OVERFLOW {
+                return try zlibStored(input, raw: format != UInt16(IGZIP_ZLIB), final: final)
+            }
             throw TextReelError("PNG compression failed (ISA-L status \(status))")
         }
         return Array(output.prefix(produced))
@@ -171,13 +228,27 @@ public enum PNGWriter {
 
     /// A zlib stream of stored blocks, by zlib at level 0.
     private static func zlibStored(_ input: [UInt8]) throws -> [UInt8] {
-        var size = compressBound(uLong(input.count))
-        var output = [UInt8](repeating: 0, count: Int(size))
-        let status = output.withUnsafeMutableBufferPointer { out in
-            input.withUnsafeBufferPointer { compress2(out.baseAddress, &size, $0.baseAddress, uLong($0.count), 0) }
+        try input.withUnsafeBufferPointer { try zlibStored($0, raw: false, final: true) }
+    }
+
+    /// Stored blocks by zlib at level 0: a zlib stream, or a raw deflate piece (`final` false:
+    /// ended by a full flush, so another can follow it).
+    private static func zlibStored(_ input: UnsafeBufferPointer<UInt8>, raw: Bool, final: Bool) throws -> [UInt8] {
+        var z = z_stream()
+        guard deflateInit2_(&z, 0, Z_DEFLATED, raw ? -15 : 15, 8, Z_DEFAULT_STRATEGY, ZLIB_VERSION, Int32(MemoryLayout<z_stream>.size)) == Z_OK else {
+            throw TextReelError("PNG compression failed (zlib could not start)")
         }
-        guard status == Z_OK else { throw TextReelError("PNG compression failed (zlib status \(status))") }
-        return Array(output.prefix(Int(size)))
+        defer { deflateEnd(&z) }
+        var output = [UInt8](repeating: 0, count: Int(deflateBound(&z, uLong(input.count))) + 16)
+        let status = output.withUnsafeMutableBufferPointer { out -> Int32 in
+            z.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+            z.avail_in = uInt(input.count)
+            z.next_out = out.baseAddress
+            z.avail_out = uInt(out.count)
+            return deflate(&z, final ? Z_FINISH : Z_FULL_FLUSH)
+        }
+        guard status == (final ? Z_STREAM_END : Z_OK) else { throw TextReelError("PNG compression failed (zlib status \(status))") }
+        return Array(output.prefix(Int(z.total_out)))
     }
 }
 

@@ -21,10 +21,8 @@ enum FontCache {
         // Named by the files' paths, sizes and times: a font file that changes gets a new
         // folder (fontconfig itself checks only the folder's time).
         let identity = fontSet.files.map { file -> String in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file)
-            let size = (attributes?[.size] as? Int) ?? -1
-            let time = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
-            return "\(file)|\(size)|\(time)"
+            let status = FileStatus(path: file)
+            return "\(file)|\(status?.size ?? -1)|\(status?.modified ?? -1)"
         }
         let name = String(StableHash.of(identity.joined(separator: "\n")), radix: 16)
         let folder = base.appendingPathComponent("fonts-\(name)")
@@ -58,10 +56,8 @@ enum FontCache {
     /// (a changed file gets a new entry), so that golden fingerprints do not hash 60 MB of fonts
     /// in every process.
     static func knownHash(of file: String, compute: (String) -> String?) -> String? {
-        guard let base = baseFolder(), let attributes = try? FileManager.default.attributesOfItem(atPath: file) else { return compute(file) }
-        let size = (attributes[.size] as? Int) ?? -1
-        let time = (attributes[.modificationDate] as? Date)?.timeIntervalSince1970 ?? -1
-        let entry = base.appendingPathComponent("hashes").appendingPathComponent(String(StableHash.of("\(file)|\(size)|\(time)"), radix: 16))
+        guard let base = baseFolder(), let status = FileStatus(path: file) else { return compute(file) }
+        let entry = base.appendingPathComponent("hashes").appendingPathComponent(String(StableHash.of("\(file)|\(status.size)|\(status.modified)"), radix: 16))
         if let data = FileManager.default.contents(atPath: entry.path), let known = String(data: data, encoding: .utf8), known.count == 64 {
             return known
         }

@@ -56,11 +56,48 @@ final class FontSystem {
     /// reads it, so no environment changes a frame.
     private static let pinnedLanguages: Void = { setenv("PANGO_LANGUAGE", "en", 1) }()
 
+    /// The first font map Pango makes starts a thread that loads the machine's fontconfig
+    /// configuration (every file under `/etc/fonts`, the caches of every font folder), and Pango
+    /// waits for it before its first font even when the font map has a configuration of its own:
+    /// 9 ms of every process's first frame, for a configuration TextReel never uses. Making
+    /// TextReel's own the current configuration first leaves that thread nothing to load; it
+    /// also gives SVG text (librsvg draws it with Pango's default font map, which uses the
+    /// current configuration) TextReel's fonts instead of whatever the machine's rules pick.
+    private static let currentConfiguration: Void = {
+        let (config, _) = configuration(for: .standard)
+        FcConfigSetCurrent(config)
+        FcConfigDestroy(config)
+    }()
+
     private static func make(_ fontSet: FontSet) -> (UnsafeMutablePointer<PangoFontMap>, OpaquePointer, OpaquePointer, TextReelError?) {
         _ = pinnedLanguages
+        _ = currentConfiguration
+        let (config, problem) = configuration(for: fontSet)
+        defer { FcConfigDestroy(config) }
+        let fontMap = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)!
+        pango_fc_font_map_set_config(OpaquePointer(fontMap), config)
+        pango_cairo_font_map_set_resolution(OpaquePointer(fontMap), Self.resolution)
+        let context = pango_font_map_create_context(fontMap)!
+        let rightToLeftContext = pango_font_map_create_context(fontMap)!
+        let options = cairo_font_options_create()
+        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
+        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
+        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
+        cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
+        for context in [context, rightToLeftContext] {
+            pango_cairo_context_set_font_options(context, options)
+            pango_cairo_context_set_resolution(context, Self.resolution)
+            pango_context_set_language(context, pango_language_from_string("en"))
+        }
+        cairo_font_options_destroy(options)
+        pango_context_set_base_dir(rightToLeftContext, PANGO_DIRECTION_RTL)
+        return (fontMap, context, rightToLeftContext, problem)
+    }
+
+    /// A fontconfig configuration holding exactly `fontSet`'s files (the caller destroys it).
+    private static func configuration(for fontSet: FontSet) -> (OpaquePointer, TextReelError?) {
         var problem: TextReelError?
         let config = FcConfigCreate()!
-        defer { FcConfigDestroy(config) }
         for file in fontSet.files where !FileManager.default.fileExists(atPath: file) {
             problem = problem ?? TextReelError("font file \(file) is missing; run `make setup` to install the font packages")
         }
@@ -83,24 +120,7 @@ final class FontSystem {
                 }
             }
         }
-        let fontMap = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)!
-        pango_fc_font_map_set_config(OpaquePointer(fontMap), config)
-        pango_cairo_font_map_set_resolution(OpaquePointer(fontMap), Self.resolution)
-        let context = pango_font_map_create_context(fontMap)!
-        let rightToLeftContext = pango_font_map_create_context(fontMap)!
-        let options = cairo_font_options_create()
-        cairo_font_options_set_antialias(options, CAIRO_ANTIALIAS_GRAY)
-        cairo_font_options_set_hint_style(options, CAIRO_HINT_STYLE_NONE)
-        cairo_font_options_set_hint_metrics(options, CAIRO_HINT_METRICS_OFF)
-        cairo_font_options_set_subpixel_order(options, CAIRO_SUBPIXEL_ORDER_DEFAULT)
-        for context in [context, rightToLeftContext] {
-            pango_cairo_context_set_font_options(context, options)
-            pango_cairo_context_set_resolution(context, Self.resolution)
-            pango_context_set_language(context, pango_language_from_string("en"))
-        }
-        cairo_font_options_destroy(options)
-        pango_context_set_base_dir(rightToLeftContext, PANGO_DIRECTION_RTL)
-        return (fontMap, context, rightToLeftContext, problem)
+        return (config, problem)
     }
 
     deinit {
