@@ -1,4 +1,6 @@
-/* libmicrohttpd for `textreel report --serve`. MHD_start_daemon takes C varargs, which Swift
+/* libmicrohttpd for `textreel report --serve`, loaded only when a report is served
+ * (COptionalLibraries; its header is in the default include path, and its pkg-config entry
+ * would link it). MHD_start_daemon takes C varargs, which Swift
  * cannot call: this starts a daemon bound to 127.0.0.1 only, on `port` (0: one the system
  * chooses), and gives the port back. */
 #include <microhttpd.h>

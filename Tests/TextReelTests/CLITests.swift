@@ -1,4 +1,5 @@
 import XCTest
+import TextReel
 
 final class CLITests: XCTestCase {
     private func write(_ text: String, _ name: String, in folder: URL) -> String {
@@ -52,6 +53,36 @@ final class CLITests: XCTestCase {
         // Nothing was left behind by the failures.
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: folder.path)),
                        ["invalid.md", "scheme.md", "size.md", "good.md", "blocker"])
+    }
+
+    /// librsvg and libmicrohttpd (and the eighteen libraries behind them) are loaded when an SVG
+    /// is read or a report served, not when any textreel starts; both still work (SVG
+    /// attachments in the goldens, the served report's browser test).
+    func testOptionalLibrariesAreNotLoadedAtStart() throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        process.arguments = [CLI.executable.path]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let libraries = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertTrue(libraries.contains("libpango-1.0"), "ldd lists the libraries:\n\(libraries)")
+        for optional in ["librsvg", "libmicrohttpd", "libgnutls", "libxml2"] {
+            XCTAssertFalse(libraries.contains(optional), "\(optional) is loaded at start")
+        }
+        let folder = Paths.temporaryFolder()
+        let svg = folder.appendingPathComponent("box.svg")
+        try Data(#"<svg xmlns="http://www.w3.org/2000/svg" width="40" height="20"><rect width="40" height="20" fill="red"/></svg>"#.utf8).write(to: svg)
+        let document = folder.appendingPathComponent("doc.md")
+        try Data("An image: ![box](box.svg)\n".utf8).write(to: document)
+        let out = folder.appendingPathComponent("out")
+        let render = try CLI.run(["render", document.path, "--out", out.path, "--quiet"])
+        XCTAssertEqual(render.status, 0, render.stderr)
+        let frame = try RenderedFrame(contentsOfPNG: out.appendingPathComponent("frame-00001.png"))
+        var red = 0
+        for y in 0..<frame.height { for x in 0..<frame.width { let p = frame.pixel(x: x, y: y); if p.red > 180 && p.green < 40 && p.blue < 40 { red += 1 } } }
+        XCTAssertGreaterThan(red, 400, "the SVG was drawn, librsvg loaded on demand")
     }
 
     func testHelpExplainsEveryOption() throws {

@@ -50,8 +50,8 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
         }
         let fc = Int(FcGetVersion())
         var fonts: [String: String] = [:]
-        for file in fontSet.files {
-            fonts[URL(fileURLWithPath: file).lastPathComponent] = FontCache.knownHash(of: file, compute: sha256(ofFile:)) ?? "missing"
+        for (file, hash) in zip(fontSet.files, FontCache.knownHashes(of: fontSet.files, compute: sha256(ofFile:))) {
+            fonts[URL(fileURLWithPath: file).lastPathComponent] = hash ?? "missing"
         }
         return EnvironmentFingerprint(
             pango: String(cString: pango_version_string()),

@@ -20,11 +20,7 @@ enum FontCache {
         guard let base = baseFolder() else { return nil }
         // Named by the files' paths, sizes and times: a font file that changes gets a new
         // folder (fontconfig itself checks only the folder's time).
-        let identity = fontSet.files.map { file -> String in
-            let status = FileStatus(path: file)
-            return "\(file)|\(status?.size ?? -1)|\(status?.modified ?? -1)"
-        }
-        let name = String(StableHash.of(identity.joined(separator: "\n")), radix: 16)
+        let name = identity(of: fontSet.files)
         let folder = base.appendingPathComponent("fonts-\(name)")
         let fonts = folder.appendingPathComponent("fonts"), cache = folder.appendingPathComponent("cache")
         let fm = FileManager.default
@@ -52,19 +48,30 @@ enum FontCache {
         return (fonts, cache)
     }
 
-    /// The SHA-256 of a font file, remembered in the cache folder under its path, size and time
-    /// (a changed file gets a new entry), so that golden fingerprints do not hash 60 MB of fonts
-    /// in every process.
-    static func knownHash(of file: String, compute: (String) -> String?) -> String? {
-        guard let base = baseFolder(), let status = FileStatus(path: file) else { return compute(file) }
-        let entry = base.appendingPathComponent("hashes").appendingPathComponent(String(StableHash.of("\(file)|\(status.size)|\(status.modified)"), radix: 16))
-        if let data = FileManager.default.contents(atPath: entry.path), let known = String(data: data, encoding: .utf8), known.count == 64 {
-            return known
+    /// The SHA-256 of each file, remembered in the cache folder under the files' paths, sizes
+    /// and times (a changed file gets a new entry), so that golden fingerprints do not hash 60 MB
+    /// of fonts in every process. One entry for the whole list: one file read per process (an
+    /// entry per font was 23 reads of a first frame). nil for a file that cannot be read.
+    static func knownHashes(of files: [String], compute: (String) -> String?) -> [String?] {
+        guard let base = baseFolder() else { return files.map(compute) }
+        let entry = base.appendingPathComponent("hashes").appendingPathComponent(identity(of: files))
+        if let data = FileManager.default.contents(atPath: entry.path) {
+            let known = String(decoding: data, as: UTF8.self).split(separator: "\n").map(String.init)
+            if known.count == files.count, known.allSatisfy({ $0.count == 64 || $0 == "-" }) { return known.map { $0 == "-" ? nil : $0 } }
         }
-        guard let hash = compute(file) else { return nil }
+        let hashes = files.map(compute)
         try? FileManager.default.createDirectory(at: entry.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try? AtomicFile.write(Data(hash.utf8), to: entry)
-        return hash
+        try? AtomicFile.write(Data(hashes.map { $0 ?? "-" }.joined(separator: "\n").utf8), to: entry)
+        return hashes
+    }
+
+    /// A hash of the files' paths, sizes and modification times, in hexadecimal.
+    private static func identity(of files: [String]) -> String {
+        let lines = files.map { file -> String in
+            let status = FileStatus(path: file)
+            return "\(file)|\(status?.size ?? -1)|\(status?.modified ?? -1)"
+        }
+        return String(StableHash.of(lines.joined(separator: "\n")), radix: 16)
     }
 
     /// A path inside fontconfig's XML.
