@@ -41,6 +41,37 @@ final class QuietFrameTests: XCTestCase {
         XCTAssertGreaterThan(repeats, 0, "some frames were quiet")
     }
 
+    /// The explorer's find, shrunk: a video played after a wait was given the wait's time (the
+    /// quiet frames had no pass to move its clock), so its position, and its pixels, depended on
+    /// whether the frames before were drawn. Full runs with and without reuse and a run drawing
+    /// only frames 5–9 now agree.
+    func testAVideoPlayedAfterAWaitStartsWhenPlayed() throws {
+        let document = try TextDocument(contentsOf: Paths.fixtures.appendingPathComponent("documents/attachments.md"))
+        let script = try ScrollScript(data: Data("""
+        {viewport: {width: 400, height: 300, scale: 1}, fps: 30,
+         steps: [{wait: 0.2}, {play: "intro"}, {scroll: {by: 0, duration: 0.2, curve: "linear"}}]}
+        """.utf8))
+        func run(reusing: Bool, drawing: ClosedRange<Int>) throws -> [Int: (digest: Int, position: Double)] {
+            let view = TextView(document: document, viewportSize: CGSize(width: 400, height: 300))
+            view.reusesQuietFrames = reusing
+            var frames: [Int: (Int, Double)] = [:]
+            try ScriptRunner(view: view, script: script).run(drawingWhere: { drawing.contains($0) }) { number, frame, _ in
+                guard let frame else { return }
+                let video = try XCTUnwrap(view.attachmentView(id: "intro") as? VideoAttachmentView)
+                frames[number] = (frame.pixelDigest, video.position)
+            }
+            return frames
+        }
+        let full = try run(reusing: true, drawing: 1...13), plain = try run(reusing: false, drawing: 1...13)
+        let part = try run(reusing: true, drawing: 5...9)
+        for number in 5...9 {
+            XCTAssertEqual(full[number]!.position, plain[number]!.position, "frame \(number): reuse changes no clock")
+            XCTAssertEqual(full[number]!.position, part[number]!.position, "frame \(number): drawing fewer frames changes no clock")
+            XCTAssertEqual(full[number]!.digest, part[number]!.digest, "frame \(number): pixels")
+        }
+        XCTAssertGreaterThan(full[9]!.position, 0, "it plays")
+    }
+
     /// A wait after a scroll is quiet; a playing video is not, and neither is a blinking caret.
     func testAWaitIsQuietUnlessSomethingAnimates() throws {
         let document = try TextDocument(markdown: "# Quiet\n\nA video ![](video:v?size=120x60&duration=9) here.\n\nText.")

@@ -203,8 +203,8 @@ public enum PNGWriter {
             }
         }
         guard status == COMP_OK else {
-            // Incompressible input can overflow the guess: stored blocks always fit (a stored
-            // zlib stream; a piece is compressed at level 0, stored blocks by ISA-L).
+            // Incompressible input can overflow the guess: stored blocks always fit (zlib's, as a
+            // whole stream or as a piece).
             if status == STATELESS_OVERFLOW {
                 return try zlibStored(input, raw: format != UInt16(IGZIP_ZLIB), final: final)
             }

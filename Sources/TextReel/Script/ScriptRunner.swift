@@ -79,8 +79,12 @@ public final class ScriptRunner {
                     frame = try view.renderFrame()
                 }
                 pass = frame!.pass!
+            } else if let quiet {
+                view.passedQuietly()
+                pass = quiet
+                frame = nil
             } else {
-                pass = try quiet ?? view.layoutPass()
+                pass = try view.layoutPass()
                 frame = nil
             }
             lastDrawn = frame

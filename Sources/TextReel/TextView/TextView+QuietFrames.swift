@@ -43,6 +43,13 @@ extension TextView {
         let frame = last.repeated()
         frame.pass = pass
         lastPass = pass
+        passedQuietly()
         return frame
     }
+
+    /// A quiet frame stands for a pass: the views' clocks are at its time (none animates, so
+    /// advancing them would change nothing), and the next pass advances them by one frame's
+    /// time, as when every frame is laid out. (The explorer's find: a video played after a wait
+    /// was given the wait's time, so its position depended on which frames had been drawn.)
+    func passedQuietly() { lastPassTime = time }
 }

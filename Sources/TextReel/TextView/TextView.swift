@@ -29,7 +29,8 @@ open class TextView: TextViewportLayoutControllerDelegate {
     public let providers: AttachmentProviders
     /// Script time in seconds; playing videos advance by how much it moved between passes.
     public var time: Double = 0
-    private var lastPassTime: Double?
+    /// The script time of the last pass, or of the last quiet frame (`passedQuietly()`).
+    var lastPassTime: Double?
     /// What the base delegate implementations saw during the current pass.
     var callOrder = CallOrder()
     /// Fragments handed to `configureRenderingSurfaceFor` in the current or last pass, top to bottom.

@@ -58,8 +58,8 @@ final class FontSystem {
 
     /// The first font map Pango makes starts a thread that loads the machine's fontconfig
     /// configuration (every file under `/etc/fonts`, the caches of every font folder), and Pango
-    /// waits for it before its first font even when the font map has a configuration of its own:
-    /// 9 ms of every process's first frame, for a configuration TextReel never uses. Making
+    /// waits for it before its first font even when the font map has a configuration of its own
+    /// (60 XML files parsed on the other core, for a configuration TextReel never uses). Making
     /// TextReel's own the current configuration first leaves that thread nothing to load; it
     /// also gives SVG text (librsvg draws it with Pango's default font map, which uses the
     /// current configuration) TextReel's fonts instead of whatever the machine's rules pick.
