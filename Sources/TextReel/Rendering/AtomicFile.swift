@@ -21,8 +21,7 @@ public final class AtomicFile {
     public init(_ url: URL, durable: Bool = true) throws {
         self.url = url
         self.durable = durable
-        var status = stat()
-        if stat(url.path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG && (status.st_mode & S_IFMT) != S_IFDIR {
+        if let kind = FileStatus(path: url.path)?.kind, kind != .regular, kind != .directory {
             temporary = nil
             fd = open(url.path, O_WRONLY | O_CLOEXEC)
         } else {

@@ -53,18 +53,18 @@ public enum PNGWriter {
             }
         }
         // A large image (a 4000 × 3000 diff image is 48 MB of rows) is compressed in pieces at once.
-        if compression == .fast && rows.count >= 2 * isalPieceBytes {
-            var png = start(width: width, height: height, colorType: 6)
-            appendChunk("IDAT", try isalInPieces(rows, level: 1), to: &png)
-            appendChunk("IEND", [], to: &png)
-            return png
-        }
-        return try encode(rows: rows, width: width, height: height, colorType: 6, compression: compression)
+        let stream = compression == .fast && rows.count >= 2 * isalPieceBytes
+            ? try isalInPieces(rows, level: 1) : try self.stream(rows, height: height, compression: compression)
+        return png(stream: stream, width: width, height: height, colorType: 6)
     }
 
     /// `rows` are the scanlines, each led by its filter byte (0: None).
     private static func encode(rows: [UInt8], width: Int, height: Int, colorType: UInt8, compression: PNGCompression) throws -> Data {
-        let stream = try self.stream(rows, height: height, compression: compression)
+        png(stream: try stream(rows, height: height, compression: compression), width: width, height: height, colorType: colorType)
+    }
+
+    /// The file: signature, header, the zlib stream of the rows as one IDAT chunk, IEND.
+    private static func png(stream: [UInt8], width: Int, height: Int, colorType: UInt8) -> Data {
         var png = start(width: width, height: height, colorType: colorType)
         png.reserveCapacity(stream.count + 64)
         appendChunk("IDAT", stream, to: &png)
@@ -138,37 +138,34 @@ public enum PNGWriter {
     /// after them. A piece refers to nothing before it, which costs a few bytes.
     static func isalInPieces(_ input: [UInt8], level: Int32) throws -> [UInt8] {
         let count = (input.count + isalPieceBytes - 1) / isalPieceBytes
+        let total = input.count
+        @Sendable func range(_ k: Int) -> Range<Int> { k * isalPieceBytes..<min(total, (k + 1) * isalPieceBytes) }
+        /// The input, read by every piece, and each piece's result, written by its own only.
         final class Pieces: @unchecked Sendable {
-            var streams: [Result<[UInt8], Error>]
-            var adlers: [UInt32]
-            init(_ count: Int) { streams = Array(repeating: .success([]), count: count); adlers = Array(repeating: 0, count: count) }
+            let input: UnsafeBufferPointer<UInt8>
+            var results: [Result<(stream: [UInt8], adler: UInt32), Error>]
+            init(_ input: UnsafeBufferPointer<UInt8>, _ count: Int) { self.input = input; results = Array(repeating: .success(([], 0)), count: count) }
         }
-        let pieces = Pieces(count)
-        input.withUnsafeBufferPointer { all in
-            let all = UncheckedBuffer(all)
+        let results = input.withUnsafeBufferPointer { all in
+            let pieces = Pieces(all, count)
             DispatchQueue.concurrentPerform(iterations: count) { k in
-                // Each iteration writes only its own slot.
-                let range = k * isalPieceBytes..<min(all.buffer.count, (k + 1) * isalPieceBytes)
-                let piece = UnsafeBufferPointer(rebasing: all.buffer[range])
-                pieces.adlers[k] = UInt32(isal_adler32(1, piece.baseAddress, UInt64(piece.count)))
-                pieces.streams[k] = Result { try isal(piece, level: level, format: UInt16(IGZIP_DEFLATE), final: k == count - 1) }
+                let piece = UnsafeBufferPointer(rebasing: pieces.input[range(k)])
+                pieces.results[k] = Result {
+                    (try isal(piece, level: level, format: UInt16(IGZIP_DEFLATE), final: k == count - 1),
+                     UInt32(isal_adler32(1, piece.baseAddress, UInt64(piece.count))))
+                }
             }
+            return pieces.results
         }
         var stream: [UInt8] = [0x78, 0x01]   // zlib: deflate, 32 KB window, no dictionary
         var adler: uLong = 1
-        for k in 0..<count {
-            stream += try pieces.streams[k].get()
-            let length = min(input.count, (k + 1) * isalPieceBytes) - k * isalPieceBytes
-            adler = k == 0 ? uLong(pieces.adlers[0]) : adler32_combine(adler, uLong(pieces.adlers[k]), off_t(length))
+        for (k, result) in results.enumerated() {
+            let piece = try result.get()
+            stream += piece.stream
+            adler = k == 0 ? uLong(piece.adler) : adler32_combine(adler, uLong(piece.adler), off_t(range(k).count))
         }
         stream.append(bigEndian: UInt32(adler))
         return stream
-    }
-
-    /// A buffer handed to concurrent iterations that only read it.
-    private struct UncheckedBuffer: @unchecked Sendable {
-        let buffer: UnsafeBufferPointer<UInt8>
-        init(_ buffer: UnsafeBufferPointer<UInt8>) { self.buffer = buffer }
     }
 
     /// A zlib stream by ISA-L's stateless igzip.

@@ -63,6 +63,7 @@ final class FontSystem {
     /// TextReel's own the current configuration first leaves that thread nothing to load; it
     /// also gives SVG text (librsvg draws it with Pango's default font map, which uses the
     /// current configuration) TextReel's fonts instead of whatever the machine's rules pick.
+    /// A configuration of its own, not a font system's: each of those is one thread's.
     private static let currentConfiguration: Void = {
         let (config, _) = configuration(for: .standard)
         FcConfigSetCurrent(config)
