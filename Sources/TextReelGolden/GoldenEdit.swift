@@ -3,12 +3,19 @@ import TextReel
 
 /// Accepting changes after a run (the terminal review and the served report): one frame's
 /// golden replaced by its actual image, or a whole case re-rendered and recorded. Every write is
-/// atomic, as `--update` writes.
+/// atomic, as `--update` writes, and only inside `scope` (see `GoldenWriteScope`).
 public enum GoldenEdit {
+    /// Makes the actual image of the failing frame `diff` of `result` its golden, after
+    /// `scope` has checked that the golden folder and the image are that case's own.
+    public static func accept(frame diff: FrameDiff, of result: CaseResult, scope: GoldenWriteScope) throws {
+        let target = try scope.target(of: result, frame: diff)
+        try accept(frame: diff.frame, image: target.image!, expected: target.expected)
+    }
+
     /// Makes `image` (an actual PNG) the golden of frame `number` in the `expected` folder, and,
     /// when the run found the structure changed, that frame's structure too (from the
     /// `layout.json` beside the image), so the frame passes the next run.
-    public static func accept(frame number: Int, image: URL, expected: URL) throws {
+    static func accept(frame number: Int, image: URL, expected: URL) throws {
         let indexURL = expected.appendingPathComponent("index.json")
         guard let data = FileManager.default.contents(atPath: indexURL.path),
               var index = try? JSONDecoder().decode(ExpectedFolder.Index.self, from: data) else {
@@ -38,13 +45,13 @@ public enum GoldenEdit {
     }
 
     /// Re-renders the case `result` reported and records all its goldens; for the goldens of a
-    /// Swift test (no case.json5 to render from), accepts every actual image it left.
-    public static func accept(case result: CaseResult) throws {
-        let folder = URL(fileURLWithPath: result.folder)
-        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("case.json5").path), let expected = result.expected {
-            for diff in result.diffs {
-                guard let actual = diff.actual else { continue }
-                try accept(frame: diff.frame, image: URL(fileURLWithPath: actual), expected: URL(fileURLWithPath: expected))
+    /// Swift test (no case.json5 to render from), accepts every actual image it left. Only a
+    /// case inside `scope` is written.
+    public static func accept(case result: CaseResult, scope: GoldenWriteScope) throws {
+        let folder = try scope.target(of: result).caseFolder
+        if !FileManager.default.fileExists(atPath: folder.appendingPathComponent("case.json5").path) {
+            for diff in result.diffs where diff.actual != nil {
+                try accept(frame: diff, of: result, scope: scope)
             }
             return
         }

@@ -16,9 +16,13 @@ public enum Reports {
         public var suite: String?
         /// The shard's results, in case order.
         public var results: [CaseResult]
+        /// The suite folders the run was given (real paths): accepting from the report writes
+        /// only inside them (`GoldenWriteScope`). A report without them accepts nothing.
+        public var roots: [String]?
         /// The blob of a shard; `suite` is the names of all the suite's cases.
-        public init(shard: String?, suite: [String]? = nil, results: [CaseResult]) {
+        public init(shard: String?, suite: [String]? = nil, scope: GoldenWriteScope?, results: [CaseResult]) {
             self.shard = shard
+            self.roots = scope?.roots
             self.suite = suite.map { String(StableHash.of($0.joined(separator: "\n")), radix: 16) + " (\($0.count) cases)" }
             self.results = results
         }
@@ -31,11 +35,21 @@ public enum Reports {
         try atomically(encoder.encode(blob), to: url)
     }
 
-    /// The results of several blobs, in the order one run over all their cases gives.
+    /// The results of several blobs, as one run over all their cases.
+    public struct Merged {
+        /// In the order one run gives.
+        public var results: [CaseResult]
+        /// The shards of an `I/N` split not given.
+        public var missing: [String]
+        /// Where accepting may write: the suites the blobs were made from.
+        public var scope: GoldenWriteScope
+    }
+
     /// The results of the blobs, as one run. A shard or a case given twice is an error (it
-    /// would be counted twice); `missing` names the shards of an `I/N` split not given.
-    public static func merge(blobs urls: [URL]) throws -> (results: [CaseResult], missing: [String]) {
+    /// would be counted twice).
+    public static func merge(blobs urls: [URL]) throws -> Merged {
         var results: [CaseResult] = []
+        var roots: [String] = []
         var shards: [String: String] = [:], cases: [String: String] = [:]
         var suite: (id: String, file: String)?
         for url in urls {
@@ -65,12 +79,14 @@ public enum Reports {
                 }
             }
             results += blob.results
+            roots += (blob.roots ?? []).filter { !roots.contains($0) }
         }
         // Shards of one I/N split: the ones not given.
         let counts = Set(shards.keys.compactMap { $0.split(separator: "/").last.flatMap { Int($0) } })
         let missing = counts.count == 1 ? (1...counts.first!).map { "\($0)/\(counts.first!)" }.filter { shards[$0] == nil } : []
         // The same order as one run: cases by folder, then by name (variants).
-        return (results.sorted { ($0.folder, $0.name) < ($1.folder, $1.name) }, missing)
+        return Merged(results: results.sorted { ($0.folder, $0.name) < ($1.folder, $1.name) }, missing: missing,
+                      scope: GoldenWriteScope(suites: roots))
     }
 
     /// Writes the JSON summary to `url`, atomically: passed and failed counts and every result.
@@ -134,7 +150,9 @@ public enum Reports {
 
     /// A self-contained page (images inlined): expected | actual | diff side by side, a slider
     /// between expected and actual, a filmstrip of each case's golden frames, and the reasons.
-    public static func writeHTML(_ results: [CaseResult], to folder: URL) throws {
+    /// `scope` is where the report may accept into (recorded in its results.json) and what
+    /// images it may show: only PNGs inside their own case's folder are linked beside the page.
+    public static func writeHTML(_ results: [CaseResult], scope: GoldenWriteScope, to folder: URL) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), !isDirectory.boolValue {
             throw TextReelError(file: folder.path, "this is a file; --report names a folder for index.html")
@@ -143,8 +161,8 @@ public enum Reports {
             throw TextReelError(file: folder.path, "cannot create the report folder (\((error as NSError).localizedFailureReason ?? "not writable")); expected a writable path")
         }
         // The results beside the page, for `textreel review` and `report --serve`.
-        try writeBlob(Blob(shard: nil, results: results), to: folder.appendingPathComponent("results.json"))
-        try writeImages(results, to: folder.appendingPathComponent("images"))
+        try writeBlob(Blob(shard: nil, scope: scope, results: results), to: folder.appendingPathComponent("results.json"))
+        try writeImages(results, scope: scope, to: folder.appendingPathComponent("images"))
         try atomically(Data(page(results, acceptToken: nil).utf8), to: folder.appendingPathComponent("index.html"))
     }
 
@@ -155,13 +173,17 @@ public enum Reports {
     /// Every image a report page shows, as `images/<name>` beside it: hard links where the
     /// file system allows (nothing copied), else copies. The page stays small and loads them
     /// lazily; a 300-frame case no longer makes a 57 MB page of base64.
-    static func writeImages(_ results: [CaseResult], to folder: URL) throws {
+    static func writeImages(_ results: [CaseResult], scope: GoldenWriteScope, to folder: URL) throws {
         let fm = FileManager.default
         try? fm.removeItem(at: folder)
         try fm.createDirectory(at: folder, withIntermediateDirectories: true)
         for (k, path, frame, label) in images(of: results) {
             let target = folder.appendingPathComponent(imageName(case: k, frame: frame, label))
-            guard fm.fileExists(atPath: path), !fm.fileExists(atPath: target.path) else { continue }
+            guard !fm.fileExists(atPath: target.path), fm.fileExists(atPath: path) else { continue }
+            guard scope.mayShow(path, of: results[k]) else {
+                FileHandle.standardError.write(Data("textreel: warning: the report leaves out \(path): not a PNG inside case \(results[k].name)'s folder in the suite\n".utf8))
+                continue
+            }
             if link(path, target.path) != 0 { try fm.copyItem(atPath: path, toPath: target.path) }
         }
         // Each case's chart over its frames, failing frames marked.
@@ -172,7 +194,8 @@ public enum Reports {
         // Each failing case's first diverging frame as an animated PNG: expected, then actual,
         // a second each, so a glance shows what moved.
         for (k, result) in results.enumerated() {
-            guard let diff = flipped(result), let expected = try? RGBAImage(contentsOf: URL(fileURLWithPath: diff.expected!)),
+            guard let diff = flipped(result), scope.mayShow(diff.expected!, of: result), scope.mayShow(diff.actual!, of: result),
+                  let expected = try? RGBAImage(contentsOf: URL(fileURLWithPath: diff.expected!)),
                   let actual = try? RGBAImage(contentsOf: URL(fileURLWithPath: diff.actual!)),
                   expected.width == actual.width, expected.height == actual.height else { continue }
             let animation = AnimatedPNG(width: expected.width, height: expected.height, fps: 1)

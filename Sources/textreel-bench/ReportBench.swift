@@ -27,7 +27,7 @@ enum ReportBench {
         options.update = .never
         let results = try GoldenSuite.run(GoldenSuite.cases(in: [suite]), options: options)
         let report = folder.appendingPathComponent("report")
-        let write = try Measure.seconds { try Reports.writeHTML(results, to: report) }
+        let write = try Measure.seconds { try Reports.writeHTML(results, scope: GoldenWriteScope(suites: [suite.path]), to: report) }
         let page = report.appendingPathComponent("index.html")
         let size = Double((try FileManager.default.attributesOfItem(atPath: page.path)[.size] as? Int) ?? 0)
         var opens: [Double] = []

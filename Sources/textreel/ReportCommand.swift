@@ -38,9 +38,12 @@ enum ReportCommand {
             guard let port = UInt16(text) else { throw Arguments.UsageError(message: "--port expects a number from 0 to 65535, got '\(text)'") }
             return port
         } ?? 0
-        let server = ReportServer(results: try Reports.merge(blobs: [resultsFile]).results, folder: folder)
+        let merged = try Reports.merge(blobs: [resultsFile])
+        let server = ReportServer(results: merged.results, scope: merged.scope, folder: folder)
         let bound = try server.start(port: port)
         print("serving the report on http://127.0.0.1:\(bound)/?token=\(server.token)")
+        print(merged.scope.roots.isEmpty ? "(this report names no suite: accepting is refused; write it again with textreel test --report)"
+                                         : "(accepting writes only goldens of \(merged.scope.roots.joined(separator: ", ")))")
         print("(loopback only; Ctrl-C stops it)")
         fflush(nil)
         Interruption.install()
@@ -53,6 +56,8 @@ enum ReportCommand {
 /// The server: `/` is the page, `POST /accept?token=…&case=…[&frame=…]` accepts.
 final class ReportServer: @unchecked Sendable {
     private(set) var results: [CaseResult]
+    /// Where accepting may write: the report's results.json is not trusted for that.
+    let scope: GoldenWriteScope
     /// Random, from the system's generator: it only guards writes, it never reaches a frame.
     let token: String = (0..<16).map { _ in String(format: "%02x", UInt8.random(in: 0...255)) }.joined()
     private var daemon: OpaquePointer?
@@ -62,8 +67,9 @@ final class ReportServer: @unchecked Sendable {
     /// The port bound, for the Host check.
     private(set) var port: UInt16 = 0
 
-    init(results: [CaseResult], folder: URL) {
+    init(results: [CaseResult], scope: GoldenWriteScope, folder: URL) {
         self.results = results
+        self.scope = scope
         self.folder = folder
     }
 
@@ -131,21 +137,23 @@ final class ReportServer: @unchecked Sendable {
             let result = results[index]
             do {
                 if let frameText = value("frame") {
-                    guard let frame = Int(frameText), let diff = result.diffs.first(where: { $0.frame == frame }),
-                          let actual = diff.actual, let expected = result.expected else {
+                    guard let frame = Int(frameText), let diff = result.diffs.first(where: { $0.frame == frame }), diff.actual != nil else {
                         return (404, "text/plain", "no such failing frame in \(name)")
                     }
-                    try GoldenEdit.accept(frame: frame, image: URL(fileURLWithPath: actual), expected: URL(fileURLWithPath: expected))
+                    try GoldenEdit.accept(frame: diff, of: result, scope: scope)
                     // The page shown after a reload says so.
                     results[index].diffs.removeAll { $0.frame == frame }
                     if results[index].diffs.isEmpty && results[index].structure.isEmpty { results[index].status = .updated }
                     return (200, "text/plain", "accepted frame \(frame) of \(name)")
                 }
-                try GoldenEdit.accept(case: result)
+                try GoldenEdit.accept(case: result, scope: scope)
                 results[index].status = .updated
                 results[index].diffs = []
                 results[index].structure = []
                 return (200, "text/plain", "accepted case \(name)")
+            } catch let refusal as GoldenWriteScope.Refusal {
+                Terminal.error("textreel: \(name): \(refusal)")
+                return (403, "text/plain", "\(refusal)")
             } catch {
                 return (500, "text/plain", "could not accept: \(error)")
             }

@@ -34,13 +34,13 @@ enum ReviewCommand {
         if args.flags.contains("help") { print(help); return 0 }
         guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "review needs a suite or report folder") }
         guard isatty(0) == 1, isatty(1) == 1 else { throw TextReelError("review needs a terminal; run it in one (or use textreel test --report)") }
-        let results = try load(args.positional.map { URL(fileURLWithPath: $0) })
+        let (results, scope) = try load(args.positional.map { URL(fileURLWithPath: $0) })
         let items = results.filter(\.isFailure).flatMap { result in
             result.diffs.contains { $0.actual != nil } ? result.diffs.filter { $0.actual != nil }.map { Item(result: result, diff: $0) }
                                                       : [Item(result: result, diff: nil)]
         }
         guard !items.isEmpty else { print("nothing to review: every case passed"); return 0 }
-        var session = Session(items: items)
+        var session = Session(items: items, scope: scope)
         RawTerminal.enter()
         do { try session.loop() } catch { RawTerminal.leave(); throw error }
         RawTerminal.leave()
@@ -48,23 +48,27 @@ enum ReviewCommand {
         return 0
     }
 
-    /// Results from a report folder's results.json, or from running the suites (writing nothing).
-    static func load(_ folders: [URL]) throws -> [CaseResult] {
+    /// Results from a report folder's results.json (accepting into the suites it names), or
+    /// from running the suites (writing nothing; accepting into them).
+    static func load(_ folders: [URL]) throws -> (results: [CaseResult], scope: GoldenWriteScope) {
         if folders.count == 1, FileManager.default.fileExists(atPath: folders[0].appendingPathComponent("results.json").path) {
-            return try Reports.merge(blobs: [folders[0].appendingPathComponent("results.json")]).results
+            let merged = try Reports.merge(blobs: [folders[0].appendingPathComponent("results.json")])
+            return (merged.results, merged.scope)
         }
+        let scope = GoldenWriteScope(suites: folders.map(\.path))
         // Goldens of Swift tests: what their last `swift test` run left.
         if (try? GoldenSuite.cases(in: folders)) == nil, case let swift = SwiftGoldens.results(in: folders), !swift.isEmpty {
-            return swift
+            return (swift, scope)
         }
         var options = GoldenSuite.Options()
         options.update = .never
         Terminal.error("running the suite to find what fails …")
-        return try GoldenSuite.run(GoldenSuite.cases(in: folders), options: options)
+        return (try GoldenSuite.run(GoldenSuite.cases(in: folders), options: options), scope)
     }
 
     struct Session {
         var items: [Item]
+        let scope: GoldenWriteScope
         var position = 0
         var log: [String] = []
         var message: String?
@@ -100,12 +104,12 @@ enum ReviewCommand {
         /// The actual image becomes this frame's golden: a file of its own (the old one may be
         /// shared by identical frames), and the index rewritten, each written atomically.
         mutating func accept(frame item: Item) {
-            guard let diff = item.diff, let actual = diff.actual, let expected = item.result.expected else {
+            guard let diff = item.diff, diff.actual != nil else {
                 message = "this case has no frame to accept; press c to accept the case"
                 return
             }
             do {
-                try GoldenEdit.accept(frame: diff.frame, image: URL(fileURLWithPath: actual), expected: URL(fileURLWithPath: expected))
+                try GoldenEdit.accept(frame: diff, of: item.result, scope: scope)
                 log.append("accepted frame \(diff.frame) of \(item.result.name)")
                 move(1)
                 message = "accepted frame \(diff.frame)" + (item.result.structure.isEmpty ? "" : " (its structure changed too: press c to record the case's layout)")
@@ -116,7 +120,7 @@ enum ReviewCommand {
 
         mutating func accept(case item: Item) throws {
             do {
-                try GoldenEdit.accept(case: item.result)
+                try GoldenEdit.accept(case: item.result, scope: scope)
                 log.append("accepted case \(item.result.name)")
                 acceptedCases.insert(item.result.name)
                 message = "recorded every golden of \(item.result.name)"

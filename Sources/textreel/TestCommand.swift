@@ -91,10 +91,11 @@ enum TestCommand {
             _ = try look.resolve()
         }
         let suites = args.positional.map { URL(fileURLWithPath: $0) }
+        let scope = GoldenWriteScope(suites: suites.map(\.path))
         // Goldens of Swift tests are compared by `swift test`; here their last run is read.
         if (try? GoldenSuite.cases(in: suites)) == nil, case let swift = SwiftGoldens.results(in: suites), !swift.isEmpty {
             for result in swift { show(result, quiet: quiet) }
-            if let folder = args.values["report"] { try Reports.writeHTML(swift, to: URL(fileURLWithPath: folder)) }
+            if let folder = args.values["report"] { try Reports.writeHTML(swift, scope: scope, to: URL(fileURLWithPath: folder)) }
             if let file = args.values["junit"] { try Reports.writeJUnit(swift, to: URL(fileURLWithPath: file)) }
             if let file = args.values["json"] { try Reports.writeJSON(swift, to: URL(fileURLWithPath: file)) }
             let failed = swift.filter(\.isFailure).count
@@ -130,9 +131,9 @@ enum TestCommand {
             for result in written { print("wrote goldens: \(result.expected ?? result.folder)") }
         }
         if let file = args.values["blob"] {
-            try Reports.writeBlob(.init(shard: args.values["shard"], suite: cases.map(\.name), results: results), to: URL(fileURLWithPath: file))
+            try Reports.writeBlob(.init(shard: args.values["shard"], suite: cases.map(\.name), scope: scope, results: results), to: URL(fileURLWithPath: file))
         }
-        if let folder = args.values["report"] { try Reports.writeHTML(results, to: URL(fileURLWithPath: folder)) }
+        if let folder = args.values["report"] { try Reports.writeHTML(results, scope: scope, to: URL(fileURLWithPath: folder)) }
         if let file = args.values["junit"] ?? runner.junitFile { try Reports.writeJUnit(results, to: URL(fileURLWithPath: file)) }
         if let file = args.values["json"] { try Reports.writeJSON(results, to: URL(fileURLWithPath: file)) }
         try runner.collectOutputs(results)

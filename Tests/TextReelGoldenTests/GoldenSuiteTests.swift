@@ -8,8 +8,8 @@ final class GoldenSuiteTests: XCTestCase {
     static let fixtures = root.appendingPathComponent("Fixtures")
 
     /// A suite in a temporary folder: one case over a copy of a small document.
-    private func makeSuite(_ markdown: String, script: String = "{steps: [{scroll: {by: 40, duration: 0.1}}, {wait: 0.1}]}") throws -> (URL, URL) {
-        let suite = FileManager.default.temporaryDirectory.appendingPathComponent("textreel-golden-\(getpid())-\(name.filter(\.isLetter))")
+    private func makeSuite(_ markdown: String, script: String = "{steps: [{scroll: {by: 40, duration: 0.1}}, {wait: 0.1}]}", name suffix: String = "") throws -> (URL, URL) {
+        let suite = FileManager.default.temporaryDirectory.appendingPathComponent("textreel-golden-\(getpid())-\(name.filter(\.isLetter))\(suffix)")
         try? FileManager.default.removeItem(at: suite)
         let folder = suite.appendingPathComponent("case")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -47,7 +47,7 @@ final class GoldenSuiteTests: XCTestCase {
         XCTAssertTrue(stride(from: 0, to: image.pixels.count, by: 4).contains { image.pixels[$0] == 255 && image.pixels[$0 + 1] == 0 })
 
         let reports = suite.appendingPathComponent("reports")
-        try Reports.writeHTML([failed], to: reports)
+        try Reports.writeHTML([failed], scope: GoldenWriteScope(suites: [suite.path]), to: reports)
         try Reports.writeJUnit([failed], to: reports.appendingPathComponent("junit.xml"))
         try Reports.writeJSON([failed], to: reports.appendingPathComponent("summary.json"))
         let html = try String(contentsOf: reports.appendingPathComponent("index.html"), encoding: .utf8)
@@ -77,11 +77,69 @@ final class GoldenSuiteTests: XCTestCase {
         XCTAssertFalse(failed.structure.isEmpty)
         XCTAssertEqual(failed.diffs.count, failed.frames, "paragraph 2 is on screen in every frame")
         for diff in failed.diffs {
-            try GoldenEdit.accept(frame: diff.frame, image: URL(fileURLWithPath: try XCTUnwrap(diff.actual)),
-                                  expected: URL(fileURLWithPath: try XCTUnwrap(failed.expected)))
+            try GoldenEdit.accept(frame: diff, of: failed, scope: GoldenWriteScope(suites: [suite.path]))
         }
         let again = try run(suite, .never)
         XCTAssertEqual(again.status, .passed, "\(again.structure) \(again.diffs.map(\.reason))")
+    }
+
+    /// A report's results.json comes from elsewhere (a CI artifact): accepting from it writes
+    /// only a golden of the suite it was made from, from a PNG its run wrote in the case's
+    /// actual/ folder. Each tampered path is refused and writes nothing.
+    func testATamperedResultAcceptsNothingOutsideItsSuite() throws {
+        let (suite, folder) = try makeSuite(text)
+        let (other, _) = try makeSuite(text, script: "{steps: [{wait: 0.1}]}", name: "other")
+        XCTAssertEqual(try run(suite, .missing).status, .recorded)
+        XCTAssertEqual(try run(other, .missing).status, .recorded)
+        try Data(text.replacingOccurrences(of: "Paragraph 2 has some", with: "Paragraph 2 has a good many more").utf8)
+            .write(to: folder.appendingPathComponent("doc.md"))
+        let failed = try run(suite, .never)
+        let diff = try XCTUnwrap(failed.diffs.first)
+        let scope = GoldenWriteScope(suites: [suite.path])
+        let otherCase = other.appendingPathComponent("case"), otherExpected = otherCase.appendingPathComponent("expected")
+        let notAPNG = folder.appendingPathComponent("actual/notes.png")
+        try Data("not an image".utf8).write(to: notAPNG)
+        let link = folder.appendingPathComponent("actual/linked.png")
+        try FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: otherExpected.appendingPathComponent("frame-00001.png").path)
+        func snapshot() throws -> [String: Data] {
+            var files: [String: Data] = [:]
+            for root in [otherExpected, folder.appendingPathComponent("expected")] {
+                for name in try FileManager.default.contentsOfDirectory(atPath: root.path) {
+                    files[root.path + "/" + name] = FileManager.default.contents(atPath: root.appendingPathComponent(name).path)
+                }
+            }
+            return files
+        }
+        let before = try snapshot()
+        // Accepting a whole case re-renders it from its case.json5, so only the case's folder and
+        // golden folder matter there; accepting a frame checks the image too.
+        var tampered: [(label: String, result: CaseResult, frame: FrameDiff, wholeCase: Bool)] = []
+        func add(_ label: String, wholeCase: Bool = false, _ change: (inout CaseResult, inout FrameDiff) -> Void) {
+            var result = failed, frame = diff
+            change(&result, &frame)
+            result.diffs = [frame]
+            tampered.append((label, result, frame, wholeCase))
+        }
+        add("another suite's golden folder", wholeCase: true) { r, _ in r.expected = otherExpected.path }
+        add("another suite's case", wholeCase: true) { r, _ in r.folder = otherCase.path; r.expected = otherExpected.path }
+        add("the golden folder through ..", wholeCase: true) { r, _ in r.expected = folder.path + "/expected/../../../" + other.lastPathComponent + "/case/expected" }
+        add("a folder without case.json5", wholeCase: true) { r, _ in r.folder = suite.path }
+        add("a file outside the suite as the image") { _, d in d.actual = "/etc/hostname" }
+        add("a non-PNG in actual/") { _, d in d.actual = notAPNG.path }
+        add("a link out of actual/") { _, d in d.actual = link.path }
+        add("an image in expected/") { _, d in d.actual = folder.path + "/expected/frame-00001.png" }
+        for item in tampered {
+            XCTAssertThrowsError(try GoldenEdit.accept(frame: item.frame, of: item.result, scope: scope), item.label) {
+                XCTAssertTrue($0 is GoldenWriteScope.Refusal, "\(item.label): \($0)")
+            }
+            if item.wholeCase { XCTAssertThrowsError(try GoldenEdit.accept(case: item.result, scope: scope), item.label) }
+        }
+        XCTAssertThrowsError(try GoldenEdit.accept(frame: diff, of: failed, scope: GoldenWriteScope(suites: [])), "no suite recorded")
+        XCTAssertThrowsError(try GoldenEdit.accept(case: failed, scope: GoldenWriteScope(suites: [other.path])), "another suite's scope")
+        XCTAssertEqual(try snapshot(), before, "nothing written")
+        // The untampered accept still works.
+        try GoldenEdit.accept(frame: diff, of: failed, scope: scope)
+        XCTAssertNotEqual(try snapshot(), before)
     }
 
     func testAChangedFontOptionIsEnvironmentDrift() throws {
@@ -179,7 +237,7 @@ final class GoldenSuiteTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         func blob(_ name: String, shard: String, suite: [String], cases: [String]) throws -> URL {
             let url = folder.appendingPathComponent(name)
-            try Reports.writeBlob(.init(shard: shard, suite: suite, results: cases.map {
+            try Reports.writeBlob(.init(shard: shard, suite: suite, scope: nil, results: cases.map {
                 CaseResult(name: $0, folder: "/s/\($0)", status: .passed, frames: 1)
             }), to: url)
             return url

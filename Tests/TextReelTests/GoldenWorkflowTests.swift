@@ -41,6 +41,57 @@ final class GoldenWorkflowTests: XCTestCase {
         XCTAssertTrue(twice.stderr.contains("shard 1/2 is given twice"), twice.stderr)
         let half = try CLI.run(["merge-reports", root.appendingPathComponent("b1.json").path])
         XCTAssertTrue(half.stderr.contains("no blob for shard 2/2"), half.stderr)
+        XCTAssertEqual(half.status, 1, "a shard that never uploaded fails the merged run: \(half.stdout)")
+    }
+
+    /// A served report whose results.json was edited to point a failing case at another
+    /// suite's goldens and a file outside any suite: POST /accept is refused with a 403 and a
+    /// line on stderr, and nothing is written; the report's own accept still works.
+    func testAServedTamperedReportWritesNothingOutsideItsSuite() throws {
+        let root = try Paths.failingEmojiSuite()
+        let other = try suite()
+        let report = root.appendingPathComponent("report")
+        XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("golden").path, "--report", report.path]).status, 1)
+        let resultsFile = report.appendingPathComponent("results.json")
+        let original = try Data(contentsOf: resultsFile)
+        let victim = other.appendingPathComponent("golden/eviction/expected")
+        let victimIndex = try Data(contentsOf: victim.appendingPathComponent("index.json"))
+        var json = try JSONSerialization.jsonObject(with: original) as! [String: Any]
+        var results = json["results"] as! [[String: Any]]
+        var diffs = results[0]["diffs"] as! [[String: Any]]
+        diffs[0]["actual"] = "/etc/hostname"
+        results[0]["diffs"] = diffs
+        results[0]["expected"] = victim.path
+        json["results"] = results
+        try JSONSerialization.data(withJSONObject: json).write(to: resultsFile)
+
+        let server = Process()
+        server.executableURL = CLI.executable
+        server.arguments = ["report", "--serve", report.path]
+        let out = Pipe(), err = Pipe()
+        server.standardOutput = out
+        server.standardError = err
+        try server.run()
+        defer { if server.isRunning { server.terminate() } }
+        var line = ""
+        while !line.hasSuffix("\n") {
+            let byte = out.fileHandleForReading.readData(ofLength: 1)
+            guard !byte.isEmpty else { break }
+            line += String(decoding: byte, as: UTF8.self)
+        }
+        let port = try XCTUnwrap(UInt16(line.components(separatedBy: "127.0.0.1:").last?.prefix { $0.isNumber } ?? ""), line)
+        let token = try XCTUnwrap(line.components(separatedBy: "token=").last?.trimmingCharacters(in: .whitespacesAndNewlines))
+        for query in ["case=emoji&frame=1", "case=emoji"] {
+            let answer = try rawHTTP(port: port, "POST /accept?token=\(token)&\(query) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            XCTAssertTrue(answer.hasPrefix("HTTP/1.1 403"), "\(query): \(answer.prefix(300))")
+            XCTAssertTrue(answer.contains("refused"), String(answer.suffix(300)))
+        }
+        XCTAssertEqual(try Data(contentsOf: victim.appendingPathComponent("index.json")), victimIndex, "another suite's index is untouched")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: victim.path).filter { $0.contains("accepted") }, [])
+        server.interrupt()
+        server.waitUntilExit()
+        let said = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        XCTAssertEqual(said.split(separator: "\n").filter { $0.contains("refused") }.count, 2, said)
     }
 
     func testObsoleteGoldensAreListedAndPruned() throws {
