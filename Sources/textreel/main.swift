@@ -34,6 +34,9 @@ if let scratch = ProcessInfo.processInfo.environment["TEST_TMPDIR"], ProcessInfo
 
 // A closed pipe is reported where the write fails (a clear message), not by dying of SIGPIPE.
 signal(SIGPIPE, SIG_IGN)
+// Likewise a file-size limit (`ulimit -f`, as CI runners and containers set): the write that
+// passes it fails with EFBIG and the render ends as on a full disk, instead of dying mid-line.
+signal(SIGXFSZ, SIG_IGN)
 var arguments = Array(CommandLine.arguments.dropFirst())
 guard let command = arguments.first else { fail(help, status: 2) }
 arguments.removeFirst()

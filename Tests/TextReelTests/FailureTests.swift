@@ -95,6 +95,32 @@ final class FailureTests: XCTestCase {
         try assertStoppedRender(in: out, status: "failed", reason: "paragraph 9999 does not exist")
     }
 
+    /// Under a file-size limit (`ulimit -f`) a render is not killed by SIGXFSZ: the write that
+    /// passes the limit fails and the render ends as on a full disk, with whole event lines, no
+    /// temporaries and the file that failed named. A limit below one frame fails frame 1; one
+    /// that the events file reaches first stops the render mid-script.
+    func testAFileSizeLimitEndsARenderCleanly() throws {
+        for (limit, failing) in [(60, "frame-00001.png"), (300, "events.jsonl")] {
+            for mode in [[], ["--serial"]] {
+                let out = Paths.temporaryFolder("limit-\(limit)\(mode.joined())")
+                let run = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", "Fixtures/scripts/demo.json5", "--out", out.path, "--quiet"] + mode,
+                                      fileSizeLimitKB: limit)
+                XCTAssertEqual(run.status, 2, "limit \(limit) \(mode): \(run.stderr)")
+                XCTAssertTrue(run.stderr.contains("\(failing): error: cannot write (File too large)"), run.stderr)
+                try assertStoppedRender(in: out, status: "failed", reason: failing)
+                let names = try FileManager.default.contentsOfDirectory(atPath: out.path)
+                XCTAssertFalse(names.contains { $0.hasSuffix(".tmp") }, "\(names)")
+                XCTAssertFalse(names.contains(failing) && failing.hasPrefix("frame"), "the frame named is not on disk")
+            }
+        }
+        // Every other sink ends the same way.
+        let out = Paths.temporaryFolder("limit-animation")
+        let run = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", "Fixtures/scripts/demo.json5", "--out", out.path, "--quiet",
+                               "--animation", out.appendingPathComponent("a.png").path], fileSizeLimitKB: 100)
+        XCTAssertEqual(run.status, 2, run.stderr)
+        XCTAssertTrue(run.stderr.contains("File too large"), run.stderr)
+    }
+
     func testY4MIntoAClosedPipeSaysWhatHappened() throws {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")

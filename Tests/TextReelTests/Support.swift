@@ -55,10 +55,16 @@ struct CLI {
     private final class Marker {}
 
     @discardableResult
-    static func run(_ arguments: [String], in directory: URL = Paths.root) throws -> Result {
+    /// `fileSizeLimitKB` runs it under `ulimit -f` (blocks of 1024 bytes), as CI runners set.
+    static func run(_ arguments: [String], in directory: URL = Paths.root, fileSizeLimitKB: Int? = nil) throws -> Result {
         let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
+        if let fileSizeLimitKB {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -f \(fileSizeLimitKB) && exec \"$0\" \"$@\"", executable.path] + arguments
+        } else {
+            process.executableURL = executable
+            process.arguments = arguments
+        }
         process.currentDirectoryURL = directory
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
