@@ -17,8 +17,11 @@ public struct GoldenWriteScope: Sendable {
 
     /// What a checked accept writes: the case's folder, its golden folder and the actual image.
     public struct Target {
+        /// The case's folder (real path).
         public let caseFolder: URL
+        /// Its golden folder: `expected/`, or a variant's folder in it.
         public let expected: URL
+        /// The actual image to accept (nil when a whole case is accepted).
         public let image: URL?
     }
 

@@ -243,16 +243,25 @@ final class NewUserFindingsTests: XCTestCase {
         XCTAssertEqual(events.map(\.checks.jump), Array(repeating: 0, count: events.count))
     }
 
-    func testTableHeaderRuleFollowsAWrappedHeader() throws {
-        let header = "|" + (0..<30).map { "h\($0)" }.joined(separator: "|") + "|\n|" + String(repeating: "-|", count: 30) + "\n|" + (0..<30).map { "c\($0)" }.joined(separator: "|") + "|\n"
-        let view = TextView(document: try TextDocument(markdown: header), viewportSize: CGSize(width: 400, height: 600))
-        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
-        let headerEnd = fragment.paragraph.text.utf8.firstRange(of: "\u{2028}".utf8).map { fragment.paragraph.text.utf8.distance(from: fragment.paragraph.text.utf8.startIndex, to: $0.lowerBound) }!
-        let headerLines = fragment.textLineFragments.filter { $0.characterRange.lowerBound < headerEnd }
-        XCTAssertEqual(headerLines.count, 1, "a table wider than the column is not wrapped: its header keeps its columns")
+    /// A table whose columns do not fit even at their narrowest is cut at the view's edge with a
+    /// marker there (in the link colour) and a warning on its fragments in the events: never a
+    /// silent loss.
+    func testATableTooWideEvenAtItsNarrowestIsMarkedAndWarned() throws {
+        let table = "|" + (0..<30).map { "header\($0)" }.joined(separator: "|") + "|\n|" + String(repeating: "-|", count: 30) + "\n|" + (0..<30).map { "c\($0)" }.joined(separator: "|") + "|\n"
+        let view = TextView(document: try TextDocument(markdown: table), viewportSize: CGSize(width: 400, height: 600))
+        var events: [FrameEvent] = []
+        try ScriptRunner(view: view, script: ScrollScript(data: Data("{steps: [{wait: 0.05}]}".utf8))).run(drawing: 0...0) { _, _, event in events.append(event) }
+        let clipped = events[0].fragments.compactMap(\.clipped)
+        XCTAssertEqual(clipped.count, 2, "both rows say they are cut")
+        XCTAssertTrue(clipped[0].contains("30 columns"), clipped[0])
         let frame = try view.renderFrame()
-        let ruleY = Int((fragment.layoutFragmentFrame.minY + headerLines.last!.typographicBounds.maxY).rounded()) + 1
-        let below = (ruleY - 2...ruleY + 6).contains { y in frame.pixel(x: 200, y: y) != (255, 255, 255) && frame.pixel(x: 36, y: y).red > 150 }
-        XCTAssertTrue(below, "a rule under the last header line")
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        let y = Int(fragment.layoutFragmentFrame.midY)
+        let link = view.theme.link
+        let marked = (395..<400).contains { x in
+            let p = frame.pixel(x: x, y: y)
+            return abs(Double(p.blue) / 255 - link.blue) < 0.1 && abs(Double(p.red) / 255 - link.red) < 0.1
+        }
+        XCTAssertTrue(marked, "a marker at the cut edge")
     }
 }

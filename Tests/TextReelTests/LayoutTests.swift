@@ -93,19 +93,46 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(frame.height, (frame.width / 2).rounded())
     }
 
-    /// A table wider than the text column: every row stays one line, so header and data cells
-    /// keep their columns (wrapped, a 12-column header broke after other columns than its rows).
-    func testTablesWiderThanTheColumnKeepTheirColumns() throws {
-        for columns in [3, 12] {
-            let header = "| " + (0..<columns).map { "Header \($0)" }.joined(separator: " | ") + " |"
-            let rule = "|" + String(repeating: "---|", count: columns)
-            let rows = (0..<4).map { r in "| " + (0..<columns).map { "c\(r)\($0)" }.joined(separator: " | ") + " |" }
-            let view = try view(([header, rule] + rows).joined(separator: "\n"), width: 400)
-            let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
-            XCTAssertEqual(fragment.textLineFragments.count, 5, "\(columns) columns: one line per row")
-            let lefts = fragment.textLineFragments.map(\.typographicBounds.minX)
-            XCTAssertEqual(Set(lefts).count, 1, "every row starts at the same x")
+    /// A table wider than the text column wraps its cells at word boundaries so that every
+    /// column is on screen, as browsers' automatic table layout does: the columns line up in every
+    /// row, each row is a fragment of its own, and cells follow their column's alignment.
+    func testTableCellsWrapSoThatEveryColumnFits() throws {
+        let long = "a description long enough that it cannot stay on one line at this width"
+        let markdown = """
+        | Name | Description | Count |
+        |:-----|:------------|------:|
+        | first | \(long) | 1 |
+        | second entry | short | 12345 |
+        | third | \(long) and then some | 7 |
+        """
+        for width in [375.0, 800.0] {
+            let view = try view(markdown, width: width)
+            let rows = (0..<4).map { view.textLayoutManager.ensureLayout(forParagraphAt: $0) }
+            XCTAssertEqual(rows.map(\.paragraph.kind.name), ["table-header", "table-row", "table-row", "table-row"])
+            let right = width - view.theme.insets.right
+            for row in rows {
+                XCTAssertEqual(row.textLineFragments.filter { $0.typographicBounds.maxX > right + 0.5 }.count, 0, "every cell inside the column at \(width)")
+                XCTAssertNil(row.table?.overflow)
+            }
+            XCTAssertEqual(Set(rows.map { $0.table!.edges }).count, 1, "the same column edges in every row")
+            // The description wraps in the narrow view, not the wide one.
+            let descriptionLines = rows[1].textLineFragments.filter { $0.characterRange.lowerBound > 6 && $0.characterRange.upperBound < 6 + long.utf8.count + 2 }
+            XCTAssertEqual(descriptionLines.count > 1, width < 500, "\(width): \(descriptionLines.count) lines")
+            // The count column is right-aligned: its cells end at the same x.
+            let countEnds = rows.dropFirst().map { row in row.textLineFragments.last!.typographicBounds.minX + row.textLineFragments.last!.typographicBounds.width }
+            XCTAssertLessThan(countEnds.max()! - countEnds.min()!, 1, "\(countEnds)")
         }
+    }
+
+    /// Browsers' automatic layout: widest contents when they fit, else each column's narrowest
+    /// plus a share of the rest by how much wider it wants to be, else the narrowest, overflowing.
+    func testColumnWidthsFollowTheAutomaticTableLayout() {
+        XCTAssertEqual(TableColumnWidths.fit(minimum: [10, 20], maximum: [30, 40], available: 100).widths, [30, 40])
+        let shared = TableColumnWidths.fit(minimum: [10, 20], maximum: [30, 100], available: 60)
+        XCTAssertEqual(shared.widths.reduce(0, +), 60, accuracy: 0.001)
+        XCTAssertEqual(shared.widths[0], 10 + 30 * 20 / 100, accuracy: 0.001)
+        XCTAssertFalse(shared.overflows)
+        XCTAssertTrue(TableColumnWidths.fit(minimum: [50, 60], maximum: [90, 90], available: 100).overflows)
     }
 
     func testRightToLeftParagraphsAreRightAligned() throws {

@@ -230,7 +230,7 @@ final class SegmentTests: XCTestCase {
     func testTheHighlightKeepsToItsFragmentWhenTextOverflowsANarrowView() throws {
         let view = TextView(document: try TextDocument(contentsOf: Paths.root.appendingPathComponent("Fixtures/documents/demo.md")),
                             viewportSize: CGSize(width: 400, height: 300))
-        let script = try ScrollScript(data: Data("{fps: 10, steps: [{resize: {width: 100, height: 100}}, {select: {paragraph: 20, from: 0, to: 64}}]}".utf8))
+        let script = try ScrollScript(data: Data("{fps: 10, steps: [{resize: {width: 100, height: 100}}, {select: {paragraph: 21, from: 0, to: 20}}]}".utf8))
         var errors: [String] = []
         try ScriptRunner(view: view, script: script).run { _, _, event in errors += event.checks.errors }
         XCTAssertEqual(errors, [])

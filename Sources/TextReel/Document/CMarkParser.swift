@@ -28,7 +28,7 @@ enum CMarkParser {
     static func withDocument<T>(_ bytes: UnsafeRawBufferPointer, _ body: (OpaquePointer) throws -> T) rethrows -> T? {
         let extensions = Self.extensions
         let root = lock.withLock { () -> OpaquePointer? in
-            guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_UNSAFE) else { return nil }
+            guard let parser = cmark_parser_new(CMARK_OPT_DEFAULT | CMARK_OPT_UNSAFE | CMARK_OPT_FOOTNOTES) else { return nil }
             defer { cmark_parser_free(parser) }
             for ext in extensions { cmark_parser_attach_syntax_extension(parser, ext) }
             if let base = bytes.baseAddress { cmark_parser_feed(parser, base.assumingMemoryBound(to: CChar.self), bytes.count) }

@@ -18,6 +18,10 @@ struct MarkdownReader {
     private var listDepth = 0
     /// The marker for the next paragraph of the current list item; consumed by its first block.
     private var pendingMarker: String?
+    /// The alerts the walk is inside, with the quote level of each.
+    private var alerts: [(alert: Alert, level: Int)] = []
+    /// Footnote definitions read so far: cmark-gfm puts them at the end, in order of first reference.
+    private var footnotes = 0
 
     let limits: ReadingLimits
     /// How deep the walk is in quotes, list items and inline styles: what the nesting limit counts.
@@ -97,6 +101,7 @@ struct MarkdownReader {
     private mutating func readBlock(_ node: OpaquePointer) throws {
         let start = Int(cmark_node_get_start_line(node))
         let line = start > 0 ? start + lineOffset : 0    // cmark-gfm gives 0 for some blocks next to tables
+        if cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION { return try readFootnote(node, line: line) }
         switch typeName(node) {
         case "paragraph":
             var inline = InlineBuilder()
@@ -119,8 +124,22 @@ struct MarkdownReader {
         case "thematic_break":
             try add(.thematicBreak, text: "", line: line)
         case "block_quote":
+            let first = paragraphs.count
+            defer { endBlock(from: first) { $0.quotes += 1 } }
             quoteDepth += 1
-            try readBlocks(of: node)
+            if let alert = takeAlertMarker(node) {
+                alerts.append((alert, quoteDepth))
+                var title = InlineBuilder()
+                title.push(.strong)
+                title.append(alert.icon + "  " + alert.title)
+                title.pop()
+                try add(listKind(or: .body), inline: title, line: line,
+                        extra: [AttributeRun(range: 0..<title.text.utf8.count, attributes: [NSAttributedString.Key.foregroundColor.rawValue: .color(alert.color)])])
+                try readBlocks(of: node)
+                alerts.removeLast()
+            } else {
+                try readBlocks(of: node)
+            }
             quoteDepth -= 1
         case "list":
             try readList(node)
@@ -131,7 +150,26 @@ struct MarkdownReader {
         }
     }
 
+    /// Marks the last paragraph read since `first` as ending the block just read.
+    private mutating func endBlock(from first: Int, _ change: (inout BlockEnding) -> Void) {
+        guard paragraphs.count > first else { return }
+        var ending = paragraphs[paragraphs.count - 1].ending
+        change(&ending)
+        paragraphs[paragraphs.count - 1] = paragraphs[paragraphs.count - 1].with(ending: ending)
+    }
+
     private mutating func readList(_ list: OpaquePointer) throws {
+        let first = paragraphs.count
+        let loose = cmark_node_get_list_tight(list) == 0
+        defer {
+            if loose { for k in first..<paragraphs.count where paragraphs[k].listDepth == listDepth + 1 {
+                var ending = paragraphs[k].ending
+                ending.looseList = true
+                paragraphs[k] = paragraphs[k].with(ending: ending)
+            } }
+            // A nested list ends inside its item: only a top-level list takes the space after.
+            if listDepth == 0 { endBlock(from: first) { $0.list = true } }
+        }
         let ordered = cmark_node_get_list_type(list) == CMARK_ORDERED_LIST
         let delimiter = cmark_node_get_list_delim(list) == CMARK_PAREN_DELIM ? ")" : "."
         var number = Int(cmark_node_get_list_start(list))
@@ -152,29 +190,82 @@ struct MarkdownReader {
         }
     }
 
+    /// A table becomes one paragraph per row (cells separated by tabs), all sharing the
+    /// table's `TableColumns`: alignments from the delimiter row, and the first rows to measure.
     private mutating func readTable(_ table: OpaquePointer, line: Int) throws {
-        var inline = InlineBuilder()
-        var columns = 0
+        let count = Int(cmark_gfm_extensions_get_table_columns(table))
+        let marks = cmark_gfm_extensions_get_table_alignments(table)
+        let alignments: [TableAlignment] = (0..<count).map { column in
+            switch marks.map({ UInt8($0[column]) }) {
+            case UInt8(ascii: "l"): .left
+            case UInt8(ascii: "c"): .center
+            case UInt8(ascii: "r"): .right
+            default: .natural
+            }
+        }
+        var rows: [(inline: InlineBuilder, line: Int)] = []
         var row = cmark_node_first_child(table)
-        var firstRow = true
         while let rowNode = row {
-            if !firstRow { inline.append("\u{2028}") }
+            var inline = InlineBuilder()
             let header = cmark_gfm_extensions_get_table_row_is_header(rowNode) != 0
             if header { inline.push(.strong) }
             var cell = cmark_node_first_child(rowNode)
-            var count = 0
+            var cells = 0
             while let cellNode = cell {
-                if count > 0 { inline.append("\t") }
+                if cells > 0 { inline.append("\t") }
                 try readInlines(of: cellNode, into: &inline)
-                count += 1
+                cells += 1
                 cell = cmark_node_next(cellNode)
             }
             if header { inline.pop() }
-            columns = max(columns, count)
-            firstRow = false
+            let start = Int(cmark_node_get_start_line(rowNode))
+            rows.append((inline, start > 0 ? start + lineOffset : line))
             row = cmark_node_next(rowNode)
         }
-        try add(.table(columns: columns), inline: inline, line: line)
+        let sample = rows.prefix(TableColumns.sampleRows + 1).map { TableColumns.cells(of: $0.inline.text, runs: $0.inline.runs, attachments: $0.inline.attachments) }
+        let columns = TableColumns(alignments: alignments, sample: sample)
+        for (index, row) in rows.enumerated() {
+            try add(.tableRow(TableRow(columns: columns, index: index, isLast: index == rows.count - 1)), inline: row.inline, line: row.line)
+        }
+    }
+
+    /// When the quote's first line is an alert marker (`[!NOTE]` …), removes it from the tree
+    /// (with the line break after it, and the paragraph if nothing else is in it) and says which.
+    private func takeAlertMarker(_ quote: OpaquePointer) -> Alert? {
+        guard let paragraph = cmark_node_first_child(quote), typeName(paragraph) == "paragraph" else { return nil }
+        // cmark splits "[!NOTE]" into text nodes at the brackets: join them up to the line's end.
+        var marker = "", nodes: [OpaquePointer] = []
+        var child = cmark_node_first_child(paragraph)
+        while let node = child, typeName(node) == "text" {
+            marker += string(cmark_node_get_literal(node))
+            nodes.append(node)
+            child = cmark_node_next(node)
+        }
+        guard let alert = Alert(marker: marker) else { return nil }
+        if let lineBreak = child, ["softbreak", "linebreak"].contains(typeName(lineBreak)) { nodes.append(lineBreak) }
+        else if child != nil { return nil }
+        for node in nodes { cmark_node_free(node) }
+        if cmark_node_first_child(paragraph) == nil { cmark_node_free(paragraph) }
+        return alert
+    }
+
+    /// A footnote's definition: a numbered item under the notes' rule, its last paragraph
+    /// ending in a back-reference (↩), as GitHub shows them.
+    private mutating func readFootnote(_ node: OpaquePointer, line: Int) throws {
+        footnotes += 1
+        if footnotes == 1 { try add(.thematicBreak, text: "", line: line) }
+        let first = paragraphs.count
+        listDepth += 1
+        pendingMarker = "\(footnotes)."
+        try readBlocks(of: node)
+        pendingMarker = nil
+        listDepth -= 1
+        guard paragraphs.count > first, let last = paragraphs.last, !last.text.isEmpty else { return }
+        let start = last.text.utf8.count + 1, arrow = "↩"
+        paragraphs[paragraphs.count - 1] = last.replacing(
+            text: last.text + " " + arrow,
+            runs: last.runs + [StyledRun(range: start..<start + arrow.utf8.count, style: .link, link: "#fnref-\(footnotes)")],
+            attachments: last.attachments)
     }
 
     /// A list item's first block carries its marker; later blocks of the item are continuations.
@@ -184,12 +275,12 @@ struct MarkdownReader {
         return .listItem(marker: pendingMarker)
     }
 
-    private mutating func add(_ kind: ParagraphKind, inline: InlineBuilder, line: Int) throws {
-        try add(kind, text: inline.text, runs: inline.runs, attachments: inline.attachments, line: line)
+    private mutating func add(_ kind: ParagraphKind, inline: InlineBuilder, line: Int, extra: [AttributeRun] = []) throws {
+        try add(kind, text: inline.text, runs: inline.runs, attachments: inline.attachments, line: line, extra: extra)
     }
 
     private mutating func add(_ kind: ParagraphKind, text: String, runs: [StyledRun] = [],
-                              attachments: [TextAttachment] = [], line: Int) throws {
+                              attachments: [TextAttachment] = [], line: Int, extra: [AttributeRun] = []) throws {
         guard text.utf8.count <= limits.paragraphBytes else {
             throw TextReelError(file: fileName, line: line, "a paragraph of \(text.utf8.count >> 10) KB is over the \(limits.paragraphBytes >> 10) KB limit; split it, or raise the limit with --max-paragraph-kb")
         }
@@ -204,9 +295,12 @@ struct MarkdownReader {
             copy.range = run.range.lowerBound..<upper
             return copy
         }
+        // Inside an alert, every paragraph says which bar is the alert's, and in what colour.
+        let alert = alerts.last.map { [AttributeRun(range: 0..<max(textLength, 1), attributes: [
+            Alert.barKey: .color($0.alert.color), Alert.levelKey: .number(Double($0.level))])] } ?? []
         paragraphs.append(TextParagraph(id: ParagraphID(firstID + paragraphs.count), kind: kind, text: text, runs: clipped,
                                         attachments: attachments, quoteDepth: quoteDepth, listDepth: listDepth,
-                                        sourceLine: line, attributes: extracted.attributes))
+                                        sourceLine: line, attributes: alert + extra + extracted.attributes))
     }
 
     // MARK: Inlines
@@ -232,6 +326,12 @@ struct MarkdownReader {
             inline.append("\u{2028}")
         case "code":
             inline.append(cString: cmark_node_get_literal(node), extra: .code)
+        case _ where cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_REFERENCE:
+            // cmark-gfm numbers references in order of first use; the literal is the number.
+            let number = string(cmark_node_get_literal(node))
+            inline.push([.link, .raised], link: "#fn-\(number)")
+            inline.append(number)
+            inline.pop()
         case "emph":
             try styled(.emphasis, node, &inline)
         case "strong":

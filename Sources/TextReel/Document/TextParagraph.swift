@@ -20,8 +20,8 @@ public enum ParagraphKind: Hashable, Sendable {
     case listItem(marker: String?)
     /// A code block, with its fence's info string ("swift"; nil: none given).
     case codeBlock(language: String?)
-    /// A table as aligned text: cells separated by tabs, rows by line separators.
-    case table(columns: Int)
+    /// A row of a table: its cells separated by tabs (see `TableRow`).
+    case tableRow(TableRow)
     /// A horizontal rule (`---`).
     case thematicBreak
     /// An attachment alone in its paragraph: its own fragment.
@@ -34,7 +34,7 @@ public enum ParagraphKind: Hashable, Sendable {
         case .heading(let level): "heading\(level)"
         case .listItem: "list-item"
         case .codeBlock: "code"
-        case .table: "table"
+        case .tableRow(let row): row.isHeader ? "table-header" : "table-row"
         case .thematicBreak: "rule"
         case .blockAttachment: "block-attachment"
         }
@@ -55,6 +55,10 @@ public struct InlineStyle: OptionSet, Hashable, Sendable {
     public static let code = InlineStyle(rawValue: 1 << 3)
     /// A link's text; the target is the run's `link`.
     public static let link = InlineStyle(rawValue: 1 << 4)
+    /// Raised and smaller (a footnote reference, `<sup>`).
+    public static let raised = InlineStyle(rawValue: 1 << 5)
+    /// Lowered and smaller (`<sub>`).
+    public static let lowered = InlineStyle(rawValue: 1 << 6)
 }
 
 /// A styled run over a paragraph's text, in UTF-8 byte offsets (Pango's unit).
@@ -93,25 +97,51 @@ public struct TextParagraph: Hashable, Sendable {
     public let listDepth: Int
     /// 1-based line in the source, for messages.
     public let sourceLine: Int
+    /// Which blocks around it end with it: the space after it is theirs.
+    public let ending: BlockEnding
 
     /// A paragraph; offsets in `runs`, `attachments` and `attributes` are UTF-8 bytes into `text`.
     public init(id: ParagraphID, kind: ParagraphKind, text: String, runs: [StyledRun] = [],
                 attachments: [TextAttachment] = [], quoteDepth: Int = 0, listDepth: Int = 0,
-                sourceLine: Int = 0, attributes: [AttributeRun] = []) {
+                sourceLine: Int = 0, attributes: [AttributeRun] = [], ending: BlockEnding = BlockEnding()) {
         self.id = id; self.kind = kind; self.text = text; self.runs = runs
         self.attachments = attachments; self.quoteDepth = quoteDepth
         self.listDepth = listDepth; self.sourceLine = sourceLine; self.attributes = attributes
+        self.ending = ending
     }
 
     /// The same paragraph under another id (a paragraph inserted into a document).
     public func with(id: ParagraphID) -> TextParagraph {
         TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
-                      quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes)
+                      quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes, ending: ending)
     }
 
     /// The same paragraph with other text, runs, attachments and attributes (an edit keeps id and kind).
     public func replacing(text: String, runs: [StyledRun], attachments: [TextAttachment], attributes: [AttributeRun]? = nil) -> TextParagraph {
         TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
-                      quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes ?? self.attributes)
+                      quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes ?? self.attributes, ending: ending)
+    }
+
+    /// The same paragraph ending other blocks.
+    func with(ending: BlockEnding) -> TextParagraph {
+        TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
+                      quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes, ending: ending)
+    }
+}
+
+/// Where a paragraph sits among the blocks that hold it, for spacing as GitHub's stylesheet
+/// spaces blocks: the gap after a block equals the gap before the next one, list items are 4
+/// points apart unless the list is loose, and a quote's bar stops before the gap after it.
+public struct BlockEnding: Hashable, Sendable {
+    /// It is the last paragraph of a list (the list's space after follows it).
+    public var list = false
+    /// How many quotes end with it, innermost first.
+    public var quotes = 0
+    /// It is an item's paragraph of a loose list (items separated by paragraph spacing).
+    public var looseList = false
+
+    /// Nothing ends with it.
+    public init(list: Bool = false, quotes: Int = 0, looseList: Bool = false) {
+        self.list = list; self.quotes = quotes; self.looseList = looseList
     }
 }

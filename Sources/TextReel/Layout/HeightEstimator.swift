@@ -42,17 +42,14 @@ struct HeightEstimator {
         let bytes = Double(paragraph.text.utf8.count)
         var lines = max(1, (bytes / charsPerLine).rounded(.up))
         switch paragraph.kind {
-        case .codeBlock, .table:
-            // Hard lines each take at least one line; only these kinds have many. They end at a
-            // newline (code) or at U+2028, the row separator of tables (UTF-8 E2 80 A8; a lone
-            // 0xA8 byte is also the tail of "è" and others, so the whole sequence is matched).
-            var hardLines = 1.0
-            var last2: UInt8 = 0, last1: UInt8 = 0
-            for byte in paragraph.text.utf8 {
-                if byte == 0x0A || (byte == 0xA8 && last1 == 0x80 && last2 == 0xE2) { hardLines += 1 }
-                (last2, last1) = (last1, byte)
-            }
-            lines = max(lines, hardLines)
+        case .codeBlock:
+            // Hard lines each take at least one line; only code has many.
+            lines = max(lines, Double(paragraph.text.utf8.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }))
+        case .tableRow(let row):
+            // The tallest cell, each column an equal share of the width; and the cell padding.
+            let perColumn = max(charsPerLine / Double(max(row.columns.count, 1)) - 2, 1)
+            lines = TableColumns.cellRanges(of: paragraph.text).map { (Double($0.count) / perColumn).rounded(.up) }.max().map { max($0, 1) } ?? 1
+            return lines * lineHeight + 2 * Typesetter.cellPadding.vertical + 1
         default:
             break
         }

@@ -49,6 +49,10 @@ open class TextLayoutFragment {
     private(set) var containerWidth: Double = 0
     /// Bytes of the list marker before the paragraph's text in the layout.
     private var textShift = 0
+    /// A table row's cell layouts and where they sit (empty for other paragraphs).
+    private(set) var cells: [(box: PangoLayoutBox, origin: CGPoint)] = []
+    /// A table row's borders.
+    private(set) var table: TableRowGeometry?
 
     /// A fragment for `textElement` (a `TextParagraph`), laid out by the layout manager that
     /// asked its delegate for it.
@@ -82,11 +86,20 @@ open class TextLayoutFragment {
         layout = shaped.layout
         containerWidth = shaped.containerWidth
         textShift = shaped.textShift
+        cells = shaped.cells
+        table = shaped.table
     }
 
     /// Pango's cursor geometry of the shaped paragraph (nil while only estimated).
     var cursor: CursorGeometry? {
-        layout.map { CursorGeometry(box: $0, shift: textShift, length: paragraph.text.utf8.count) }
+        layout.map { box in
+            let length = paragraph.text.utf8.count
+            let ranges = TableColumns.cellRanges(of: paragraph.text)
+            return CursorGeometry(box: box, shift: textShift, length: length, cells: zip(cells, ranges).map { cell, range in
+                CursorGeometry.Cell(geometry: CursorGeometry(box: cell.box, shift: -range.lowerBound, length: length), range: range,
+                                    offset: CGPoint(x: cell.origin.x - layoutOrigin.x, y: cell.origin.y - layoutOrigin.y))
+            })
+        }
     }
 
     // MARK: What a subclass overrides

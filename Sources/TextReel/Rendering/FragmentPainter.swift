@@ -25,8 +25,10 @@ struct FragmentPainter {
         cairo_restore(cr)
         guard let layout = fragment.layout, !paragraph.kind.isThematicBreak else { return }
         Paint.setColor(cr, style.color)
-        cairo_move_to(cr, fragment.layoutOrigin.x, fragment.layoutOrigin.y)
-        layout.show(in: cr)
+        for (box, origin) in fragment.cells.isEmpty ? [(layout, fragment.layoutOrigin)] : fragment.cells {
+            cairo_move_to(cr, origin.x, origin.y)
+            box.show(in: cr)
+        }
     }
 
     private func drawDecorations(_ fragment: TextLayoutFragment, style: BlockStyle, box: CGRect, in cr: OpaquePointer) {
@@ -35,11 +37,19 @@ struct FragmentPainter {
         // One bar per level, but never two closer than 5 points nor one nearer the text than 8
         // (squeezed deep nesting).
         var lastBar = -Double.infinity
+        let head = paragraph.attributes(at: 0)
+        let alertLevel = head[Alert.levelKey]?.number.map { Int($0) }
         for depth in 0..<paragraph.quoteDepth {
             let x = theme.insets.left + Double(depth) * style.quoteStep
             guard x - lastBar >= 5, x + 3 <= style.leftIndent - 8 || style.quoteStep == theme.quoteIndent else { continue }
             lastBar = x
-            Paint.fill(cr, CGRect(x: x, y: 0, width: 3, height: size.height), theme.quoteBar)
+            // An alert's bar is in its colour (`Alert.color`), the others in the theme's.
+            var bar = theme.quoteBar
+            if depth + 1 == alertLevel, case .color(let color)? = head[Alert.barKey] { bar = color.resolved(for: theme) }
+            // The quotes that end here stop before the space after them (two quotes in a row
+            // are two bars, not one).
+            let ends = paragraph.quoteDepth - depth <= paragraph.ending.quotes
+            Paint.fill(cr, CGRect(x: x, y: 0, width: 3, height: size.height - (ends ? style.spacingAfter : 0)), bar)
         }
         switch paragraph.kind {
         case .codeBlock:
@@ -49,17 +59,40 @@ struct FragmentPainter {
         case .thematicBreak:
             let middle = fragment.topMargin + (size.height - fragment.topMargin - fragment.bottomMargin) / 2
             Paint.fill(cr, CGRect(x: box.minX, y: middle.rounded() - 1, width: box.width, height: 2), theme.rule)
-        case .table:
-            // The header row ends at the first row separator; it may wrap onto several lines.
-            let headerEnd = paragraph.text.utf8.firstRange(of: "\u{2028}".utf8).map { paragraph.text.utf8.distance(from: paragraph.text.utf8.startIndex, to: $0.lowerBound) } ?? Int.max
-            if let header = fragment.textLineFragments.last(where: { $0.characterRange.lowerBound < headerEnd }), fragment.textLineFragments.count > 1 {
-                let y = (header.typographicBounds.maxY + theme.lineSpacing * style.size / 2).rounded()
-                Paint.fill(cr, CGRect(x: box.minX, y: y, width: box.width, height: 1), theme.rule)
-            }
+        case .tableRow(let row):
+            if let table = fragment.table { drawTableRow(row, table, width: fragment.containerWidth, in: cr) }
         case .heading(let level) where level <= 2:
             Paint.fill(cr, CGRect(x: box.minX, y: box.maxY + 3, width: box.width, height: 1), theme.rule)
         default:
             break
+        }
+    }
+}
+
+extension FragmentPainter {
+    /// A row's borders (GitHub's: every cell boxed), the stripe of every second body row, and,
+    /// where the table is cut at the view's edge, a marker there.
+    private func drawTableRow(_ row: TableRow, _ table: TableRowGeometry, width: Double, in cr: OpaquePointer) {
+        let border = Typesetter.cellBorder
+        let left = table.edges.first!, right = table.edges.last!
+        if row.index > 0, row.index % 2 == 0 {
+            // Translucent, so the selection drawn behind the text shows through.
+            Paint.fill(cr, CGRect(x: left, y: table.top, width: right - left, height: table.bottom - table.top), theme.codeBackground, alpha: 0.6)
+        }
+        Paint.fill(cr, CGRect(x: left, y: table.top, width: right - left + border, height: border), theme.rule)
+        if row.isLast { Paint.fill(cr, CGRect(x: left, y: table.bottom - border, width: right - left + border, height: border), theme.rule) }
+        for x in table.edges { Paint.fill(cr, CGRect(x: x, y: table.top, width: border, height: table.bottom - table.top), theme.rule) }
+        if table.overflow != nil {
+            // A bar in the link colour at the cut edge, and an arrow on it: there is more.
+            let edge = width - 3
+            Paint.fill(cr, CGRect(x: edge, y: table.top, width: 3, height: table.bottom - table.top), theme.link)
+            let middle = (table.top + table.bottom) / 2
+            Paint.setColor(cr, theme.link)
+            cairo_move_to(cr, edge - 7, middle - 5)
+            cairo_line_to(cr, edge - 1, middle)
+            cairo_line_to(cr, edge - 7, middle + 5)
+            cairo_close_path(cr)
+            cairo_fill(cr)
         }
     }
 }

@@ -13,7 +13,9 @@ public final class FrameWriter: @unchecked Sendable {
     private let workers = DispatchSemaphore(value: 2)
     private let group = DispatchGroup()
     private let lock = NSLock()
-    private var firstError: Error?
+    /// The failure of the earliest frame (by hand-over order) that failed: which frame a
+    /// message names must not depend on which worker finished first.
+    private var failure: (index: Int, error: Error)?
     /// Frames handed over, and which of them are on disk (by hand-over order).
     private var handedOver = 0
     private var onDisk = Set<Int>()
@@ -50,7 +52,7 @@ public final class FrameWriter: @unchecked Sendable {
                 try job.frame.write(to: job.url, compression: compression, durable: false)
                 written(index)
             } catch {
-                lock.withLock { if firstError == nil { firstError = error } }
+                lock.withLock { if failure.map({ index < $0.index }) ?? true { failure = (index, error) } }
             }
         }
         return index
@@ -79,8 +81,12 @@ public final class FrameWriter: @unchecked Sendable {
         lock.withLock { folders.removeAll() }
     }
 
+    /// Throws the earliest frame's failure once every frame in flight has finished (an earlier
+    /// one may still fail).
     private func rethrow() throws {
-        if let error = lock.withLock({ firstError }) { throw error }
+        guard lock.withLock({ failure }) != nil else { return }
+        group.wait()
+        if let failure = lock.withLock({ failure }) { throw failure.error }
     }
 
     /// A frame in flight: only the writer thread touches it once handed over.

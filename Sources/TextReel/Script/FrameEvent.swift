@@ -15,6 +15,9 @@ public struct FrameEvent: Encodable, Sendable {
         public var frame: Rect
         /// "layoutAvailable" or "estimatedUsageBounds".
         public var state: String
+        /// A warning when the view cuts part of the fragment off (a table too wide even at its
+        /// columns' narrowest); left out when all of it shows.
+        public var clipped: String?
     }
 
     /// An edit a step made before this frame.
@@ -72,7 +75,7 @@ public struct FrameEvent: Encodable, Sendable {
         scale = pass.scale
         viewportBounds = pass.viewportBounds
         self.pass = pass.delegateCalls
-        fragments = pass.fragments.map { Fragment(paragraph: $0.paragraph, index: $0.index, frame: $0.frame, state: $0.state.rawValue) }
+        fragments = pass.fragments.map { Fragment(paragraph: $0.paragraph, index: $0.index, frame: $0.frame, state: $0.state.rawValue, clipped: $0.clipped) }
         self.edits = edits
         correction = pass.correction
         laidOut = pass.shaped

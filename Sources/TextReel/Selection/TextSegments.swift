@@ -86,6 +86,17 @@ extension TextLayoutManager {
         // A range going on past the paragraph covers its end: its last line is selected to the edge.
         let pieces = cursor.linePieces(lower..<max(lower, upper) + (last ? 0 : 1))
         let origin = CGPoint(x: frame.minX + fragment.layoutOrigin.x, y: frame.minY + fragment.layoutOrigin.y)
+        if !fragment.cells.isEmpty {
+            // A table row: each cell's lines are covered where their text is, nothing filled
+            // between cells; top to bottom, then left to right, as the row shows them.
+            return pieces.flatMap { piece in
+                piece.extents.map { extent in
+                    Segment(range: TextRange(start: location(piece.range.lowerBound), end: location(min(piece.range.upperBound, paragraph.text.utf8.count))),
+                            rect: CGRect(x: origin.x + extent.minX, y: origin.y + piece.rect.minY, width: max(extent.maxX - extent.minX, 0), height: piece.rect.height),
+                            baseline: piece.baseline - piece.rect.minY)
+                }
+            }.sorted { ($0.rect.minY, $0.rect.minX) < ($1.rect.minY, $1.rect.minX) }
+        }
         // Lines are filled to the text column's edges (the width they wrap at), not the view's.
         let leading = origin.x, trailing = cursor.wrapWidth.map { origin.x + $0 } ?? frame.maxX - fragment.trailingPadding
         var segments: [Segment] = []

@@ -48,6 +48,9 @@ public struct LayoutPass: Sendable {
         public var attachments: [Attachment]
         /// The paragraph's text (shared, not copied), for previews.
         public var text: String
+        /// What of the fragment the view cuts off (a table wider than the view even at its
+        /// columns' narrowest), nil when all of it shows.
+        public var clipped: String? = nil
 
         /// The paragraph's first words, for previews (attachments as ▣).
         public var firstWords: String {
@@ -125,6 +128,6 @@ extension LayoutPass.Fragment {
                 LayoutPass.Attachment(id: $0.attachment.id, provider: $0.attachment.scheme, frame: LayoutRect($0.frame),
                                       state: viewState($0.attachment.id))
             },
-            text: fragment.paragraph.text)
+            text: fragment.paragraph.text, clipped: fragment.table?.overflow)
     }
 }

@@ -32,6 +32,14 @@ final class AttributeListBuilder {
                 let c = theme.codeBackground
                 add(pango_attr_background_new(channel(c.red), channel(c.green), channel(c.blue)), r)
             }
+            if run.style.contains(.raised) {
+                add(pango_attr_scale_new(0.75), r)
+                add(pango_attr_rise_new(PangoUnits.units(theme.bodySize * 0.35)), r)
+            }
+            if run.style.contains(.lowered) {
+                add(pango_attr_scale_new(0.75), r)
+                add(pango_attr_rise_new(-PangoUnits.units(theme.bodySize * 0.2)), r)
+            }
             if run.style.contains(.link) {
                 add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), r)
                 let c = theme.link

@@ -15,6 +15,26 @@ struct CursorGeometry {
 
     private var layout: OpaquePointer { box.layout }
 
+    /// A table row's cells, one layout each: `offset` is where the cell's layout sits from the
+    /// fragment's layout origin. Empty for a paragraph of one layout.
+    var cells: [Cell] = []
+
+    /// One cell of a row: its own geometry (shift: minus the cell's first byte), its bytes.
+    struct Cell {
+        let geometry: CursorGeometry
+        let range: Range<Int>
+        let offset: CGPoint
+    }
+
+    init(box: PangoLayoutBox, shift: Int, length: Int, cells: [Cell] = []) {
+        self.box = box; self.shift = shift; self.length = length; self.cells = cells
+    }
+
+    /// The cell holding `offset` (its end included, for a caret after the cell's last character).
+    private func cell(at offset: Int) -> Cell? {
+        cells.first { $0.range.contains(offset) } ?? cells.first { $0.range.upperBound == offset } ?? cells.last
+    }
+
     /// The width lines wrap at, in points (nil: the layout does not wrap, as a wide table).
     var wrapWidth: Double? {
         let width = FontLock.run { pango_layout_get_width(layout) }
@@ -29,7 +49,8 @@ struct CursorGeometry {
     var sentenceEnds: [Int] { logOffsets { $0.is_sentence_end != 0 } }
 
     private func logOffsets(_ test: (PangoLogAttr) -> Bool) -> [Int] {
-        FontLock.run {
+        if !cells.isEmpty { return Array(Set(cells.flatMap { $0.geometry.logOffsets(test) })).sorted() }
+        return FontLock.run {
             var count: Int32 = 0
             guard let attrs = pango_layout_get_log_attrs_readonly(layout, &count) else { return [0, length] }
             let text = pango_layout_get_text(layout)!
@@ -50,6 +71,7 @@ struct CursorGeometry {
 
     /// The caret at `offset`: the strong cursor, a zero-width rect of the line's height.
     func caret(at offset: Int) -> CGRect {
+        if let cell = cell(at: offset) { return cell.geometry.caret(at: offset).offsetBy(dx: cell.offset.x, dy: cell.offset.y) }
         var strong = PangoRectangle(), weak = PangoRectangle()
         FontLock.run { pango_layout_get_cursor_pos(layout, Int32(offset + shift), &strong, &weak) }
         return PangoUnits.rect(strong)
@@ -58,6 +80,9 @@ struct CursorGeometry {
     /// The caret at the end of the line before the one that starts at `offset` (upstream affinity
     /// at a wrap): after the previous cluster, on its line.
     func caretUpstream(at offset: Int, previous: Int) -> CGRect {
+        if let cell = cell(at: previous) {
+            return cell.geometry.caretUpstream(at: offset, previous: previous).offsetBy(dx: cell.offset.x, dy: cell.offset.y)
+        }
         var line: Int32 = 0, x: Int32 = 0
         var position = PangoRectangle()
         FontLock.run {
@@ -70,6 +95,10 @@ struct CursorGeometry {
 
     /// The offset nearest `point` (rounded to the nearer edge of the cluster hit).
     func offset(at point: CGPoint) -> Int {
+        // In a row, the cell under the point's x (or the nearest).
+        if let cell = cells.min(by: { distance(point.x, $0) < distance(point.x, $1) }) {
+            return cell.geometry.offset(at: CGPoint(x: point.x - cell.offset.x, y: point.y - cell.offset.y))
+        }
         var index: Int32 = 0, trailing: Int32 = 0
         FontLock.run { _ = pango_layout_xy_to_index(layout, PangoUnits.units(point.x), PangoUnits.units(point.y), &index, &trailing) }
         return min(max(byte(Int(index), trailing: Int(trailing)) - shift, 0), length)
@@ -78,11 +107,24 @@ struct CursorGeometry {
     /// One visual step left (`direction` < 0) or right from `offset`; nil past the paragraph's
     /// visual start or end.
     func moveVisually(from offset: Int, direction: Int32) -> Int? {
+        if let cell = cell(at: offset) {
+            // Past a cell's edge, into the next cell (or the previous), in text order.
+            if let moved = cell.geometry.moveVisually(from: offset, direction: direction), cell.range.contains(moved) || moved == cell.range.upperBound {
+                return moved
+            }
+            let k = cells.firstIndex { $0.range == cell.range }! + (direction > 0 ? 1 : -1)
+            return cells.indices.contains(k) ? (direction > 0 ? cells[k].range.lowerBound : cells[k].range.upperBound) : nil
+        }
         var index: Int32 = 0, trailing: Int32 = 0
         FontLock.run { pango_layout_move_cursor_visually(layout, 1, Int32(offset + shift), 0, direction, &index, &trailing) }
         guard index >= 0, index != Int32.max else { return nil }
         let moved = byte(Int(index), trailing: Int(trailing)) - shift
         return moved < 0 ? nil : min(moved, length)
+    }
+
+    private func distance(_ x: Double, _ cell: Cell) -> Double {
+        let width = cell.geometry.wrapWidth ?? 0
+        return x < cell.offset.x ? cell.offset.x - x : max(x - cell.offset.x - width, 0)
     }
 
     /// The byte `trailing` characters after `index` in the layout's text (Pango gives a position
@@ -109,7 +151,15 @@ struct CursorGeometry {
 
     /// The lines `range` of the text touches, top to bottom, with Pango's x ranges on each.
     func linePieces(_ range: Range<Int>) -> [LinePiece] {
-        FontLock.run {
+        if !cells.isEmpty {
+            return cells.filter { $0.range.overlaps(range) || $0.range.lowerBound == range.lowerBound }.flatMap { cell in
+                cell.geometry.linePieces(max(range.lowerBound, cell.range.lowerBound)..<min(range.upperBound, cell.range.upperBound)).map {
+                    LinePiece(rect: $0.rect.offsetBy(dx: cell.offset.x, dy: cell.offset.y), baseline: $0.baseline + cell.offset.y, range: $0.range,
+                              extents: $0.extents.map { (minX: $0.minX + cell.offset.x, maxX: $0.maxX + cell.offset.x) })
+                }
+            }
+        }
+        return FontLock.run {
             var pieces: [LinePiece] = []
             let iter = pango_layout_get_iter(layout)
             defer { pango_layout_iter_free(iter) }

@@ -16,6 +16,10 @@ struct ShapedParagraph {
     let containerWidth: Double
     /// Bytes of the list marker before the paragraph's text in the layout.
     let textShift: Int
+    /// A table row's cells, one layout each where it is drawn (`layout` is the first).
+    var cells: [(box: PangoLayoutBox, origin: CGPoint)] = []
+    /// A table row's borders.
+    var table: TableRowGeometry?
 }
 
 /// Room a fragment asks for around its text: paddings narrow the lines (leading is the side the

@@ -267,7 +267,10 @@ struct BlockStyle {
             spacingBefore = level <= 2 ? 14 : 8
             spacingAfter = level <= 2 ? 10 : 6
         case .listItem(let marker):
-            spacingAfter = 4
+            // Items of a tight list are close; a loose list's items, and a list's end, take a
+            // paragraph's space.
+            let ending = paragraph.ending
+            spacingAfter = ending.list || ending.looseList ? theme.paragraphSpacing : 4
             if marker != nil { hangingIndent = theme.listIndent }
         case .codeBlock:
             families = theme.monoFamilies
@@ -275,8 +278,8 @@ struct BlockStyle {
             padding = theme.codePadding
             spacingAfter = theme.paragraphSpacing + 2
             wrapsAtCharacters = true
-        case .table:
-            spacingAfter = theme.paragraphSpacing + 2
+        case .tableRow(let row):
+            spacingAfter = row.isLast ? theme.paragraphSpacing + 2 : 0
         case .thematicBreak:
             spacingBefore = 6
             spacingAfter = 6

@@ -8,6 +8,9 @@ final class Typesetter {
     let theme: Theme
     /// Provider-driven sizing: a box for attachments whose provider tracks its bounds.
     let attachmentSize: (TextAttachment, Double) -> CGSize?
+    /// Each table's narrowest and widest column contents, by `TableColumns.fingerprint`: what
+    /// every row's widths are fitted from. Read and written under the `FontLock` only.
+    var tableMeasures: [UInt64: (minimum: [Double], maximum: [Double])] = [:]
 
     /// `attachmentSize` gives the box of an attachment whose provider sizes it, given the width
     /// available (nil: the attachment's own size).
@@ -30,6 +33,9 @@ final class Typesetter {
             set = values
             style.spacingBefore += values.paragraphSpacingBefore
             style.spacingAfter += values.paragraphSpacing
+        }
+        if case .tableRow(let row) = paragraph.kind {
+            return shapeRow(paragraph, row: row, style: style, containerWidth: containerWidth, insets: insets)
         }
         var prefix = ""
         if case .listItem(let marker?) = paragraph.kind { prefix = marker + "\t" }
@@ -87,26 +93,9 @@ final class Typesetter {
         }
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
         pango_layout_set_attributes(pl, attributes.list)
-        var unwrapped = false
-        if case .table(let columns) = paragraph.kind, columns > 1 {
-            // Columns as wide as their widest cell in any row. A table wider than the text
-            // column first narrows its gaps, then is not wrapped at all: wrapped, each row broke
-            // where its own cells ran out of room, and header and data columns no longer lined
-            // up. It overhangs the text column instead, cut at the view's edge.
-            let widths = tableColumnWidths(pl, text: text, attributes: attributes.list, columns: columns)
-            let cells = widths.reduce(0, +), gaps = Double(columns - 1)
-            let gap = cells + 24 * gaps <= available ? 24.0 : 8.0
-            unwrapped = cells + gap * gaps > available
-            if unwrapped { pango_layout_set_width(pl, -1) }
-            var x = 0.0
-            setTabStops(pl, widths.dropLast().map { x += $0 + gap; return x })
-        }
-
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_extents(pl, &ink, &logical)
-        // A mirrored table wider than the column starts at the right and overhangs to the left.
-        let overhang = unwrapped && mirrored ? max(PangoUnits.points(logical.width) - available, 0) : 0
-        let origin = CGPoint(x: layoutX - overhang, y: insets.top + style.spacingBefore + style.padding)
+        let origin = CGPoint(x: layoutX, y: insets.top + style.spacingBefore + style.padding)
         let contentHeight = PangoUnits.points(logical.height)
         let height = (insets.top + style.spacingBefore + 2 * style.padding + contentHeight + style.spacingAfter + insets.bottom).rounded(.up)
         let lines = lineFragments(pl, origin: origin, shift: shift,
@@ -117,8 +106,7 @@ final class Typesetter {
         }
         let frameRect = CGRect(x: 0, y: 0, width: containerWidth, height: height)
         let inkRect = PangoUnits.rect(ink).offsetBy(dx: origin.x, dy: origin.y)
-        // Ink past the view's sides is never seen: the surface keeps to them (an unwrapped table
-        // would otherwise make a surface wider than Cairo draws at large scales).
+        // Ink past the view's sides is never seen: the surface keeps to them.
         let inked = inkRect.isEmpty ? frameRect : frameRect.union(inkRect).integral
         let surface = inked.intersection(CGRect(x: 0, y: inked.minY, width: containerWidth, height: inked.height))
         return ShapedParagraph(size: frameRect.size, renderingSurfaceBounds: surface, lines: lines,
@@ -157,52 +145,7 @@ final class Typesetter {
         pango_tab_array_free(tabs)
     }
 
-    /// The width of each column of a table: its widest cell in any row. Cells are
-    /// measured in one unwrapped layout of the same bytes with each cell on its own line (a tab
-    /// becomes a newline, a row separator three), so the attributes keep their byte offsets.
-    private func tableColumnWidths(_ table: OpaquePointer, text: String, attributes: OpaquePointer,
-                                   columns: Int) -> [Double] {
-        var cellColumn: [Int: Int] = [0: 0]
-        var column = 0
-        var measured: [UInt8] = []
-        let separator = Array("\u{2028}".utf8)
-        let bytes = Array(text.utf8)
-        var i = 0
-        while i < bytes.count {
-            if bytes[i] == 0x09 {
-                column += 1
-                measured.append(0x0A)
-                i += 1
-                cellColumn[i] = column
-            } else if bytes[i...].starts(with: separator) {
-                column = 0
-                measured.append(contentsOf: [0x0A, 0x0A, 0x0A])
-                i += separator.count
-                cellColumn[i] = 0
-            } else {
-                measured.append(bytes[i])
-                i += 1
-            }
-        }
-        let measure = PangoLayoutBox(pango_layout_new(fonts.context))
-        pango_layout_set_text(measure.layout, String(decoding: measured, as: UTF8.self), Int32(measured.count))
-        pango_layout_set_font_description(measure.layout, pango_layout_get_font_description(table))
-        pango_layout_set_attributes(measure.layout, attributes)
-        var widths = [Double](repeating: 0, count: columns)
-        let iter = pango_layout_get_iter(measure.layout)
-        defer { pango_layout_iter_free(iter) }
-        repeat {
-            var logical = PangoRectangle()
-            pango_layout_iter_get_line_extents(iter, nil, &logical)
-            let start = Int(pango_layout_iter_get_line_readonly(iter)!.pointee.start_index)
-            if let column = cellColumn[start], column < columns {
-                widths[column] = max(widths[column], PangoUnits.points(logical.width))
-            }
-        } while pango_layout_iter_next_line(iter) != 0
-        return widths
-    }
-
-    private func lineFragments(_ layout: OpaquePointer, origin: CGPoint, shift: Int, cursor: CursorGeometry) -> [TextLineFragment] {
+    func lineFragments(_ layout: OpaquePointer, origin: CGPoint, shift: Int, cursor: CursorGeometry) -> [TextLineFragment] {
         var lines: [TextLineFragment] = []
         let iter = pango_layout_get_iter(layout)
         defer { pango_layout_iter_free(iter) }
@@ -223,7 +166,7 @@ final class Typesetter {
         return lines
     }
 
-    private func attachmentFrame(_ layout: OpaquePointer, index: Int, size: CGSize,
+    func attachmentFrame(_ layout: OpaquePointer, index: Int, size: CGSize,
                                  lines: [TextLineFragment], origin: CGPoint) -> CGRect {
         var position = PangoRectangle()
         pango_layout_index_to_pos(layout, Int32(index), &position)

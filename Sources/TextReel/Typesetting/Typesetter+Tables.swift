@@ -1,0 +1,145 @@
+import CPango
+import Foundation
+
+/// Where a table row's borders and cells are, for drawing (left-to-right coordinates: a mirrored
+/// view mirrors decorations as a whole).
+struct TableRowGeometry {
+    /// x of each vertical border, from the table's left edge to its right.
+    let edges: [Double]
+    /// The row's box between its top border and its bottom (the last row's bottom border included).
+    let top: Double, bottom: Double
+    /// Set when even the columns' narrowest widths do not fit the text column: the table is cut
+    /// at the view's edge, and this says how much does not show.
+    let overflow: String?
+}
+
+/// The column widths of a table, as browsers' automatic table layout gives them: every column
+/// at its widest content when all fit; else each at its narrowest (its longest word) plus a share
+/// of what is left in proportion to how much wider it would like to be; else at its narrowest,
+/// overflowing.
+enum TableColumnWidths {
+    static func fit(minimum: [Double], maximum: [Double], available: Double) -> (widths: [Double], overflows: Bool) {
+        let most = maximum.reduce(0, +), least = minimum.reduce(0, +)
+        if most <= available { return (maximum, false) }
+        if least >= available { return (minimum, least > available + 0.5) }
+        let spare = available - least, wanted = most - least
+        return (zip(minimum, maximum).map { $0 + spare * ($1 - $0) / wanted }, false)
+    }
+}
+
+extension Typesetter {
+    /// Padding inside a cell, horizontal and vertical (GitHub's 13 × 6 px, narrowed a little).
+    static let cellPadding = (horizontal: 10.0, vertical: 6.0)
+    /// Border width around and between cells.
+    static let cellBorder = 1.0
+
+    /// Each column's narrowest and widest content, measured once per table (by its
+    /// fingerprint) from its header and first rows. Called under the `FontLock`.
+    private func measure(_ columns: TableColumns, style: BlockStyle, available: Double) -> (minimum: [Double], maximum: [Double]) {
+        if let known = tableMeasures[columns.fingerprint] { return known }
+        var minimum = [Double](repeating: 0, count: columns.count), maximum = minimum
+        let layout = PangoLayoutBox(pango_layout_new(fonts.context))
+        let description = pango_font_description_from_string("\(style.families) \(style.size)")
+        pango_layout_set_font_description(layout.layout, description)
+        pango_font_description_free(description)
+        for row in columns.sample {
+            for (column, cell) in row.enumerated() where column < columns.count {
+                setCell(layout.layout, text: cell.text, runs: cell.runs, attachments: cell.attachments, available: available)
+                pango_layout_set_width(layout.layout, -1)
+                maximum[column] = max(maximum[column], layout.logicalSize.width)
+                // Wrapped at every word boundary and never inside a word: the longest word.
+                pango_layout_set_wrap(layout.layout, PANGO_WRAP_WORD)
+                pango_layout_set_width(layout.layout, 1)
+                minimum[column] = max(minimum[column], layout.logicalSize.width)
+            }
+        }
+        tableMeasures[columns.fingerprint] = (minimum, maximum)
+        return (minimum, maximum)
+    }
+
+    private func setCell(_ layout: OpaquePointer, text: String, runs: [StyledRun], attachments: [TextAttachment], available: Double) {
+        pango_layout_set_text(layout, text, Int32(text.utf8.count))
+        let attributes = AttributeListBuilder(shift: 0)
+        attributes.addRuns(runs, theme: theme)
+        attributes.addAttachments(attachments, sizes: attachments.map { attachmentSize($0, available) ?? $0.size })
+        pango_layout_set_attributes(layout, attributes.list)
+    }
+
+    /// A table row: one Pango layout per cell, wrapped to its column's width, the row as tall
+    /// as its tallest cell. The lines of every cell are the fragment's lines, in text order.
+    func shapeRow(_ paragraph: TextParagraph, row: TableRow, style: BlockStyle, containerWidth: Double, insets: FragmentInsets) -> ShapedParagraph {
+        let mirrored = theme.direction == .rightToLeft
+        let (padding, border) = (Self.cellPadding, Self.cellBorder)
+        let tableLeft = style.leftIndent + insets.leading
+        let available = max(containerWidth - tableLeft - style.rightIndent - insets.trailing, 1)
+        let count = max(row.columns.count, 1)
+        let chrome = Double(count) * (2 * padding.horizontal + border) + border
+        let measured = measure(row.columns, style: style, available: available)
+        var (widths, overflows) = TableColumnWidths.fit(minimum: measured.minimum, maximum: measured.maximum,
+                                                       available: max(available - chrome, Double(count)))
+        if widths.isEmpty { widths = [max(available - chrome, 1)] }
+
+        var edges = [tableLeft]
+        for width in widths { edges.append(edges.last! + width + 2 * padding.horizontal + border) }
+        let top = insets.top + style.spacingBefore
+        let textTop = top + border + padding.vertical
+
+        let bytes = Array(paragraph.text.utf8)
+        let ranges = TableColumns.cellRanges(of: paragraph.text)
+        var cells: [(box: PangoLayoutBox, range: Range<Int>, x: Double, height: Double)] = []
+        for (column, range) in ranges.enumerated() where column < widths.count {
+            let box = PangoLayoutBox(pango_layout_new(mirrored ? fonts.rightToLeftContext : fonts.context))
+            let pl = box.layout
+            let description = pango_font_description_from_string("\(style.families) \(style.size)")
+            pango_layout_set_font_description(pl, description)
+            pango_font_description_free(description)
+            let cellAttachments = paragraph.attachments.filter { range.contains($0.utf8Offset) }
+                .map { $0.at(offset: $0.utf8Offset - range.lowerBound, isBlock: false) }
+            setCell(pl, text: String(decoding: bytes[range], as: UTF8.self), runs: paragraph.runs.compactMap { $0.clipped(to: range) },
+                    attachments: cellAttachments, available: available)
+            pango_layout_set_width(pl, PangoUnits.units(widths[column]))
+            pango_layout_set_wrap(pl, PANGO_WRAP_WORD_CHAR)
+            pango_layout_set_spacing(pl, PangoUnits.units(theme.lineSpacing * style.size))
+            if mirrored { pango_layout_set_auto_dir(pl, 0) }
+            switch row.columns.alignments.indices.contains(column) ? row.columns.alignments[column] : .natural {
+            case .center: pango_layout_set_alignment(pl, PANGO_ALIGN_CENTER)
+            case .right: pango_layout_set_alignment(pl, mirrored ? PANGO_ALIGN_LEFT : PANGO_ALIGN_RIGHT)
+            case .left: pango_layout_set_alignment(pl, mirrored ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT)
+            // Header cells without an alignment are centred, as browsers centre `th`.
+            case .natural: pango_layout_set_alignment(pl, row.isHeader ? PANGO_ALIGN_CENTER : mirrored ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT)
+            }
+            // Column 0 is on the left, or on the right in a mirrored view.
+            let left = edges[column] + border + padding.horizontal
+            let x = mirrored ? containerWidth - left - widths[column] : left
+            cells.append((box, range, x, box.logicalSize.height))
+        }
+        let tallest = cells.map(\.height).max() ?? style.size
+        var lines: [TextLineFragment] = [], attachmentFrames: [(attachment: TextAttachment, frame: CGRect)] = []
+        var placed: [(box: PangoLayoutBox, origin: CGPoint)] = []
+        for cell in cells {
+            // Cells sit in the middle of the row, as browsers set them by default.
+            let origin = CGPoint(x: cell.x, y: textTop + ((tallest - cell.height) / 2).rounded())
+            let shift = -cell.range.lowerBound
+            let cursor = CursorGeometry(box: cell.box, shift: shift, length: bytes.count)
+            let cellLines = lineFragments(cell.box.layout, origin: origin, shift: shift, cursor: cursor)
+            lines += cellLines
+            for (index, attachment) in paragraph.attachments.enumerated() where cell.range.contains(attachment.utf8Offset) {
+                let size = attachmentSize(attachment, available) ?? attachment.size
+                attachmentFrames.append((paragraph.attachments[index],
+                                         attachmentFrame(cell.box.layout, index: attachment.utf8Offset + shift, size: size, lines: cellLines, origin: origin)))
+            }
+            placed.append((cell.box, origin))
+        }
+        let bottom = textTop + tallest + padding.vertical + (row.isLast ? border : 0)
+        let height = (bottom + style.spacingAfter + insets.bottom).rounded(.up)
+        let frameRect = CGRect(x: 0, y: 0, width: containerWidth, height: height)
+        let tableRight = edges.last!
+        let overflow = overflows || tableRight > containerWidth - style.rightIndent + 0.5
+            ? "\(count) columns need \(Int(tableRight - tableLeft)) pt, the text column has \(Int(available)): cut at the view's edge" : nil
+        let geometry = TableRowGeometry(edges: edges, top: top, bottom: bottom, overflow: overflow)
+        return ShapedParagraph(size: frameRect.size, renderingSurfaceBounds: frameRect, lines: lines,
+                               attachmentFrames: attachmentFrames, layoutOrigin: placed.first?.origin ?? CGPoint(x: tableLeft, y: textTop),
+                               style: style, layout: placed.first?.box ?? PangoLayoutBox(pango_layout_new(fonts.context)),
+                               containerWidth: containerWidth, textShift: 0, cells: placed, table: geometry)
+    }
+}
