@@ -23,7 +23,11 @@ let package = Package(
         .systemLibrary(name: "CCompress", pkgConfig: "libisal",
                        providers: [.apt(["libisal-dev", "libdeflate-dev", "zlib1g-dev"])]),
         .target(name: "COptionalLibraries", linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark", "CCompress", "COptionalLibraries"]),
+        /// libxml2's HTML parser behind a plain-C walk (its headers clash with Foundation's ICU).
+        /// (`libxml2-headers` links to Debian's libxml2-dev headers: a search path, not a library to link.)
+        .target(name: "CHTMLTree", exclude: ["libxml2-headers"], cSettings: [.headerSearchPath("libxml2-headers")],
+                linkerSettings: [.linkedLibrary("dl")]),
+        .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark", "CHTMLTree", "CCompress", "COptionalLibraries"]),
         .target(name: "TextReelGolden", dependencies: ["TextReel", "CPango"]),
         .target(name: "TextReelTesting", dependencies: ["TextReel", "TextReelGolden"]),
         .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelGolden", "CPango", "CChafa", "CHTTP", "CWebP"]),

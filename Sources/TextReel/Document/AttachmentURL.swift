@@ -15,7 +15,9 @@ struct AttachmentURL {
 
     /// Parses `url`; `ordinal` is the attachment's 1-based place among those of its scheme, for ids.
     /// Throws a message (the caller adds the location).
-    static func parse(_ url: String, altText: String, baseURL: URL?, limits: ReadingLimits = .standard,
+    /// `declared` is the size HTML's `width` and `height` give (either may be missing); `size=`
+    /// in the URL wins over it.
+    static func parse(_ url: String, altText: String, baseURL: URL?, limits: ReadingLimits = .standard, declared: (width: Double?, height: Double?) = (nil, nil),
                       kinds: AttachmentKinds, ordinal: (String) -> Int) throws -> Parsed {
         let (scheme, rest) = split(url)
         let (path, query) = splitQuery(rest)
@@ -40,6 +42,15 @@ struct AttachmentURL {
             return all.isEmpty ? nil : all.joined(separator: "; ")
         }
         let explicitSize = try items.removeValue(forKey: "size").map { try parseSize($0) }
+        /// HTML's width and height: both, or one with the other from the intrinsic aspect.
+        func declaredSize(intrinsic: CGSize?) -> CGSize? {
+            switch declared {
+            case let (w?, h?): return CGSize(width: min(w, maximumSide), height: min(h, maximumSide))
+            case let (w?, nil): return CGSize(width: min(w, maximumSide), height: intrinsic.map { ($0.height * w / max($0.width, 1)).rounded() } ?? min(w, maximumSide) * 0.75)
+            case let (nil, h?): return CGSize(width: intrinsic.map { ($0.width * h / max($0.height, 1)).rounded() } ?? min(h, maximumSide) * 4 / 3, height: min(h, maximumSide))
+            default: return nil
+            }
+        }
         let explicitID = items.removeValue(forKey: "id")
 
         let imageSize = kinds.kinds["image"]?.defaultSize(items) ?? CGSize(width: 160, height: 120)
@@ -53,24 +64,28 @@ struct AttachmentURL {
             case .tooLarge(let intrinsic):
                 throw Message("image \(path) is \(Int(intrinsic.width))×\(Int(intrinsic.height)) px, too large; expected at most \(limits.imagePixels >> 20) megapixels and \(ReadingLimits.imageSide) px a side")
             case .image(let intrinsic):
-                if size == nil { size = intrinsic }
+                if size == nil { size = declaredSize(intrinsic: intrinsic) ?? intrinsic }
             case .damaged(let intrinsic, let why):
-                if size == nil { size = intrinsic }
+                if size == nil { size = declaredSize(intrinsic: intrinsic) ?? intrinsic }
                 problem = why
             case .problem(let why):
                 problem = why
             }
             if let problem { warning = "image \(path): \(problem); drawing a placeholder that says so" }
+            if size == nil { size = declaredSize(intrinsic: nil) }
             let id = explicitID ?? "image-\(ordinal("image"))"
             return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: size ?? imageSize,
                                                      url: url, parameters: items, file: file, altText: altText, problem: problem),
                           warning: withNotes(warning))
         case "http"?, "https"?:
             let id = explicitID ?? "image-\(ordinal("image"))"
-            return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: explicitSize ?? imageSize,
+            // Not fetched (TextReel renders offline): a box of the size HTML gives, else one line
+            // tall and as wide as its alt text, as badges are.
+            let size = explicitSize ?? declaredSize(intrinsic: nil) ?? TextAttachment.badgeSize(for: altText)
+            return Parsed(attachment: TextAttachment(scheme: "image", id: id, size: size,
                                                      url: url, parameters: items, file: nil, altText: altText,
-                                                     problem: "remote image, not fetched"),
-                          warning: withNotes("remote image \(url) is not fetched; drawing a missing-image placeholder"))
+                                                     problem: TextAttachment.notFetched),
+                          warning: withNotes("remote image \(url) is not fetched; drawing its alt text in its place"))
         case let scheme? where kind != nil && scheme != "image":
             do { try kind!.check(&items) } catch let error as TextReelError { throw Message(error.message) }
             guard let size = explicitSize ?? kind!.defaultSize(items) else {

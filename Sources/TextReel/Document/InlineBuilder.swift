@@ -9,11 +9,39 @@ struct InlineBuilder {
     private var styles: [(InlineStyle, String?)] = []
 
     var isEmpty: Bool { bytes.isEmpty }
+    /// The text so far ends in U+2028 (a `<br>` or a hard break).
+    var endsWithLineSeparator: Bool { bytes.suffix(3).elementsEqual("\u{2028}".utf8) }
     var currentStyle: InlineStyle { styles.reduce(into: InlineStyle()) { $0.formUnion($1.0) } }
     var currentLink: String? { styles.last(where: { $0.1 != nil })?.1 }
 
     mutating func push(_ style: InlineStyle, link: String? = nil) { styles.append((style, link)) }
-    mutating func pop() { _ = styles.popLast() }
+    /// Ends the latest Markdown style (an HTML element open inside it stays open).
+    mutating func pop() {
+        guard let index = styles.indices.last(where: { i in !openTags.contains { $0.index == i } }) else { return }
+        remove(at: index)
+    }
+
+    private mutating func remove(at index: Int) {
+        styles.remove(at: index)
+        for j in openTags.indices where openTags[j].index > index { openTags[j].index -= 1 }
+    }
+
+    /// Inline HTML elements open in this paragraph, each with the place of its style in `styles`.
+    private var openTags: [(name: String, index: Int)] = []
+
+    /// An inline HTML element's start (`<b>`, `<a href>`): its style holds until its end tag.
+    mutating func open(tag name: String, _ style: InlineStyle, link: String? = nil) {
+        openTags.append((name, styles.count))
+        push(style, link: link)
+    }
+
+    /// An end tag: closes the latest open element of that name, wherever it is in the stack
+    /// (misnested `<b><i></b></i>` ends each where its own end tag is, as browsers show it); a
+    /// stray end tag does nothing.
+    mutating func close(tag name: String) {
+        guard let k = openTags.lastIndex(where: { $0.name == name }) else { return }
+        remove(at: openTags.remove(at: k).index)
+    }
 
     mutating func append(_ text: String, extra: InlineStyle = []) {
         var text = text

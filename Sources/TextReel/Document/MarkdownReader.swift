@@ -7,19 +7,22 @@ import Foundation
 struct MarkdownReader {
     let fileName: String
     let baseURL: URL?
-    private(set) var paragraphs: [TextParagraph] = []
-    private(set) var warnings: [String] = []
+    var paragraphs: [TextParagraph] = []
+    var warnings: [String] = []
     private var ordinals: [String: Int] = [:]
     /// Where each attachment id was first used, to warn about repeats.
     private var attachmentIDs: [String: String] = [:]
     /// Every attachment id read so far, also of images that end up in no paragraph.
     var attachmentIDsSeen: Dictionary<String, String>.Keys { attachmentIDs.keys }
-    private var quoteDepth = 0
-    private var listDepth = 0
+    var quoteDepth = 0
+    var listDepth = 0
     /// The marker for the next paragraph of the current list item; consumed by its first block.
-    private var pendingMarker: String?
+    var pendingMarker: String?
     /// The alerts the walk is inside, with the quote level of each.
     private var alerts: [(alert: Alert, level: Int)] = []
+    /// How many `<details>` are open around the blocks being read: while any is, Markdown
+    /// blocks are hidden (see `readHTMLBlock`).
+    var hiddenDetails = 0
     /// Footnote definitions read so far: cmark-gfm puts them at the end, in order of first reference.
     private var footnotes = 0
 
@@ -102,6 +105,7 @@ struct MarkdownReader {
         let start = Int(cmark_node_get_start_line(node))
         let line = start > 0 ? start + lineOffset : 0    // cmark-gfm gives 0 for some blocks next to tables
         if cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION { return try readFootnote(node, line: line) }
+        if hiddenDetails > 0, typeName(node) != "html_block" { return }
         switch typeName(node) {
         case "paragraph":
             var inline = InlineBuilder()
@@ -116,7 +120,9 @@ struct MarkdownReader {
             var inline = InlineBuilder()
             try readInlines(of: node, into: &inline)
             try add(.heading(level: Int(cmark_node_get_heading_level(node))), inline: inline, line: line)
-        case "code_block", "html_block":
+        case "html_block":
+            try readHTMLBlock(string(cmark_node_get_literal(node)), line: line)
+        case "code_block":
             var literal = string(cmark_node_get_literal(node))
             while literal.hasSuffix("\n") { literal.removeLast() }
             let info = string(cmark_node_get_fence_info(node))
@@ -151,7 +157,7 @@ struct MarkdownReader {
     }
 
     /// Marks the last paragraph read since `first` as ending the block just read.
-    private mutating func endBlock(from first: Int, _ change: (inout BlockEnding) -> Void) {
+    mutating func endBlock(from first: Int, _ change: (inout BlockEnding) -> Void) {
         guard paragraphs.count > first else { return }
         var ending = paragraphs[paragraphs.count - 1].ending
         change(&ending)
@@ -222,6 +228,11 @@ struct MarkdownReader {
             rows.append((inline, start > 0 ? start + lineOffset : line))
             row = cmark_node_next(rowNode)
         }
+        try addTable(rows, alignments: alignments)
+    }
+
+    /// A table's rows as paragraphs sharing one `TableColumns` (Markdown's and HTML's tables).
+    mutating func addTable(_ rows: [(inline: InlineBuilder, line: Int)], alignments: [TableAlignment]) throws {
         let sample = rows.prefix(TableColumns.sampleRows + 1).map { TableColumns.cells(of: $0.inline.text, runs: $0.inline.runs, attachments: $0.inline.attachments) }
         let columns = TableColumns(alignments: alignments, sample: sample)
         for (index, row) in rows.enumerated() {
@@ -269,17 +280,17 @@ struct MarkdownReader {
     }
 
     /// A list item's first block carries its marker; later blocks of the item are continuations.
-    private mutating func listKind(or kind: ParagraphKind) -> ParagraphKind {
+    mutating func listKind(or kind: ParagraphKind) -> ParagraphKind {
         guard listDepth > 0 else { return kind }
         defer { pendingMarker = nil }
         return .listItem(marker: pendingMarker)
     }
 
-    private mutating func add(_ kind: ParagraphKind, inline: InlineBuilder, line: Int, extra: [AttributeRun] = []) throws {
+    mutating func add(_ kind: ParagraphKind, inline: InlineBuilder, line: Int, extra: [AttributeRun] = []) throws {
         try add(kind, text: inline.text, runs: inline.runs, attachments: inline.attachments, line: line, extra: extra)
     }
 
-    private mutating func add(_ kind: ParagraphKind, text: String, runs: [StyledRun] = [],
+    mutating func add(_ kind: ParagraphKind, text: String, runs: [StyledRun] = [],
                               attachments: [TextAttachment] = [], line: Int, extra: [AttributeRun] = []) throws {
         guard text.utf8.count <= limits.paragraphBytes else {
             throw TextReelError(file: fileName, line: line, "a paragraph of \(text.utf8.count >> 10) KB is over the \(limits.paragraphBytes >> 10) KB limit; split it, or raise the limit with --max-paragraph-kb")
@@ -318,10 +329,14 @@ struct MarkdownReader {
 
     private mutating func readInline(_ node: OpaquePointer, into inline: inout InlineBuilder) throws {
         switch typeName(node) {
-        case "text", "html_inline":
+        case "text":
             inline.append(cString: cmark_node_get_literal(node))
+        case "html_inline":
+            let (line, column) = position(of: node)
+            try readInlineTag(string(cmark_node_get_literal(node)), line: line, column: column, into: &inline)
         case "softbreak":
-            inline.append(" ")
+            // After a `<br>`, the line break's space would start the next line.
+            if !inline.endsWithLineSeparator { inline.append(" ") }
         case "linebreak":
             inline.append("\u{2028}")
         case "code":
@@ -358,22 +373,28 @@ struct MarkdownReader {
     private mutating func readImage(_ node: OpaquePointer, into inline: inout InlineBuilder) throws {
         var alt = InlineBuilder()
         try readInlines(of: node, into: &alt)
-        let url = string(cmark_node_get_url(node))
+        let (line, column) = position(of: node)
+        try appendImage(url: string(cmark_node_get_url(node)), alt: alt.text, line: line, column: column, into: &inline)
+    }
+
+    /// An image (Markdown's or HTML's `<img>`, with its `width` and `height`) as an attachment.
+    mutating func appendImage(url: String, alt: String, declared: (width: Double?, height: Double?) = (nil, nil),
+                              line: Int?, column: Int?, into inline: inout InlineBuilder) throws {
+        let place = [fileName, line.map(String.init), column.map(String.init)].compactMap { $0 }.joined(separator: ":")
         do {
-            let parsed = try AttachmentURL.parse(url, altText: alt.text, baseURL: baseURL, limits: limits, kinds: kinds) { scheme in
+            let parsed = try AttachmentURL.parse(url, altText: alt, baseURL: baseURL, limits: limits, declared: declared, kinds: kinds) { scheme in
                 ordinals[scheme, default: 0] += 1
                 return ordinals[scheme]!
             }
-            if let warning = parsed.warning { warnings.append("\(place(of: node)): warning: \(warning)") }
+            if let warning = parsed.warning { warnings.append("\(place): warning: \(warning)") }
             let id = parsed.attachment.id
             if let first = attachmentIDs[id] {
-                warnings.append("\(place(of: node)): warning: attachment id '\(id)' is used again (first \(first)); steps and scroll targets that name it find the first")
+                warnings.append("\(place): warning: attachment id '\(id)' is used again (first \(first)); steps and scroll targets that name it find the first")
             } else {
-                attachmentIDs[id] = location(of: node).map { "at \($0)" } ?? "earlier"
+                attachmentIDs[id] = line.map { line in "at " + (column.map { "\(line):\($0)" } ?? "\(line)") } ?? "earlier"
             }
             inline.append(attachment: parsed.attachment)
         } catch let error as AttachmentURL.Message {
-            let (line, column) = position(of: node)
             throw TextReelError(file: fileName, line: line, column: column, error.text)
         }
     }

@@ -37,6 +37,18 @@ public struct TextAttachment: Hashable, Sendable {
                        file: file, altText: altText, isBlock: isBlock, utf8Offset: offset, problem: problem)
     }
 
+    /// The problem of a remote image: TextReel renders offline and fetches nothing.
+    static let notFetched = "remote image, not fetched"
+
+    /// Whether this is a remote image, drawn as its alt text in a badge-like box.
+    public var isNotFetched: Bool { problem == Self.notFetched }
+
+    /// A remote image without a declared size: one line tall (a badge's 20 points) and as wide
+    /// as its alt text at the badge's 11 points.
+    static func badgeSize(for altText: String) -> CGSize {
+        CGSize(width: min((Double(max(altText.count, 5)) * 6.2 + 14).rounded(), 400), height: 20)
+    }
+
     /// The object replacement character that stands for an attachment in the text.
     public static let character = "\u{FFFC}"
 }

@@ -43,8 +43,8 @@ public enum ParagraphKind: Hashable, Sendable {
 
 /// Inline styles a run of text can carry.
 public struct InlineStyle: OptionSet, Hashable, Sendable {
-    public let rawValue: UInt8
-    public init(rawValue: UInt8) { self.rawValue = rawValue }
+    public let rawValue: UInt16
+    public init(rawValue: UInt16) { self.rawValue = rawValue }
     /// Italic (`*text*`).
     public static let emphasis = InlineStyle(rawValue: 1 << 0)
     /// Bold (`**text**`).
@@ -59,6 +59,10 @@ public struct InlineStyle: OptionSet, Hashable, Sendable {
     public static let raised = InlineStyle(rawValue: 1 << 5)
     /// Lowered and smaller (`<sub>`).
     public static let lowered = InlineStyle(rawValue: 1 << 6)
+    /// Underlined (`<ins>`, `<u>`).
+    public static let underline = InlineStyle(rawValue: 1 << 7)
+    /// Highlighted as by a marker pen (`<mark>`).
+    public static let marked = InlineStyle(rawValue: 1 << 8)
 }
 
 /// A styled run over a paragraph's text, in UTF-8 byte offsets (Pango's unit).

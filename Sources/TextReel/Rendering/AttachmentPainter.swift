@@ -40,6 +40,7 @@ final class AttachmentPainter {
     }
 
     func drawPlaceholder(_ attachment: TextAttachment, box: CGRect, in cr: OpaquePointer) {
+        if attachment.isNotFetched, box.height < 48 { return drawBadge(attachment, box: box, in: cr) }
         let descriptor = providers.descriptor(forScheme: attachment.scheme) ?? .custom(TextAttachmentViewProvider.self, scheme: attachment.scheme)
         let look = descriptor.placeholderColors(theme)
         Paint.setColor(cr, look.fill)
@@ -51,7 +52,10 @@ final class AttachmentPainter {
 
         let compact = box.height < 60
         let iconSize = compact ? min(box.height - 10, 18) : min(box.height * 0.3, 40)
-        let caption = "\(descriptor.caption(attachment)) · \(attachment.id) · \(Int(attachment.size.width))×\(Int(attachment.size.height))"
+        // A remote image says what it shows (its alt text) before what it is.
+        let caption = attachment.isNotFetched && !attachment.altText.isEmpty
+            ? "\(attachment.altText) · not fetched · \(Int(attachment.size.width))×\(Int(attachment.size.height))"
+            : "\(descriptor.caption(attachment)) · \(attachment.id) · \(Int(attachment.size.width))×\(Int(attachment.size.height))"
         // A problem is the reason the user needs: it wraps onto more lines instead of being cut.
         let text = label(caption, size: compact ? 11 : 12, maxWidth: box.width - (compact ? iconSize + 16 : 12), centered: !compact,
                          lines: attachment.problem != nil && !compact ? min(max(Int((box.height - iconSize - 24) / 16), 1), 3) : 1)
@@ -74,6 +78,19 @@ final class AttachmentPainter {
         cairo_move_to(cr, textOrigin.x, textOrigin.y)
         text.show(in: cr)
         cairo_restore(cr)
+    }
+
+    /// A remote image one line tall (a badge, most often): its alt text, white on grey as
+    /// shields.io draws a badge's label, so a row of badges still reads as one.
+    private func drawBadge(_ attachment: TextAttachment, box: CGRect, in cr: OpaquePointer) {
+        Paint.setColor(cr, theme.secondaryText)
+        Paint.roundedRect(cr, box.insetBy(dx: 0.5, dy: 0.5), radius: 3)
+        cairo_fill(cr)
+        let text = label(attachment.altText.isEmpty ? "image" : attachment.altText, size: 11, maxWidth: box.width - 8, centered: true, lines: 1)
+        let size = text.logicalSize
+        Paint.setColor(cr, theme.background)
+        cairo_move_to(cr, 4, (box.height - size.height) / 2)
+        text.show(in: cr)
     }
 
     /// The kind's icon, in `ink`, with round caps and joins and a line as thick as the icon is big.

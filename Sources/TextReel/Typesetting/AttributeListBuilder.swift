@@ -40,6 +40,12 @@ final class AttributeListBuilder {
                 add(pango_attr_scale_new(0.75), r)
                 add(pango_attr_rise_new(-PangoUnits.units(theme.bodySize * 0.2)), r)
             }
+            if run.style.contains(.underline) { add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), r) }
+            if run.style.contains(.marked) {
+                // GitHub's <mark>: a pale yellow, a deep amber in dark looks.
+                let c = theme.isDark ? Color(hex: 0x5C4A00) : Color(hex: 0xFFF8C5)
+                add(pango_attr_background_new(channel(c.red), channel(c.green), channel(c.blue)), r)
+            }
             if run.style.contains(.link) {
                 add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), r)
                 let c = theme.link

@@ -1,0 +1,266 @@
+import Foundation
+
+/// Raw HTML in Markdown, mapped onto paragraphs, runs, attachments and alignment as GitHub shows
+/// it: its sanitiser's allow-list (`<p align>`, `<img width height>`, `<picture>`, `<details>`,
+/// `<br>`, `<b>`…`<mark>`, `<a>`, `<h1>`–`<h6>`, `<hr>`, tables, lists, `<blockquote>`, `<pre>`)
+/// draws; scripts, styles and forms are dropped with what they hold; comments and other tags are
+/// hidden, their text kept, as browsers keep it.
+extension MarkdownReader {
+    /// Elements dropped with everything inside them (GitHub's sanitiser removes them).
+    static let droppedElements: Set<String> = ["script", "style", "template", "head", "title", "meta", "link", "form", "input",
+                                               "button", "select", "textarea", "option", "iframe", "object", "embed", "noscript", "svg", "math"]
+    /// Elements that start and end a block.
+    static let blockElements: Set<String> = ["p", "div", "center", "section", "article", "header", "footer", "main", "nav", "aside",
+                                             "figure", "figcaption", "address", "summary", "dl", "dt", "dd"]
+
+    /// Inline elements and the style each gives.
+    static func inlineStyle(_ name: String) -> InlineStyle? {
+        switch name {
+        case "b", "strong": .strong
+        case "i", "em", "cite", "var", "dfn": .emphasis
+        case "code", "kbd", "samp", "tt": .code
+        case "del", "s", "strike": .strikethrough
+        case "sub": .lowered
+        case "sup": .raised
+        case "ins", "u": .underline
+        case "mark": .marked
+        default: nil
+        }
+    }
+
+    /// An HTML block (cmark's `html_block`): its blocks become paragraphs. A `<details>` left
+    /// open in it hides the Markdown blocks after it up to the block that closes it, as GitHub
+    /// shows a closed `<details>` (its summary only).
+    mutating func readHTMLBlock(_ html: String, line: Int) throws {
+        let lowered = html.lowercased()
+        let opened = lowered.components(separatedBy: "<details").count - 1, closed = lowered.components(separatedBy: "</details").count - 1
+        defer { hiddenDetails = max(hiddenDetails + opened - closed, 0) }
+        if hiddenDetails > 0 { return }
+        var block = HTMLBlock(line: line)
+        try walk(HTMLFragment(html).nodes, in: &block)
+        try block.flush(into: &self)
+    }
+
+    /// A tag inside a Markdown paragraph (cmark's `html_inline`): a start or end tag, `<br>`,
+    /// `<img>`, or a comment.
+    mutating func readInlineTag(_ tag: String, line: Int?, column: Int?, into inline: inout InlineBuilder) throws {
+        if tag.hasPrefix("<!--") || tag.hasPrefix("<?") || tag.hasPrefix("<!") { return }
+        if tag.hasPrefix("</") {
+            let name = tag.dropFirst(2).prefix { $0.isLetter || $0.isNumber }.lowercased()
+            inline.close(tag: name)
+            return
+        }
+        guard case .element(let name, let attributes, _)? = HTMLFragment(tag).nodes.first(where: { if case .element = $0 { true } else { false } }) else { return }
+        switch name {
+        case "br": inline.append("\u{2028}")
+        case "img": try appendImage(attributes, line: line, column: column, into: &inline)
+        case "a" where attributes["href"] != nil: inline.open(tag: name, .link, link: attributes["href"])
+        default:
+            if let style = Self.inlineStyle(name) { inline.open(tag: name, style) }
+        }
+    }
+
+    private mutating func appendImage(_ attributes: [String: String], line: Int?, column: Int?, into inline: inout InlineBuilder) throws {
+        guard let src = attributes["src"], !src.isEmpty else { return }
+        func length(_ key: String) -> Double? {
+            // "200" and "200px" are points; a percentage has no size without the page's width.
+            guard let text = attributes[key]?.trimmingCharacters(in: .whitespaces), !text.hasSuffix("%"),
+                  let value = Double(text.hasSuffix("px") ? String(text.dropLast(2)) : text), value.isFinite, value > 0 else { return nil }
+            return value
+        }
+        try appendImage(url: src, alt: attributes["alt"] ?? "", declared: (length("width"), length("height")), line: line, column: column, into: &inline)
+    }
+
+    /// What a walk through an HTML block has open: the paragraph being filled and how its
+    /// blocks are set.
+    struct HTMLBlock {
+        var inline = InlineBuilder()
+        var kind: ParagraphKind = .body
+        var alignment: TextAlignment = .natural
+        var preformatted = false
+        /// The last text appended ended in white space (runs of it collapse to one space).
+        var spaced = true
+        let line: Int
+
+        init(line: Int) { self.line = line }
+
+        /// Ends the paragraph being filled (nothing when it holds only white space).
+        mutating func flush(into reader: inout MarkdownReader) throws {
+            defer { inline = InlineBuilder(); spaced = true; kind = .body }
+            guard inline.text.contains(where: { !$0.isWhitespace }) else { return }
+            var kind = kind
+            if case .body = kind { kind = reader.listKind(or: .body) }
+            if inline.attachments.count == 1, inline.text == TextAttachment.character, alignment == .natural {
+                let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
+                return try reader.add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
+            }
+            let style = ParagraphStyle()
+            style.alignment = alignment
+            let extra = alignment == .natural ? [] : [AttributeRun(range: 0..<max(inline.text.utf8.count, 1),
+                                                                   attributes: [NSAttributedString.Key.paragraphStyle.rawValue: .paragraphStyle(style.values)])]
+            try reader.add(kind, inline: inline, line: line, extra: extra)
+        }
+
+        /// Text as a browser sets it: runs of white space are one space, none at a line's start.
+        mutating func append(text: String) {
+            if preformatted { inline.append(text); return }
+            var out = ""
+            for character in text {
+                if character.isWhitespace {
+                    if !spaced { out.append(" ") }
+                    spaced = true
+                } else {
+                    out.append(character)
+                    spaced = false
+                }
+            }
+            inline.append(out)
+        }
+    }
+
+    private mutating func walk(_ nodes: [HTMLFragment.Node], in block: inout HTMLBlock) throws {
+        for node in nodes { try walk(node, in: &block) }
+    }
+
+    private mutating func walk(_ node: HTMLFragment.Node, in block: inout HTMLBlock) throws {
+        guard case .element(let name, let attributes, let children) = node else {
+            if case .text(let text) = node { block.append(text: text) }
+            return
+        }
+        if Self.droppedElements.contains(name) { return }
+        if let style = Self.inlineStyle(name) {
+            block.inline.push(style)
+            try walk(children, in: &block)
+            block.inline.pop()
+            return
+        }
+        switch name {
+        case "br":
+            block.inline.append("\u{2028}")
+            block.spaced = true
+        case "img":
+            try appendImage(attributes, line: block.line, column: nil, into: &block.inline)
+            block.spaced = false
+        case "picture":
+            // The `<img>` is what shows where no `<source>` is chosen (TextReel picks none: their
+            // media queries ask about a screen it does not have).
+            try walk(children.filter { if case .element("img", _, _) = $0 { true } else { false } }, in: &block)
+        case "a":
+            if let href = attributes["href"] { block.inline.push(.link, link: href) }
+            try walk(children, in: &block)
+            if attributes["href"] != nil { block.inline.pop() }
+        case "hr":
+            try block.flush(into: &self)
+            try add(.thematicBreak, text: "", line: block.line)
+        case "h1", "h2", "h3", "h4", "h5", "h6":
+            try block.flush(into: &self)
+            try inBlock(attributes, &block) { reader, block in
+                block.kind = .heading(level: Int(String(name.dropFirst()))!)
+                try reader.walk(children, in: &block)
+            }
+        case "pre":
+            try block.flush(into: &self)
+            var text = node.text
+            while text.hasSuffix("\n") { text.removeLast() }
+            try add(.codeBlock(language: attributes["lang"]), text: text, line: block.line)
+        case "blockquote":
+            try block.flush(into: &self)
+            let first = paragraphs.count
+            quoteDepth += 1
+            try walk(children, in: &block)
+            try block.flush(into: &self)
+            quoteDepth -= 1
+            endBlock(from: first) { $0.quotes += 1 }
+        case "ul", "ol":
+            try block.flush(into: &self)
+            let first = paragraphs.count
+            listDepth += 1
+            var number = Int(attributes["start"] ?? "") ?? 1
+            for item in children {
+                guard case .element("li", _, let content) = item else { continue }
+                pendingMarker = name == "ol" ? "\(number)." : ["•", "◦", "▪"][(listDepth - 1) % 3]
+                try walk(content, in: &block)
+                try block.flush(into: &self)
+                pendingMarker = nil
+                number += 1
+            }
+            listDepth -= 1
+            if listDepth == 0 { endBlock(from: first) { $0.list = true } }
+        case "details":
+            // Drawn closed, as GitHub shows it before a click: the summary behind a disclosure
+            // triangle; the rest is hidden.
+            try block.flush(into: &self)
+            let summary = children.first { if case .element("summary", _, _) = $0 { true } else { false } }
+            block.inline.append("▸ ")
+            try walk(summary.map { [$0] }.map { $0.flatMap { node -> [HTMLFragment.Node] in
+                if case .element(_, _, let inner) = node { return inner } else { return [] } } } ?? [.text("Details")], in: &block)
+            try block.flush(into: &self)
+        case "table":
+            try block.flush(into: &self)
+            try readHTMLTable(node, line: block.line)
+        case _ where Self.blockElements.contains(name):
+            try block.flush(into: &self)
+            try inBlock(attributes, &block) { reader, block in
+                if name == "dt" { block.inline.push(.strong) }
+                try reader.walk(children, in: &block)
+            }
+        default:
+            // Unknown and structural tags (`<span>`, `<a id>`, `<html>`): their text shows.
+            try walk(children, in: &block)
+        }
+    }
+
+    /// A block element: its `align` sets its paragraphs. (`dir="rtl"` needs nothing: Pango
+    /// sets each paragraph in the direction of its first strong character, and right-to-left
+    /// text then starts at the right.)
+    private mutating func inBlock(_ attributes: [String: String], _ block: inout HTMLBlock,
+                                  _ body: (inout MarkdownReader, inout HTMLBlock) throws -> Void) throws {
+        let outer = block.alignment
+        switch attributes["align"]?.lowercased() {
+        case "center"?: block.alignment = .center
+        case "right"?: block.alignment = .right
+        case "left"?: block.alignment = .left
+        case "justify"?: block.alignment = .justified
+        default: break
+        }
+        try body(&self, &block)
+        try block.flush(into: &self)
+        block.alignment = outer
+    }
+
+    /// An HTML `<table>`: its rows (in `<thead>`, `<tbody>`, `<tfoot>` or bare) as a table's
+    /// rows; `<th>` cells bold; a column's alignment from its first row's `align`.
+    private mutating func readHTMLTable(_ table: HTMLFragment.Node, line: Int) throws {
+        func rows(_ node: HTMLFragment.Node) -> [[HTMLFragment.Node]] {
+            guard case .element(let name, _, let children) = node else { return [] }
+            if name == "tr" { return [children.filter { if case .element("td", _, _) = $0 { true } else if case .element("th", _, _) = $0 { true } else { false } }] }
+            return children.flatMap(rows)
+        }
+        let found = rows(table)
+        guard !found.isEmpty else { return }
+        var built: [(inline: InlineBuilder, line: Int)] = []
+        for row in found {
+            var block = HTMLBlock(line: line)
+            for (k, cell) in row.enumerated() {
+                guard case .element(let name, _, let children) = cell else { continue }
+                if k > 0 { block.inline.append("\t") }
+                block.spaced = true
+                if name == "th" { block.inline.push(.strong) }
+                // Tabs separate cells: inside one they are white space.
+                try walk(children.map { if case .text(let t) = $0 { .text(t.replacingOccurrences(of: "\t", with: " ")) } else { $0 } }, in: &block)
+                if name == "th" { block.inline.pop() }
+            }
+            built.append((block.inline, line))
+        }
+        let alignments: [TableAlignment] = (found.first ?? []).map { cell in
+            guard case .element(_, let attributes, _) = cell else { return .natural }
+            switch attributes["align"]?.lowercased() {
+            case "center"?: return .center
+            case "right"?: return .right
+            case "left"?: return .left
+            default: return .natural
+            }
+        }
+        try addTable(built, alignments: alignments)
+    }
+}

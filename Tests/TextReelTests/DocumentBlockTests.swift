@@ -1,0 +1,112 @@
+import XCTest
+@testable import TextReel
+
+/// Real documents' blocks as GitHub draws them: footnotes, alerts, raw HTML, remote images and
+/// the space after lists.
+final class DocumentBlockTests: XCTestCase {
+    private func texts(_ markdown: String) throws -> [String] { try TextDocument(markdown: markdown).paragraphs.map(\.text) }
+
+    /// References become superscript numbers in order of first use (links to their notes); the
+    /// notes come last, under a rule, numbered the same way, each ending in a back-reference.
+    func testFootnotesAreNumberedInOrderOfFirstUse() throws {
+        let doc = try TextDocument(markdown: "Alpha[^b] beta[^a] gamma[^b].\n\n[^a]: Note A.\n[^b]: Note B.\n\nEnd.\n")
+        let body = doc.paragraphs[0]
+        XCTAssertEqual(body.text, "Alpha1 beta2 gamma1.")
+        XCTAssertFalse(doc.paragraphs.map(\.text).joined().contains("[^"), "no footnote syntax is drawn")
+        let raised = body.runs.filter { $0.style.contains(.raised) }
+        XCTAssertEqual(raised.map(\.link), ["#fn-1", "#fn-2", "#fn-1"])
+        XCTAssertEqual(doc.paragraphs.map(\.kind.name).suffix(3), ["rule", "list-item", "list-item"])
+        XCTAssertEqual(doc.paragraphs.suffix(2).map(\.text), ["Note B. ↩", "Note A. ↩"], "notes in order of first reference")
+        XCTAssertEqual(doc.paragraphs.suffix(2).map(\.kind), [.listItem(marker: "1."), .listItem(marker: "2.")])
+    }
+
+    /// An alert's marker line becomes a title with its icon in the alert's colour, and every
+    /// paragraph of it says its bar is the alert's; a plain quote and an unknown marker stay quotes.
+    func testAlertsGetATitleAndTheirColour() throws {
+        for alert in Alert.allCases {
+            let doc = try TextDocument(markdown: "> [!\(alert.rawValue.uppercased())]\n> Some advice.\n")
+            XCTAssertEqual(doc.paragraphs.map(\.text), ["\(alert.icon)  \(alert.title)", "Some advice."])
+            XCTAssertEqual(doc.paragraphs.map(\.quoteDepth), [1, 1])
+            for paragraph in doc.paragraphs {
+                XCTAssertEqual(paragraph.attributes(at: 0)[Alert.barKey], .color(alert.color))
+            }
+            XCTAssertEqual(doc.paragraphs[0].attributes(at: 0)[NSAttributedString.Key.foregroundColor.rawValue], .color(alert.color))
+        }
+        XCTAssertEqual(try texts("> [!NOTE] and more on the line\n"), ["[!NOTE] and more on the line"], "GitHub wants the marker alone on its line")
+        XCTAssertEqual(try texts("> [!SOMETHING]\n> text\n"), ["[!SOMETHING] text"])
+    }
+
+    /// Raw HTML draws what GitHub's sanitiser allows and hides the rest: comments and scripts
+    /// vanish, `align` centres, `<br>` breaks, inline tags style, `<details>` shows its summary.
+    func testHTMLIsDrawnNotShownAsSource() throws {
+        let doc = try TextDocument(markdown: """
+        <p align="center"><img src="https://img.shields.io/badge/build-passing-green" alt="build passing"></p>
+
+        <!-- a comment -->
+
+        <script>alert(1)</script>
+
+        Press <kbd>Ctrl</kbd>+<b>C</b>, H<sub>2</sub>O<br>
+        next line.
+
+        <details>
+        <summary>More</summary>
+
+        Hidden until opened.
+
+        </details>
+
+        <table><tr><th>Name</th><th align="right">Stars</th></tr><tr><td>a</td><td align="right">1</td></tr></table>
+
+        After.
+        """)
+        let all = doc.paragraphs.map(\.text)
+        XCTAssertFalse(all.joined().contains("<"), "no tag drawn: \(all)")
+        XCTAssertFalse(all.joined().contains("comment") || all.joined().contains("alert"), "\(all)")
+        XCTAssertFalse(all.joined().contains("Hidden"), "a closed details hides its content")
+        XCTAssertEqual(all, ["\u{FFFC}", "Press Ctrl+C, H2O\u{2028}next line.", "▸ More", "Name\tStars", "a\t1", "After."])
+        guard case .paragraphStyle(let style)? = doc.paragraphs[0].attributes(at: 0)[NSAttributedString.Key.paragraphStyle.rawValue] else {
+            return XCTFail("the logo paragraph is centred")
+        }
+        XCTAssertEqual(style.alignment, .center)
+        let badge = doc.paragraphs[0].attachments[0]
+        XCTAssertEqual(badge.size.height, 20, "a remote badge is one line tall")
+        XCTAssertEqual(badge.altText, "build passing")
+        XCTAssertTrue(badge.isNotFetched)
+        let styles = doc.paragraphs[1].runs.map(\.style)
+        XCTAssertTrue(styles.contains(.code) && styles.contains(.strong) && styles.contains(.lowered), "\(styles)")
+        guard case .tableRow(let header) = doc.paragraphs[3].kind else { return XCTFail("an HTML table is a table") }
+        XCTAssertEqual(header.columns.alignments, [.natural, .right])
+    }
+
+    /// `<img width height>` sizes an image; one given alone keeps the aspect where it is known.
+    func testHTMLImageSizes() throws {
+        let doc = try TextDocument(markdown: #"<img src="https://example.com/a.png" width="200" height="50" alt="wide"> <img src="https://example.com/b.png" width="120px" alt="w">"#)
+        XCTAssertEqual(doc.paragraphs[0].attachments.map(\.size), [CGSize(width: 200, height: 50), CGSize(width: 120, height: 90)])
+    }
+
+    /// Misnested and unclosed inline tags end where their own end tags are, and never trap.
+    func testMisnestedInlineTagsAreTolerated() throws {
+        let doc = try TextDocument(markdown: "*a <b>b* c</b> d <i>open to the end\n\n</b></i>stray ends")
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["a b c d open to the end", "stray ends"])
+        XCTAssertEqual(doc.paragraphs[1].runs, [], "stray end tags style nothing")
+    }
+
+    /// The paragraph after a list is as far from it as the list is from the paragraph before;
+    /// a nested list ends inside its item; a loose list's items are paragraph-spaced.
+    func testListsEndWithAParagraphsSpace() throws {
+        let doc = try TextDocument(markdown: "Before.\n\n- one\n  - nested\n- two\n\nAfter.\n\n- loose\n\n- items\n")
+        XCTAssertEqual(doc.paragraphs.map(\.ending.list), [false, false, false, true, false, false, true])
+        XCTAssertEqual(doc.paragraphs.suffix(2).map(\.ending.looseList), [true, true])
+        let view = TextView(document: doc, viewportSize: CGSize(width: 400, height: 600))
+        // Where each paragraph's text starts and ends, in the document.
+        let text = (0..<doc.count).map { index -> (top: Double, bottom: Double) in
+            let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: index)
+            return (fragment.layoutFragmentFrame.minY + fragment.textLineFragments.first!.typographicBounds.minY,
+                    fragment.layoutFragmentFrame.minY + fragment.textLineFragments.last!.typographicBounds.maxY)
+        }
+        let before = text[1].top - text[0].bottom, after = text[4].top - text[3].bottom, between = text[2].top - text[1].bottom
+        XCTAssertEqual(before, after, accuracy: 1, "gap before the list \(before), after it \(after)")
+        XCTAssertLessThan(between, before, "items of a tight list are closer than blocks")
+    }
+}
