@@ -79,6 +79,17 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertEqual(header.columns.alignments, [.natural, .right])
     }
 
+    /// Front matter is a table of its keys over its values, as GitHub shows it; lines after it
+    /// keep their numbers; a file whose first `---` is a rule has none.
+    func testFrontMatterIsATable() throws {
+        let doc = try TextDocument(markdown: "---\ntitle: \"A title\"\n# a comment\ntags:\n  - one\n  - two\n---\n\nBody text.\n")
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["title\ttags", "A title\tone, two", "Body text."])
+        XCTAssertEqual(doc.paragraphs.map(\.kind.name), ["table-header", "table-row", "paragraph"])
+        XCTAssertEqual(doc.paragraphs[2].sourceLine, 9)
+        XCTAssertEqual(try texts("---\n\nText.\n").last, "Text.")
+        XCTAssertEqual(try TextDocument(markdown: "---\n\nText.\n").paragraphs.first?.kind, .thematicBreak, "no closing fence: a rule")
+    }
+
     /// `<img width height>` sizes an image; one given alone keeps the aspect where it is known.
     func testHTMLImageSizes() throws {
         let doc = try TextDocument(markdown: #"<img src="https://example.com/a.png" width="200" height="50" alt="wide"> <img src="https://example.com/b.png" width="120px" alt="w">"#)

@@ -64,6 +64,21 @@ struct MarkdownReader {
         lineOffset = firstLine - 1
         self.firstID = firstID
         paragraphs = []
+        // Front matter at the very top of the file is a table of its keys and values.
+        if firstLine == 1, let front = FrontMatter(bytes) {
+            var keys = InlineBuilder(), values = InlineBuilder()
+            keys.push(.strong)
+            for (k, field) in front.fields.enumerated() {
+                if k > 0 { keys.append("\t"); values.append("\t") }
+                keys.append(field.key.replacingOccurrences(of: "\t", with: " "))
+                values.append(field.value.replacingOccurrences(of: "\t", with: " "))
+            }
+            keys.pop()
+            try addTable([(keys, 1), (values, 2)], alignments: Array(repeating: .natural, count: front.fields.count))
+            lineOffset += front.lineCount
+            try parse(UnsafeRawBufferPointer(rebasing: bytes[front.byteCount...]))
+            return paragraphs
+        }
         try parse(bytes)
         return paragraphs
     }
