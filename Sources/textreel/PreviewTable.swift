@@ -41,8 +41,9 @@ enum PreviewTable {
             row += pad("\(n(f.top))–\(n(f.bottom))", rangeWidth) + pad(String(f.lines), 6) + pad(f.state == "layoutAvailable" ? "laid" : "est", 7)
             row += pad(f.visible ? "visible" : "overdraw", 9) + pad(f.firstWords, words)
             var line = f.visible ? (kind.hasPrefix("heading") ? style.bold(row) : row) : style.dim(row)
-            if !f.attachments.isEmpty { line = line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+            if !f.attachments.isEmpty || f.warnings != nil { line = line.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
             rows.append(line)
+            for warning in f.warnings ?? [] { rows.append(style.yellow(safe("      ⚠ \(warning)"))) }
             for a in f.attachments {
                 let event = a.lastEvent.map { " — \($0)" } ?? ""
                 let state = a.state.isEmpty ? "" : ": \(a.state)"
@@ -79,6 +80,7 @@ enum PreviewTable {
             let row = pad(String(f.index), indexWidth) + pad(f.kind, 11) + pad("\(n(f.top))–\(n(f.bottom))", rangeWidth)
                 + pad(f.firstWords, words)
             rows.append(f.visible ? row : style.dim(row))
+            for warning in f.warnings ?? [] { rows.append(style.yellow(pad("  ⚠ \(warning)", width))) }
             for a in f.attachments {
                 rows.append(style.magenta(pad("  ▣ \(a.id) \(a.lastEvent ?? "") \(a.state)", width)))
             }

@@ -51,6 +51,9 @@ public struct LayoutPass: Sendable {
         /// What of the fragment the view cuts off (a table wider than the view even at its
         /// columns' narrowest), nil when all of it shows.
         public var clipped: String? = nil
+        /// What a reader should know about the fragment: it is cut off (`clipped`), and which
+        /// remote images in it were not fetched.
+        public var warnings: [String] = []
 
         /// The paragraph's first words, for previews (attachments as ▣).
         public var firstWords: String {
@@ -128,6 +131,8 @@ extension LayoutPass.Fragment {
                 LayoutPass.Attachment(id: $0.attachment.id, provider: $0.attachment.scheme, frame: LayoutRect($0.frame),
                                       state: viewState($0.attachment.id))
             },
-            text: fragment.paragraph.text, clipped: fragment.table?.overflow)
+            text: fragment.paragraph.text, clipped: fragment.table?.overflow,
+            warnings: (fragment.table?.overflow.map { ["table cut: \($0)"] } ?? [])
+                + fragment.paragraph.attachments.filter(\.isNotFetched).map { "remote image not fetched: \($0.url)" })
     }
 }

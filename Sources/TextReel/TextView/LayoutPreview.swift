@@ -41,6 +41,8 @@ public struct LayoutPreview: Codable, Equatable, Sendable {
         public var firstWords: String
         /// Its attachments, in text order.
         public var attachments: [Attachment]
+        /// A table cut at the view's edge, remote images not fetched (nil: nothing to say).
+        public var warnings: [String]?
     }
 
     /// The selection, and where its caret is.
@@ -106,7 +108,8 @@ public struct LayoutPreview: Codable, Equatable, Sendable {
                      firstWords: f.firstWords,
                      attachments: f.attachments.map {
                          Attachment(id: $0.id, provider: $0.provider, state: $0.state, lastEvent: lastEvents[$0.id])
-                     })
+                     },
+                     warnings: f.warnings.isEmpty ? nil : f.warnings)
         }
         selection = pass.selection.map { s in
             let fragment = pass.fragments.first { $0.paragraph == s.start[0] }
