@@ -90,6 +90,28 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertEqual(try TextDocument(markdown: "---\n\nText.\n").paragraphs.first?.kind, .thematicBreak, "no closing fence: a rule")
     }
 
+    /// Blocks made of rows or lines render whatever their size: a 20,000-row table and a code
+    /// block of 800 KB (both past the 255 KB Pango lays out as one paragraph) are a paragraph per
+    /// row and per band of lines; the bands join as one box and keep their lines' numbers.
+    func testLongTablesAndCodeBlocksAreLaidOutInPieces() throws {
+        let table = (["| a | b |", "|---|---|"] + (0..<20_000).map { "| row \($0) | some more words in row \($0) |" }).joined(separator: "\n")
+        XCTAssertGreaterThan(table.utf8.count, 255 << 10)
+        XCTAssertEqual(try TextDocument(markdown: table).count, 20_001)
+        let code = "```swift\n" + (0..<16_000).map { "let value\($0) = compute(\($0)) // a line of code" }.joined(separator: "\n") + "\n```\n\nAfter.\n"
+        XCTAssertGreaterThan(code.utf8.count, 731 << 10)
+        let doc = try TextDocument(markdown: code)
+        XCTAssertEqual(doc.count, 16_000 / MarkdownReader.codeBandLines + 1)
+        XCTAssertEqual(doc.paragraphs.first?.ending, BlockEnding(joinsNext: true))
+        XCTAssertEqual(doc.paragraphs[1].ending, BlockEnding(joinsPrevious: true, joinsNext: true))
+        XCTAssertEqual(doc.paragraphs[1].sourceLine, 2 + MarkdownReader.codeBandLines, "a band's line is its first line's")
+        XCTAssertEqual(doc.paragraphs[1].text.split(separator: "\n").first, "let value100 = compute(100) // a line of code")
+        // Only a single run of text is refused, with advice that is true.
+        XCTAssertThrowsError(try TextDocument(markdown: String(repeating: "word ", count: 60_000))) {
+            XCTAssertTrue("\($0)".contains("the most Pango lays out as one paragraph; split it with blank lines"), "\($0)")
+            XCTAssertFalse("\($0)".contains("--max-paragraph-kb"), "raising the limit cannot help: \($0)")
+        }
+    }
+
     /// `<img width height>` sizes an image; one given alone keeps the aspect where it is known.
     func testHTMLImageSizes() throws {
         let doc = try TextDocument(markdown: #"<img src="https://example.com/a.png" width="200" height="50" alt="wide"> <img src="https://example.com/b.png" width="120px" alt="w">"#)

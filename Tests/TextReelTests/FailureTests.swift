@@ -228,7 +228,7 @@ final class NewUserFindingsTests: XCTestCase {
         XCTAssertTrue((0..<300).contains { y in (0..<400).contains { x in far.pixel(x: x, y: y).red < 128 } }, "deep inside it too")
         // Past what Pango lays out as one paragraph: refused, not silently empty.
         XCTAssertThrowsError(try TextDocument(markdown: String(repeating: "x", count: 300_000))) {
-            XCTAssertTrue("\($0)".contains("255 KB limit"), "\($0)")
+            XCTAssertTrue("\($0)".contains("255 KB paragraph limit"), "\($0)")
         }
     }
 

@@ -24,7 +24,7 @@ final class RobustnessTests: XCTestCase {
         let huge = String(repeating: "word ", count: 300_000)
         let e = error("# Title\n\n" + huge)
         XCTAssertEqual(e?.line, 3)
-        XCTAssertTrue(e?.message.contains("over the 255 KB limit") == true, "\(String(describing: e))")
+        XCTAssertTrue(e?.message.contains("over the 255 KB paragraph limit") == true, "\(String(describing: e))")
     }
 
     func testImagePathsStayInsideTheDocumentsFolder() throws {

@@ -109,6 +109,10 @@ struct MarkdownScan: @unchecked Sendable {
     // File-level state.
     var splitting = true
     var fence: (byte: UInt8, length: Int)?
+    /// Lines inside the open fence, and how many of the last were empty (cmark-gfm's literal
+    /// drops them): a block longer than `MarkdownReader.codeBandLines` is read as a paragraph
+    /// per band of lines.
+    var fenceLines = 0, fenceTrailingEmpty = 0
     var previousBlank = true
     var inParagraph = false
     var line = 1
@@ -152,9 +156,16 @@ struct MarkdownScan: @unchecked Sendable {
             start = lineEnd + 1
             line += 1
         }
+        if fence != nil { countBands() }
         if inParagraph || fence != nil { checkBlockSize(upTo: end) }
         close(at: end)
         if mustStayWhole { sections = [MarkdownIndex.Section(bytes: range, firstLine: 1)] }
+    }
+
+    /// The paragraphs a fenced block reads into beyond its first (see `MarkdownReader.addCode`).
+    mutating func countBands() {
+        let lines = fenceLines - fenceTrailingEmpty
+        count += max((lines + MarkdownReader.codeBandLines - 1) / MarkdownReader.codeBandLines, 1) - 1
     }
 
     /// Set by hazards that reach across the whole file (link definitions, stray carriage returns).
@@ -195,7 +206,14 @@ struct MarkdownScan: @unchecked Sendable {
         if end > start, self[end - 1] == 0x0D { end -= 1 }
         scanBytes(start, end)
         if let open = fence {
-            if isClosingFence(start, end, open) { fence = nil; checkBlockSize(upTo: rawEnd) }
+            if isClosingFence(start, end, open) {
+                fence = nil
+                countBands()
+                checkBlockSize(upTo: rawEnd)
+            } else {
+                fenceLines += 1
+                fenceTrailingEmpty = end == start ? fenceTrailingEmpty + 1 : 0
+            }
             previousBlank = false
             return
         }
@@ -223,6 +241,8 @@ struct MarkdownScan: @unchecked Sendable {
             if column > 0 { splitting = false; sure = false }
             endParagraph(at: start)
             fence = (c, length)
+            fenceLines = 0
+            fenceTrailingEmpty = 0
             count += 1
             blockStart = start
             return

@@ -141,7 +141,9 @@ struct MarkdownReader {
             var literal = string(cmark_node_get_literal(node))
             while literal.hasSuffix("\n") { literal.removeLast() }
             let info = string(cmark_node_get_fence_info(node))
-            try add(.codeBlock(language: info.isEmpty ? nil : info), text: literal, line: line)
+            var fence: Int32 = 0, offset: Int32 = 0, character: CChar = 0
+            let fenced = cmark_node_get_fenced(node, &fence, &offset, &character) != 0
+            try addCode(literal, language: info.isEmpty ? nil : info, line: line, firstCodeLine: line + (fenced ? 1 : 0))
         case "thematic_break":
             try add(.thematicBreak, text: "", line: line)
         case "block_quote":
@@ -168,6 +170,27 @@ struct MarkdownReader {
             try readTable(node, line: line)
         default:
             try readBlocks(of: node)
+        }
+    }
+
+    /// Lines of a code block per paragraph: a longer block is laid out in bands of this many
+    /// lines, each its own paragraph (lazily, as paragraphs are), drawn as one box.
+    static let codeBandLines = 100
+
+    /// A code block: one paragraph, or bands of `codeBandLines` lines that join up (each band's
+    /// source line is its first line's; the first band's the block's).
+    mutating func addCode(_ code: String, language: String?, line: Int, firstCodeLine: Int) throws {
+        var lines = code.split(separator: "\n", omittingEmptySubsequences: false)
+        guard lines.count > Self.codeBandLines else { return try add(.codeBlock(language: language), text: code, line: line) }
+        var first = true, start = firstCodeLine
+        while !lines.isEmpty {
+            let band = lines.prefix(Self.codeBandLines)
+            lines.removeFirst(band.count)
+            try add(.codeBlock(language: language), text: band.joined(separator: "\n"), line: first ? line : start)
+            let ending = BlockEnding(joinsPrevious: !first, joinsNext: !lines.isEmpty)
+            paragraphs[paragraphs.count - 1] = paragraphs[paragraphs.count - 1].with(ending: ending)
+            first = false
+            start += band.count
         }
     }
 
@@ -308,7 +331,7 @@ struct MarkdownReader {
     mutating func add(_ kind: ParagraphKind, text: String, runs: [StyledRun] = [],
                               attachments: [TextAttachment] = [], line: Int, extra: [AttributeRun] = []) throws {
         guard text.utf8.count <= limits.paragraphBytes else {
-            throw TextReelError(file: fileName, line: line, "a paragraph of \(text.utf8.count >> 10) KB is over the \(limits.paragraphBytes >> 10) KB limit; split it, or raise the limit with --max-paragraph-kb")
+            throw TextReelError(file: fileName, line: line, limits.paragraphLimitMessage(text.utf8.count))
         }
         if case .listItem = kind {} else if listDepth > 0 { pendingMarker = nil }
         let extracted = MarkdownAttributes.extract(text: text, runs: runs, attachments: attachments)

@@ -7,6 +7,17 @@ public struct ReadingLimits: Sendable, Equatable {
     public var documentBytes = 512 << 20
     /// Largest single paragraph, in bytes of text (Pango lays a paragraph out in one piece).
     public var paragraphBytes = ReadingLimits.maximumParagraphBytes
+
+    /// Why a paragraph of `bytes` is refused, with advice that is true: raising the limit only
+    /// while it is below the most Pango lays out as one paragraph. (Tables and code blocks are
+    /// laid out a row or a band of lines at a time, whatever their size: only a single run of
+    /// text meets this.)
+    func paragraphLimitMessage(_ bytes: Int) -> String {
+        let size = "a paragraph of \(bytes >> 10) KB is over the \(paragraphBytes >> 10) KB paragraph limit"
+        return paragraphBytes < Self.maximumParagraphBytes
+            ? size + "; split it with blank lines, or raise the limit with --max-paragraph-kb (at most \(Self.maximumParagraphBytes >> 10))"
+            : size + ", the most Pango lays out as one paragraph; split it with blank lines"
+    }
     /// Deepest nesting of quotes, lists and inline styles.
     public var nesting = 64
     /// Largest image, in pixels, checked from its header before decoding.

@@ -175,7 +175,7 @@ extension TextDocument {
     /// document sizes that reading enforces hold for the document as edited.
     func checkEdit(adding added: [TextParagraph], removing removed: TextParagraph?, at index: Int) throws {
         for paragraph in added where paragraph.text.utf8.count > limits.paragraphBytes {
-            throw TextReelError("the edit makes paragraph \(index) \(paragraph.text.utf8.count >> 10) KB, over the \(limits.paragraphBytes >> 10) KB paragraph limit; raise it with --max-paragraph-kb")
+            throw TextReelError("the edit makes paragraph \(index) too long: " + limits.paragraphLimitMessage(paragraph.text.utf8.count))
         }
         let total = textBytes + added.reduce(0) { $0 + $1.text.utf8.count } - (removed?.text.utf8.count ?? 0)
         if total > limits.documentBytes {

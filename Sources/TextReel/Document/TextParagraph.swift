@@ -143,9 +143,14 @@ public struct BlockEnding: Hashable, Sendable {
     public var quotes = 0
     /// It is an item's paragraph of a loose list (items separated by paragraph spacing).
     public var looseList = false
+    /// A band of a long code block that goes on from the paragraph before (no top edge).
+    public var joinsPrevious = false
+    /// A band of a long code block that goes on in the next paragraph (no bottom edge).
+    public var joinsNext = false
 
     /// Nothing ends with it.
-    public init(list: Bool = false, quotes: Int = 0, looseList: Bool = false) {
+    public init(list: Bool = false, quotes: Int = 0, looseList: Bool = false, joinsPrevious: Bool = false, joinsNext: Bool = false) {
         self.list = list; self.quotes = quotes; self.looseList = looseList
+        self.joinsPrevious = joinsPrevious; self.joinsNext = joinsNext
     }
 }

@@ -21,7 +21,7 @@ struct HeightEstimator {
 
     func estimate(_ paragraph: TextParagraph) -> Double {
         let style = BlockStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
-        let fixed = style.spacingBefore + style.spacingAfter + 2 * style.padding
+        let fixed = style.spacingBefore + style.spacingAfter + style.paddingTop + style.paddingBottom
         switch paragraph.kind {
         case .thematicBreak:
             return (fixed + style.size * 1.4).rounded(.up)
@@ -64,7 +64,7 @@ struct HeightEstimator {
         default: break
         }
         let style = BlockStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
-        let fixed = style.spacingBefore + style.spacingAfter + 2 * style.padding
+        let fixed = style.spacingBefore + style.spacingAfter + style.paddingTop + style.paddingBottom
         measuredSum += max(measured - fixed, 0)
         estimatedSum += rawTextHeight(paragraph, style: style)
     }

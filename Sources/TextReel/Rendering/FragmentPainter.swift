@@ -56,6 +56,9 @@ struct FragmentPainter {
             Paint.setColor(cr, theme.codeBackground)
             Paint.roundedRect(cr, box, radius: 6)
             cairo_fill(cr)
+            // The bands of a long block join square, as one box.
+            if paragraph.ending.joinsPrevious { Paint.fill(cr, CGRect(x: box.minX, y: box.minY, width: box.width, height: min(6, box.height)), theme.codeBackground) }
+            if paragraph.ending.joinsNext { Paint.fill(cr, CGRect(x: box.minX, y: max(box.maxY - 6, box.minY), width: box.width, height: min(6, box.height)), theme.codeBackground) }
         case .thematicBreak:
             let middle = fragment.topMargin + (size.height - fragment.topMargin - fragment.bottomMargin) / 2
             Paint.fill(cr, CGRect(x: box.minX, y: middle.rounded() - 1, width: box.width, height: 2), theme.rule)

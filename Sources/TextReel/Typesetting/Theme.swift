@@ -234,6 +234,9 @@ struct BlockStyle {
     var hangingIndent = 0.0
     /// Padding inside a shaded box (code blocks).
     var padding = 0.0
+    /// Padding above and below the text (`padding`, but none where a band of a long code block
+    /// joins the next: one line's spacing instead, as between its lines).
+    var paddingTop = 0.0, paddingBottom = 0.0
     var wrapsAtCharacters = false
     /// How far each quote level moves the text (and its bar) right: the theme's, or less when
     /// deep nesting would take more than half the text width.
@@ -276,7 +279,10 @@ struct BlockStyle {
             families = theme.monoFamilies
             size = theme.codeSize
             padding = theme.codePadding
-            spacingAfter = theme.paragraphSpacing + 2
+            let ending = paragraph.ending
+            paddingTop = ending.joinsPrevious ? 0 : padding
+            paddingBottom = ending.joinsNext ? theme.lineSpacing * size : padding
+            spacingAfter = ending.joinsNext ? 0 : theme.paragraphSpacing + 2
             wrapsAtCharacters = true
         case .tableRow(let row):
             spacingAfter = row.isLast ? theme.paragraphSpacing + 2 : 0

@@ -95,9 +95,9 @@ final class Typesetter {
         pango_layout_set_attributes(pl, attributes.list)
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_extents(pl, &ink, &logical)
-        let origin = CGPoint(x: layoutX, y: insets.top + style.spacingBefore + style.padding)
+        let origin = CGPoint(x: layoutX, y: insets.top + style.spacingBefore + style.paddingTop)
         let contentHeight = PangoUnits.points(logical.height)
-        let height = (insets.top + style.spacingBefore + 2 * style.padding + contentHeight + style.spacingAfter + insets.bottom).rounded(.up)
+        let height = (insets.top + style.spacingBefore + style.paddingTop + style.paddingBottom + contentHeight + style.spacingAfter + insets.bottom).rounded(.up)
         let lines = lineFragments(pl, origin: origin, shift: shift,
                                   cursor: CursorGeometry(box: layout, shift: shift, length: paragraph.text.utf8.count))
         let attachmentFrames = paragraph.attachments.enumerated().map { index, attachment in
