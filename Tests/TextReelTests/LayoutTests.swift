@@ -149,6 +149,22 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(ltr.typographicBounds.minX, view.theme.insets.left, accuracy: 0.5)
     }
 
+    /// Every script Noto covers draws its own glyphs: a line of letters in each of 60 scripts
+    /// (Thai, Bengali, Khmer, Sinhala, Ethiopic, Myanmar … Adlam, Osage), none of them Pango's
+    /// unknown glyph (a hex box).
+    func testSixtyScriptsDrawNoBoxes() throws {
+        let document = try TextDocument(contentsOf: Paths.fixtures.appendingPathComponent("documents/scripts.md"))
+        let scripts = document.paragraphs.filter { $0.text.contains(": ") }
+        XCTAssertGreaterThanOrEqual(scripts.count, 60)
+        let view = TextView(document: document, viewportSize: CGSize(width: 600, height: 600))
+        var boxes: [String] = []
+        for index in 0..<document.count {
+            let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: index)
+            if pango_layout_get_unknown_glyphs_count(fragment.layout!.layout) > 0 { boxes.append(fragment.paragraph.text) }
+        }
+        XCTAssertEqual(boxes, [], "lines with glyphs no font covers")
+    }
+
     func testEveryScriptRendersWithRealGlyphs() throws {
         // Pango reports unknown glyphs (boxes) through pango_layout_get_unknown_glyphs_count.
         // The demo, and emoji sequences of every kind (ZWJ, flags, tags, keycaps) among scripts.

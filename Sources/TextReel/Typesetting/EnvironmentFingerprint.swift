@@ -73,8 +73,12 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
                              ("PNG encoder", pngEncoder ?? "libpng", other.pngEncoder ?? "libpng")] where a != b {
             lines.append("\(name) \(b) → \(a)")
         }
-        for name in Set(fonts.keys).union(other.fonts.keys).sorted() where fonts[name] != other.fonts[name] {
-            lines.append("font file \(name) changed")
+        // Font files by what happened to them; a long list is said in a line, with a few names.
+        let names = Set(fonts.keys).union(other.fonts.keys).sorted()
+        for (what, group) in [("added", names.filter { other.fonts[$0] == nil }), ("removed", names.filter { fonts[$0] == nil }),
+                              ("changed", names.filter { fonts[$0] != nil && other.fonts[$0] != nil && fonts[$0] != other.fonts[$0] })] where !group.isEmpty {
+            lines += group.count <= 3 ? group.map { "font file \($0) \(what)" }
+                                      : ["\(group.count) font files \(what) (\(group.prefix(3).joined(separator: ", ")) …)"]
         }
         return lines
     }

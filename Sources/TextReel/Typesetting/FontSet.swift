@@ -7,7 +7,8 @@ public struct FontSet: Sendable {
     /// fonts-noto-cjk, fonts-noto-color-emoji).
     public let files: [String]
 
-    /// The default fonts, from Debian packages: Noto Sans (Arabic, Hebrew, Devanagari, CJK), DejaVu, Noto Color Emoji.
+    /// The default fonts, from Debian packages: Noto Sans (Arabic, Hebrew, Devanagari, CJK and
+    /// every other script, `scriptFonts`), DejaVu, Noto Color Emoji.
     public static let standard = FontSet(files: [
         "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
         "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf",
@@ -33,7 +34,46 @@ public struct FontSet: Sendable {
         "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
         // Colour emoji (CBDT bitmaps, drawn by Cairo): ZWJ sequences, flags, keycaps.
         "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
-    ])
+    ] + scriptFonts)
+
+    /// Noto Sans for every other script Debian's fonts-noto-core covers (Thai, Bengali, Khmer,
+    /// Sinhala, Gujarati, Tamil, Myanmar, Ethiopic … and historic scripts), with the bold face
+    /// where there is one: fontconfig's fallback finds a run's script here when the body's
+    /// families do not cover it, so no script draws as boxes. Pinned by file, like the rest; the
+    /// fontconfig cache (see `FontCache`) keeps them from costing the first frame: a font is
+    /// opened only when a run of its script is shaped.
+    static let scriptFonts: [String] = scripts.map { "/usr/share/fonts/truetype/noto/NotoSans\($0)-Regular.ttf" }
+        + boldScripts.map { "/usr/share/fonts/truetype/noto/NotoSans\($0)-Bold.ttf" }
+
+    /// The scripts, by the name in the font's file (`NotoSans<name>-Regular.ttf`).
+    static let scripts = [
+        "Adlam", "AnatolianHieroglyphs", "Armenian", "Avestan", "Balinese", "Bamum", "BassaVah", "Batak",
+        "Bengali", "Bhaiksuki", "Brahmi", "Buginese", "Buhid", "CanadianAboriginal", "Carian",
+        "CaucasianAlbanian", "Chakma", "Cham", "Cherokee", "Coptic", "Cuneiform", "Cypriot", "Deseret",
+        "Duployan", "EgyptianHieroglyphs", "Elbasan", "Elymaic", "Ethiopic", "Georgian", "Glagolitic",
+        "Gothic", "Grantha", "Gujarati", "GunjalaGondi", "Gurmukhi", "HanifiRohingya", "Hanunoo", "Hatran",
+        "ImperialAramaic", "IndicSiyaqNumbers", "InscriptionalPahlavi", "InscriptionalParthian", "Javanese",
+        "Kaithi", "Kannada", "KayahLi", "Kharoshthi", "Khmer", "Khojki", "Khudawadi", "Lao", "Lepcha",
+        "Limbu", "LinearA", "LinearB", "Lisu", "Lycian", "Lydian", "Mahajani", "Malayalam", "Mandaic",
+        "Manichaean", "Marchen", "MasaramGondi", "Math", "MayanNumerals", "Medefaidrin", "MeeteiMayek",
+        "MendeKikakui", "Meroitic", "Miao", "Modi", "Mongolian", "Mro", "Multani", "Myanmar", "NKo",
+        "Nabataean", "NewTaiLue", "Newa", "Nushu", "Ogham", "OlChiki", "OldHungarian", "OldItalic",
+        "OldNorthArabian", "OldPermic", "OldPersian", "OldSogdian", "OldSouthArabian", "OldTurkic", "Oriya",
+        "Osage", "Osmanya", "PahawhHmong", "Palmyrene", "PauCinHau", "PhagsPa", "Phoenician",
+        "PsalterPahlavi", "Rejang", "Runic", "Samaritan", "Saurashtra", "Sharada", "Shavian", "Siddham",
+        "SignWriting", "Sinhala", "Sogdian", "SoraSompeng", "Soyombo", "Sundanese", "SylotiNagri", "Symbols",
+        "Symbols2", "Syriac", "Tagalog", "Tagbanwa", "TaiLe", "TaiTham", "TaiViet", "Takri", "Tamil",
+        "TamilSupplement", "Telugu", "Thaana", "Thai", "Tifinagh", "Tirhuta", "Ugaritic", "Vai", "Wancho",
+        "WarangCiti", "Yi", "ZanabazarSquare",
+    ]
+
+    /// The scripts whose font has a bold face.
+    static let boldScripts = [
+        "Adlam", "Armenian", "Balinese", "Bamum", "Bengali", "CanadianAboriginal", "Cham", "Cherokee",
+        "Ethiopic", "Georgian", "Gujarati", "Gurmukhi", "HanifiRohingya", "Javanese", "Kannada", "KayahLi",
+        "Khmer", "Lao", "Lisu", "Malayalam", "Medefaidrin", "MeeteiMayek", "Myanmar", "OlChiki", "Oriya",
+        "Sinhala", "SoraSompeng", "Sundanese", "Symbols", "TaiTham", "Tamil", "Telugu", "Thaana", "Thai",
+    ]
 
     /// Generic family names map onto the project's fonts only. Order matters: "Sans" before sans-serif.
     static let configuration = """
