@@ -1,6 +1,7 @@
 import CImage
 import CPango
 import Foundation
+import Synchronization
 
 /// Reads image files: PNG through `PNGDecoder` (libpng), SVG through librsvg, JPEG and the rest through gdk-pixbuf.
 enum ImageFile {
@@ -9,7 +10,21 @@ enum ImageFile {
     /// "damaged PNG: data ends at byte 812", "damaged SVG: <librsvg's message>". Decodes the
     /// whole file, so a truncated image is found when the document is read, not as a silent
     /// placeholder later.
+    /// Each file is inspected (decoded) once per process however often a document refers to it,
+    /// keyed by its identity: path, size and modification time (a file changed meanwhile is
+    /// inspected again).
     @Sendable static func inspect(_ url: URL, maximumPixels: Double) -> ImageInspection {
+        guard let status = FileStatus(path: url.path), status.kind == .regular else { return inspectUncached(url, maximumPixels: maximumPixels) }
+        let key = "\(url.path)|\(status.size)|\(status.modified)|\(maximumPixels)"
+        if let known = inspections.withLock({ $0[key] }) { return known }
+        let found = inspectUncached(url, maximumPixels: maximumPixels)
+        inspections.withLock { $0[key] = found }
+        return found
+    }
+
+    private static let inspections = Mutex<[String: ImageInspection]>([:])
+
+    private static func inspectUncached(_ url: URL, maximumPixels: Double) -> ImageInspection {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return .problem("not found") }
         if isDirectory.boolValue { return .problem("a folder, not an image") }
