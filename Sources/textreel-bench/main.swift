@@ -292,6 +292,31 @@ let scrollRuns = try processSeconds(["render", BenchDocument.markdownFile(paragr
                                      "--quiet", "--out", scrollOut.path]) { try? FileManager.default.removeItem(at: scrollOut) }
 results["process"] = ["firstFrame1000": firstRuns.map(Measure.median) ?? 0, "scrollFps": scrollRuns.map { 300 / Measure.median($0) } ?? 0]
 
+// Costs that must grow with the input, no faster: a first frame of one long table, one long
+// code block and one image referenced many times, at two sizes each (whole process).
+func growthDocument(_ name: String, _ count: Int) throws -> URL {
+    let url = folder.appendingPathComponent("growth-\(name)-\(count).md")
+    let text: String
+    switch name {
+    case "table": text = (["| id | name | description |", "|---|---|---|"] + (0..<count).map { "| \($0) | row \($0) | some words for row \($0) |" }).joined(separator: "\n")
+    case "code": text = "```swift\n" + (0..<count).map { "let value\($0) = compute(\($0)) // a line of code" }.joined(separator: "\n") + "\n```"
+    default:
+        let photo = folder.appendingPathComponent("growth-photo.png")
+        if !FileManager.default.fileExists(atPath: photo.path) { try FileManager.default.copyItem(atPath: "Fixtures/documents/media/photo.png", toPath: photo.path) }
+        text = (0..<count).map { "Image \($0) ![p](growth-photo.png) inline." }.joined(separator: "\n\n")
+    }
+    try Data((text + "\n").utf8).write(to: url)
+    return url
+}
+var growth: [String: Double] = [:]
+for (name, sizes) in [("table", [10_000, 40_000]), ("code", [10_000, 40_000]), ("images", [400, 4_000])] {
+    for count in sizes {
+        let runs = try processSeconds(["render", try growthDocument(name, count).path, "--quiet", "--out", folder.appendingPathComponent("growth-out").path])
+        growth["\(name)-\(count)"] = runs.map(Measure.median) ?? 0
+    }
+}
+results["growth"] = growth
+
 results["report"] = try child(["--child", "report", "0"])
 results["unchanged"] = try child(["--child", "unchanged", "0"])
 
@@ -362,6 +387,13 @@ row("image diff, identical frames (exact fast path)", "\(f(results["diff"]!["mps
 if let process = results["process"], process["scrollFps"]! > 0 {
     row("first frame 1000 paragraphs, whole process", "\(f(process["firstFrame1000"]! * 1000, 1)) ms  (target ≤ 30)")
     row("300-frame scroll of 100,000 writing PNGs, whole process", "\(f(process["scrollFps"]!, 0)) frames/s  (target ≥ 600)")
+}
+if let g = results["growth"], g["table-10000"]! > 0 {
+    for (name, label, small, large) in [("table", "one table of N rows", 10_000, 40_000), ("code", "one code block of N lines", 10_000, 40_000),
+                                        ("images", "one image referenced N times", 400, 4_000)] {
+        let a = g["\(name)-\(small)"]!, b = g["\(name)-\(large)"]!
+        row("first frame, \(label): N = \(small) / \(large)", "\(f(a, 2)) / \(f(b, 2)) s: \(f(b / max(a, 1e-9), 1))× for \(large / small)× the input (target: linear)")
+    }
 }
 row("textreel diff, two differing 4000×3000 PNGs, whole process", results["diff"]!["processMps"]! > 0
     ? "\(f(results["diff"]!["processMps"]!, 0)) MP/s  (target ≥ 150)" : "textreel not built (swift build -c release --product textreel)")
