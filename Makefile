@@ -16,7 +16,7 @@ FUZZ_TARGETS := FuzzMarkdown FuzzScript FuzzScriptOnDocument FuzzAttachmentURL F
 FUZZ_SECONDS ?= 180
 FUZZ_SMOKE_RUNS ?= 2000
 
-.PHONY: setup demo test bench bench-peers build fuzz fuzz-build fuzz-smoke explore tsan stress docs
+.PHONY: setup demo test bench bench-peers build fuzz fuzz-build fuzz-smoke explore tsan stress docs documents
 EXPLORE_SECONDS ?= 300
 .DEFAULT_GOAL := demo
 
@@ -46,6 +46,22 @@ demo: build
 test: setup
 	$(SWIFT) test $(STRICT)
 	$(MAKE) fuzz-smoke
+
+## documents: render every Markdown file in DOCS (default Fixtures/documents) whole, at a phone's
+## width and a desktop's, into Output/documents/<name>-<width>.png (a tall frame to look at beside
+## GitHub's page), and list what could not be drawn as GitHub draws it: errors, warnings (remote
+## images not fetched, …) and tables cut at the view's edge
+DOCS ?= Fixtures/documents
+documents: build
+	@bin=$$($(SWIFT) build $(RELEASE) --show-bin-path); mkdir -p Output/documents; problems=0; \
+	for f in $(DOCS)/*.md; do for w in 375 800; do \
+	  name=$$(basename "$$f" .md)-$$w; out=Output/documents/$$name; rm -rf "$$out"; \
+	  if ! $$bin/textreel render "$$f" --width $$w --height 4000 --out "$$out" --quiet 2> "$$out.log"; then \
+	    echo "$$name: not rendered: $$(tail -n 1 "$$out.log")"; problems=$$((problems + 1)); continue; fi; \
+	  mv "$$out/frame-00001.png" "$$out.png"; \
+	  warnings=$$(grep -c 'warning' "$$out.log"); cut=$$(grep -o '"clipped":"[^"]*"' "$$out/events.jsonl" | sort -u | wc -l); \
+	  echo "$$name: $$warnings warnings, $$cut tables cut at the view's edge  ($$out.png, $$out.log)"; \
+	done; done; test $$problems -eq 0
 
 ## tsan: the parsing, typesetting and rendering tests (the parallel stress test among them) under
 ## ThreadSanitizer, in a build folder of their own so `make test`'s build stays incremental
