@@ -56,7 +56,7 @@ documents: build
 	@bin=$$($(SWIFT) build $(RELEASE) --show-bin-path); mkdir -p Output/documents; problems=0; \
 	for f in $(DOCS)/*.md; do for w in 375 800; do \
 	  name=$$(basename "$$f" .md)-$$w; out=Output/documents/$$name; rm -rf "$$out"; \
-	  if ! $$bin/textreel render "$$f" --width $$w --height 4000 --out "$$out" --quiet 2> "$$out.log"; then \
+	  if ! $$bin/textreel render "$$f" --width $$w --height 4000 --out "$$out" 2> "$$out.log" > /dev/null; then \
 	    echo "$$name: not rendered: $$(tail -n 1 "$$out.log")"; problems=$$((problems + 1)); continue; fi; \
 	  mv "$$out/frame-00001.png" "$$out.png"; \
 	  warnings=$$(grep -c 'warning' "$$out.log"); cut=$$(grep -o '"clipped":"[^"]*"' "$$out/events.jsonl" | sort -u | wc -l); \

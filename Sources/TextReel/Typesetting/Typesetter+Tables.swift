@@ -30,6 +30,8 @@ enum TableColumnWidths {
 extension Typesetter {
     /// Padding inside a cell, horizontal and vertical (GitHub's 13 × 6 px, narrowed a little).
     static let cellPadding = (horizontal: 10.0, vertical: 6.0)
+    /// The least horizontal padding a cell keeps when its table is too wide.
+    static let narrowCellPadding = 4.0
     /// Border width around and between cells.
     static let cellBorder = 1.0
 
@@ -73,14 +75,18 @@ extension Typesetter {
         let tableLeft = style.leftIndent + insets.leading
         let available = max(containerWidth - tableLeft - style.rightIndent - insets.trailing, 1)
         let count = max(row.columns.count, 1)
-        let chrome = Double(count) * (2 * padding.horizontal + border) + border
         let measured = measure(row.columns, style: style, available: available)
+        // A table that does not fit at its narrowest first gives up cell padding (down to 4
+        // points a side), so that one a few points too wide still shows whole.
+        let narrowest = measured.minimum.reduce(0, +) + Double(count + 1) * border
+        let pad = min(padding.horizontal, max((available - narrowest) / Double(2 * count), Self.narrowCellPadding))
+        let chrome = Double(count) * (2 * pad + border) + border
         var (widths, overflows) = TableColumnWidths.fit(minimum: measured.minimum, maximum: measured.maximum,
                                                        available: max(available - chrome, Double(count)))
         if widths.isEmpty { widths = [max(available - chrome, 1)] }
 
         var edges = [tableLeft]
-        for width in widths { edges.append(edges.last! + width + 2 * padding.horizontal + border) }
+        for width in widths { edges.append(edges.last! + width + 2 * pad + border) }
         let top = insets.top + style.spacingBefore
         let textTop = top + border + padding.vertical
 
@@ -109,7 +115,7 @@ extension Typesetter {
             case .natural: pango_layout_set_alignment(pl, row.isHeader ? PANGO_ALIGN_CENTER : mirrored ? PANGO_ALIGN_RIGHT : PANGO_ALIGN_LEFT)
             }
             // Column 0 is on the left, or on the right in a mirrored view.
-            let left = edges[column] + border + padding.horizontal
+            let left = edges[column] + border + pad
             let x = mirrored ? containerWidth - left - widths[column] : left
             cells.append((box, range, x, box.logicalSize.height))
         }
