@@ -12,7 +12,8 @@ final class AttributesTests: XCTestCase {
         XCTAssertEqual(p.runs.map(\.range), [0..<3, 9..<12], "runs move with the text")
         XCTAssertEqual((p.attribute(NSAttributedString.Key("commentDepth"), at: 5, effectiveRange: nil) as? NSNumber)?.intValue, 2)
         XCTAssertNil(p.attribute(NSAttributedString.Key("commentDepth"), at: 9, effectiveRange: nil))
-        XCTAssertEqual(document.paragraphs[1].text, "^[a](not json here) b", "a list that is not JSON5 stays text")
+        XCTAssertEqual(document.paragraphs[1].text, "a b", "a list that is not JSON5 keeps its text, not its syntax")
+        XCTAssertTrue(document.warnings.contains { $0.contains("not JSON5") }, "\(document.warnings)")
         // Attachments after it move too; an edit carries the attributes along.
         let withImage = try TextDocument(markdown: "^[é](k: 1) ![](video:v)").paragraphs[0]
         XCTAssertEqual(withImage.attachments[0].utf8Offset, 3)
@@ -22,6 +23,23 @@ final class AttributesTests: XCTestCase {
         let view = TextView(document: document, viewportSize: CGSize(width: 300, height: 200))
         try view.insertParagraphs(markdown: "^[new](commentDepth: 1) one", after: -1)
         XCTAssertEqual(view.document.paragraphs[0].attributes.first?.attributes["commentDepth"], .number(1))
+    }
+
+    /// String values in either quote (which cmark reads as a link's title), and lists that are
+    /// not JSON5 (NaN, Infinity, a broken list): never a literal `^`; a bad list warns at its
+    /// line and column, in characters.
+    func testEveryJSON5ValueAndAWarningForTheRest() throws {
+        let doc = try TextDocument(markdown: "Say ^[hello](note: \"x\") and ^[q](note: 'y').\n\nThen éé ^[nan](commentDepth: NaN) and ^[bad](note: [1, ) end.\n")
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["Say hello and q.", "Then éé nan and bad end."])
+        XCTAssertEqual(doc.paragraphs[0].attributes(at: 4)["note"], .string("x"))
+        XCTAssertEqual(doc.paragraphs[0].attributes(at: 14)["note"], .string("y"))
+        XCTAssertEqual(doc.paragraphs[0].runs, [], "not a link")
+        XCTAssertEqual(doc.paragraphs[1].attributes, [])
+        XCTAssertEqual(doc.warnings.count, 2, "\(doc.warnings)")
+        XCTAssertTrue(doc.warnings[0].contains(":3:9: warning:") && doc.warnings[0].contains("NaN"), doc.warnings[0])
+        XCTAssertTrue(doc.warnings[1].contains(":3:39: warning:"), doc.warnings[1])
+        // A real link with a title stays a link.
+        XCTAssertEqual(try TextDocument(markdown: "[a](https://x.org \"T\")").paragraphs[0].runs.first?.link, "https://x.org")
     }
 
     func testAttributedStringsBothWaysAndDrawn() throws {

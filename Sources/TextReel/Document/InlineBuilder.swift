@@ -9,8 +9,11 @@ struct InlineBuilder {
     private var styles: [(InlineStyle, String?)] = []
 
     var isEmpty: Bool { bytes.isEmpty }
+    /// The text so far ends in `suffix`.
+    func endsWith(_ suffix: String) -> Bool { bytes.suffix(suffix.utf8.count).elementsEqual(suffix.utf8) }
+
     /// The text so far ends in U+2028 (a `<br>` or a hard break).
-    var endsWithLineSeparator: Bool { bytes.suffix(3).elementsEqual("\u{2028}".utf8) }
+    var endsWithLineSeparator: Bool { endsWith("\u{2028}") }
     var currentStyle: InlineStyle { styles.reduce(into: InlineStyle()) { $0.formUnion($1.0) } }
     var currentLink: String? { styles.last(where: { $0.1 != nil })?.1 }
 

@@ -4,13 +4,16 @@ import Foundation
 /// `^[text](commentDepth: 2, note: "x")` gives `text` the attributes listed (numbers, strings,
 /// booleans, in JSON5). cmark-gfm sees it as plain text (a link target cannot hold spaces), so the
 /// reader takes it out of a paragraph's text afterwards, moving runs and attachments with the
-/// text. A list that does not read as JSON5 stays text, as Foundation leaves it.
+/// text. A list that does not read as JSON5 (a syntax error, NaN or Infinity) gives no
+/// attributes and a problem the reader warns about; its text stays, never a literal `^[`.
 enum MarkdownAttributes {
     struct Result {
         var text: String
         var runs: [StyledRun]
         var attachments: [TextAttachment]
         var attributes: [AttributeRun]
+        /// Lists that could not be read: the source as written, and why.
+        var problems: [(source: String, reason: String)] = []
     }
 
     static func extract(text: String, runs: [StyledRun], attachments: [TextAttachment]) -> Result {
@@ -19,7 +22,14 @@ enum MarkdownAttributes {
         var bytes = Array(text.utf8)
         var from = 0
         while let found = next(in: bytes, from: from) {
-            let (start, close, end, attributes) = found
+            let (start, close, end, parsed) = found
+            let attributes: [String: AttributeValue]
+            switch parsed {
+            case .success(let values): attributes = values
+            case .failure(let problem):
+                attributes = [:]
+                result.problems.append((String(decoding: bytes[start..<end], as: UTF8.self), problem.reason))
+            }
             // Remove "^[" and "](…)"; everything after moves back.
             bytes.removeSubrange(close..<end)
             bytes.removeSubrange(start..<(start + 2))
@@ -37,7 +47,7 @@ enum MarkdownAttributes {
             }
             result.attachments = result.attachments.map { $0.at(offset: move($0.utf8Offset), isBlock: $0.isBlock) }
             result.attributes = result.attributes.map { var run = $0; run.range = move(run.range.lowerBound)..<move(run.range.upperBound); return run }
-            if close - 2 > start { result.attributes.append(AttributeRun(range: start..<(close - 2), attributes: attributes)) }
+            if close - 2 > start, !attributes.isEmpty { result.attributes.append(AttributeRun(range: start..<(close - 2), attributes: attributes)) }
             from = close - 2
         }
         result.text = String(decoding: bytes, as: UTF8.self)
@@ -46,7 +56,7 @@ enum MarkdownAttributes {
 
     /// The next `^[text](list)` at or after `from`: where `^[` starts, where `](` starts, the
     /// end of `)`, and the attributes.
-    private static func next(in bytes: [UInt8], from: Int) -> (Int, Int, Int, [String: AttributeValue])? {
+    private static func next(in bytes: [UInt8], from: Int) -> (Int, Int, Int, Swift.Result<[String: AttributeValue], Problem>)? {
         var i = from
         while i + 1 < bytes.count {
             defer { i += 1 }
@@ -71,18 +81,26 @@ enum MarkdownAttributes {
                 }
                 k += 1
             }
-            guard k < bytes.count, let attributes = parse(Array(bytes[(j + 1)..<k])) else { continue }
-            return (i, close, k + 1, attributes)
+            guard k < bytes.count else { continue }
+            return (i, close, k + 1, parse(Array(bytes[(j + 1)..<k])))
         }
         return nil
     }
 
-    /// `key: value, …` as JSON5 (nil when it is not, or holds no attribute).
-    private static func parse(_ list: [UInt8]) -> [String: AttributeValue]? {
-        guard let text = String(bytes: list, encoding: .utf8),
-              let document = try? JSON5Document(text: "{" + text + "}", fileName: "<attributes>"),
-              let values = try? document.decode([String: Scalar].self), !values.isEmpty else { return nil }
-        return values.mapValues(\.value)
+    struct Problem: Error { let reason: String }
+
+    /// `key: value, …` as JSON5.
+    private static func parse(_ list: [UInt8]) -> Swift.Result<[String: AttributeValue], Problem> {
+        let text = String(decoding: list, as: UTF8.self)
+        do {
+            let values = try JSON5Document(text: "{" + text + "}", fileName: "<attributes>").decode([String: Scalar].self)
+            guard !values.isEmpty else { return .failure(Problem(reason: "an empty attribute list")) }
+            return .success(values.mapValues(\.value))
+        } catch let error as TextReelError {
+            return .failure(Problem(reason: "the attribute list (\(text)) is not JSON5: \(error.message)"))
+        } catch {
+            return .failure(Problem(reason: "the attribute list (\(text)) holds a value that is not a number, a string or a boolean"))
+        }
     }
 
     /// A number, a string or a boolean.

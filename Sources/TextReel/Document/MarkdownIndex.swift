@@ -333,7 +333,11 @@ struct MarkdownScan: @unchecked Sendable {
         case 0x21 where fence == nil && i + 1 < end && self[i + 1] == 0x5B:   // "!["
             if let after = attachment(from: i, end, &nonASCII) { return after }
             sure = false
-        case 0x2A, 0x5F, 0x7E, 0x5B: lineDelimiters += 1
+        case 0x5B:
+            lineDelimiters += 1
+            // "^[" — Apple's attribute syntax, whose list only a parse reads (and may warn about).
+            if fence == nil, i > 0, self[i - 1] == 0x5E { sure = false }
+        case 0x2A, 0x5F, 0x7E: lineDelimiters += 1
         default: break
         }
         return i + 1

@@ -190,10 +190,10 @@ extension MarkdownReader {
             // Drawn closed, as GitHub shows it before a click: the summary behind a disclosure
             // triangle; the rest is hidden.
             try block.flush(into: &self)
-            let summary = children.first { if case .element("summary", _, _) = $0 { true } else { false } }
+            var summary: [HTMLFragment.Node] = [.text("Details")]    // what browsers show without one
+            for case .element("summary", _, let content) in children { summary = content; break }
             block.inline.append("▸ ")
-            try walk(summary.map { [$0] }.map { $0.flatMap { node -> [HTMLFragment.Node] in
-                if case .element(_, _, let inner) = node { return inner } else { return [] } } } ?? [.text("Details")], in: &block)
+            try walk(summary, in: &block)
             try block.flush(into: &self)
         case "table":
             try block.flush(into: &self)

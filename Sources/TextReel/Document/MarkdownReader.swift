@@ -83,7 +83,12 @@ struct MarkdownReader {
         return paragraphs
     }
 
+    /// The section being read, for the columns of warnings (kept only while it is read).
+    private var sectionText: String?
+
     private mutating func parse(_ bytes: UnsafeRawBufferPointer) throws {
+        sectionText = bytes.contains(UInt8(ascii: "^")) ? String(decoding: bytes, as: UTF8.self) : nil
+        defer { sectionText = nil }
         let read: Void? = try CMarkParser.withDocument(bytes) { root in try readBlocks(of: root) }
         if read == nil { throw TextReelError(file: fileName, "cmark-gfm could not parse the document") }
     }
@@ -192,6 +197,19 @@ struct MarkdownReader {
             first = false
             start += band.count
         }
+    }
+
+    /// "line:column" (characters) where `snippet` is written in the section being read, at or
+    /// after `line`; the line alone when it is not found as written (it spans lines).
+    private func sourcePlace(of snippet: String, from line: Int) -> String {
+        guard let source = sectionText else { return "\(line)" }
+        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
+        for k in max(line - lineOffset - 1, 0)..<lines.count {
+            if let range = lines[k].range(of: snippet) {
+                return "\(k + 1 + lineOffset):\(lines[k].distance(from: lines[k].startIndex, to: range.lowerBound) + 1)"
+            }
+        }
+        return "\(line)"
     }
 
     /// Marks the last paragraph read since `first` as ending the block just read.
@@ -335,6 +353,9 @@ struct MarkdownReader {
         }
         if case .listItem = kind {} else if listDepth > 0 { pendingMarker = nil }
         let extracted = MarkdownAttributes.extract(text: text, runs: runs, attachments: attachments)
+        for problem in extracted.problems {
+            warnings.append("\(fileName):\(sourcePlace(of: problem.source, from: line)): warning: \(problem.reason); its text is kept without attributes")
+        }
         let text = extracted.text, runs = extracted.runs, attachments = extracted.attachments
         let textLength = text.utf8.count
         let clipped = runs.compactMap { run -> StyledRun? in
@@ -391,6 +412,13 @@ struct MarkdownReader {
             try styled(.strong, node, &inline)
         case "strikethrough":
             try styled(.strikethrough, node, &inline)
+        case "link" where inline.endsWith("^") && string(cmark_node_get_url(node)).hasSuffix(":") && !string(cmark_node_get_title(node)).isEmpty:
+            // `^[text](key: "value")`: cmark reads `key:` as a link's destination and the string as
+            // its title. It is Apple's attribute syntax: written back as text, it is read as such.
+            inline.append("[")
+            try readInlines(of: node, into: &inline)
+            let title = string(cmark_node_get_title(node)).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            inline.append("](\(string(cmark_node_get_url(node))) \"\(title)\")")
         case "link":
             inline.push(.link, link: string(cmark_node_get_url(node)))
             try readInlines(of: node, into: &inline)
