@@ -219,6 +219,10 @@ struct RenderOptions {
         quiet = args.flags.contains("quiet") || toStdout
         verbose = args.flags.contains("verbose")
         at = try args.double("at", default: 0)
+        // --exact measures what lies above --at; alone it would be silently nothing.
+        if args.flags.contains("exact"), args.values["at"] == nil {
+            throw Arguments.UsageError(message: "--exact measures every paragraph above --at Y; give --at (or, in a script, {scroll: {to: Y, exact: true}})")
+        }
         budget = try Budget(parsing: args.values["budget"] ?? "")
         strict = args.flags.contains("strict")
         let name = document == "-" ? "stdin" : URL(fileURLWithPath: document).deletingPathExtension().lastPathComponent

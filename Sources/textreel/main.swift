@@ -45,10 +45,13 @@ do {
     case "-h", "--help", "help":
         print(help)
     case "--version", "version":
-        if let extra = arguments.first {
+        if let extra = arguments.first, extra == "--help" || extra == "-h" {
+            print("Usage: textreel version\n\nPrints TextReel's version and the versions of the libraries it renders with (Pango,\nHarfBuzz, Cairo, FreeType, fontconfig) and its fonts. Also: textreel --version.")
+        } else if let extra = arguments.first {
             fail("textreel: error: version takes no arguments, got '\(extra)'; run `textreel --help` for usage", status: 2)
+        } else {
+            print(Version.description)
         }
-        print(Version.description)
     case "render":
         exit(try RenderCommand.run(arguments))
     case "diff":

@@ -323,3 +323,19 @@ final class MessageTests: XCTestCase {
 }
 
 /// The loop around goldens: shards that merge, obsolete goldens, update-and-fail.
+
+extension CLITests {
+    /// Small answers that were wrong: `version --help` is help, `--exact` alone is an error that
+    /// says what it needs, and a view too narrow says how many points it really leaves.
+    func testSmallAnswersAreRight() throws {
+        let help = try CLI.run(["version", "--help"])
+        XCTAssertEqual(help.status, 0, help.stderr)
+        XCTAssertTrue(help.stdout.hasPrefix("Usage: textreel version"), help.stdout)
+        let exact = try CLI.run(["render", "Fixtures/documents/demo.md", "--exact", "--out", Paths.temporaryFolder().path])
+        XCTAssertEqual(exact.status, 2)
+        XCTAssertTrue(exact.stderr.contains("--exact measures every paragraph above --at"), exact.stderr)
+        let narrow = try CLI.run(["render", "Fixtures/documents/demo.md", "--width", "40", "--out", Paths.temporaryFolder("narrow").path])
+        XCTAssertEqual(narrow.status, 2)
+        XCTAssertTrue(narrow.stderr.contains("leaves -24 points"), narrow.stderr)
+    }
+}

@@ -28,7 +28,7 @@ public enum ViewportLimits {
         }
         let room = width - theme.insets.left - theme.insets.right, least = theme.bodySize * minimumTextColumn
         guard room >= least else {
-            throw TextReelError("a view \(f(width)) points wide leaves \(f(max(room, 0))) points between the theme's insets (left \(f(theme.insets.left)) + right \(f(theme.insets.right))); expected at least \(f(least)) for text; make the view wider or the insets smaller")
+            throw TextReelError("a view \(f(width)) points wide leaves \(f(room)) points between the theme's insets (left \(f(theme.insets.left)) + right \(f(theme.insets.right))); expected at least \(f(least)) for text; make the view wider or the insets smaller")
         }
     }
 }
