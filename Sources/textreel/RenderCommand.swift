@@ -61,11 +61,30 @@ enum RenderCommand {
       textreel render Fixtures/documents/demo.md --script Fixtures/scripts/demo.json5 --out Output/demo
     """
 
+    /// The file `option` names can be written: not a folder, in a folder that exists and is writable.
+    static func checkWritable(_ path: String, option: String) throws {
+        let url = URL(fileURLWithPath: path)
+        if FileStatus(path: url.path)?.kind == .directory {
+            throw Arguments.UsageError(message: "--\(option) \(path) is a folder; expected a file name")
+        }
+        let folder = url.deletingLastPathComponent().path
+        guard FileStatus(path: folder)?.kind == .directory else {
+            throw Arguments.UsageError(message: "--\(option) \(path): the folder \(folder) does not exist; create it first (checked before the first frame)")
+        }
+        guard access(folder, W_OK) == 0 else {
+            throw Arguments.UsageError(message: "--\(option) \(path): the folder \(folder) is not writable (checked before the first frame)")
+        }
+    }
+
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "shard", "video", "animation", "chart", "format", "compression", "budget"] + LimitOptions.names + AppearanceOptions.names,
                                  flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial", "strict", "exact"] + LimitOptions.flags)
         if args.flags.contains("help") { print(help); return 0 }
         let options = try RenderOptions(args)
+        // Every file written after the last frame is checked before the first one is drawn.
+        for option in ["chart", "animation", "video"] {
+            if let path = args.values[option], path != "-" { try Self.checkWritable(path, option: option) }
+        }
         let writer = FrameWriter(parallel: !args.flags.contains("serial"), compression: options.compression)
         // Whatever happens, frames in flight are finished (each is written atomically) before exit.
         defer { try? writer.finish() }

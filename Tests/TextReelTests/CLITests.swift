@@ -337,5 +337,14 @@ extension CLITests {
         let narrow = try CLI.run(["render", "Fixtures/documents/demo.md", "--width", "40", "--out", Paths.temporaryFolder("narrow").path])
         XCTAssertEqual(narrow.status, 2)
         XCTAssertTrue(narrow.stderr.contains("leaves -24 points"), narrow.stderr)
+        // An output that cannot be written is found before the first frame, not after the last.
+        for option in ["chart", "animation"] {
+            let out = Paths.temporaryFolder("unwritable-\(option)")
+            let run = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", "Fixtures/scripts/demo.json5", "--out", out.path,
+                                   "--\(option)", "/nonexistent-folder/file"])
+            XCTAssertEqual(run.status, 2, run.stderr)
+            XCTAssertTrue(run.stderr.contains("--\(option) /nonexistent-folder/file: the folder /nonexistent-folder does not exist"), run.stderr)
+            XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("frame-00001.png").path), "no frame was drawn")
+        }
     }
 }
