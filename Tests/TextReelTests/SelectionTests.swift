@@ -215,3 +215,27 @@ final class SelectionTests: XCTestCase {
         }
     }
 }
+
+extension SelectionTests {
+    /// Found by the explorer (shrunk; reproduced here on the generated document, whose paragraph
+    /// 24 is a block drawing taller than the resized view): a selection, then a resize, left the
+    /// caret outside the visible rect. A resize keeps a visible caret visible, as UITextView keeps
+    /// the selection in view when its bounds change, with or without a wait between; a caret
+    /// taller than the view counts as shown from its top.
+    func testAResizeKeepsTheCaretInView() throws {
+        let document = try TextDocument(markdown: TextDocument.generatedMarkdown(paragraphs: 100))
+        for between in ["", "{wait: 0.1}, "] {
+            for size in ["width: 321.5, height: 100", "width: 400, height: 100"] {
+                let view = TextView(document: document, viewportSize: CGSize(width: 400, height: 300))
+                let script = try ScrollScript(data: Data("{steps: [{select: {paragraph: 24, from: 0}}, \(between){resize: {\(size)}}]}".utf8))
+                var last: FrameEvent?
+                try ScriptRunner(view: view, script: script).run { _, _, event in
+                    XCTAssertFalse(event.checks.caretHidden, "frame \(event.frame) of \(between)\(size)")
+                    last = event
+                }
+                let caret = try XCTUnwrap(last?.selection?.caret), visible = try XCTUnwrap(last?.viewport)
+                XCTAssertTrue(caret.y >= visible.y - 0.5 && caret.y < visible.y + visible.height, "the caret's top is in view: \(caret) in \(visible)")
+            }
+        }
+    }
+}

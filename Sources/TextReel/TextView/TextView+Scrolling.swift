@@ -44,8 +44,14 @@ extension TextView {
         CGRect(x: 0, y: scrollPosition.y, width: viewportSize.width, height: viewportSize.height)
     }
 
-    /// A new viewport size re-wraps every paragraph; the anchor paragraph stays at the top.
+    /// A new viewport size re-wraps every paragraph; the anchor paragraph stays at the top. As
+    /// UITextView keeps the selection in view when its bounds change, a caret visible before
+    /// the resize (or about to be revealed) is revealed again after it.
     public func resize(to size: CGSize) {
+        if let range = selectedTextRange, range.isEmpty, !revealPending, let caret = caretRect(for: range.end),
+           caret.maxY > visibleRect.minY, caret.minY < visibleRect.maxY {
+            revealPending = true
+        }
         viewportSize = size
         scrollPosition.viewportHeight = size.height
         textLayoutManager.setContainerWidth(size.width)

@@ -41,7 +41,11 @@ extension TextView {
            !fragment.lines.contains(where: { caret.y >= fragment.frame.y + $0.top - e && caret.maxY <= fragment.frame.y + $0.top + $0.height + e }) {
             errors.append("\(place) is on none of its paragraph's lines")
         }
-        let hidden = revealPending && (selection.caret.map { $0.y < visible.y - e || $0.maxY > visible.maxY + e } ?? true)
+        // A caret taller than the visible rect (beside a block attachment in a short view) is
+        // revealed from its top, as `scrollRangeToVisible` shows it: its top in view is enough.
+        let hidden = revealPending && (selection.caret.map { caret in
+            caret.height > visible.height ? caret.y < visible.y - e || caret.y > visible.maxY + e
+                                          : caret.y < visible.y - e || caret.maxY > visible.maxY + e } ?? true)
         return (errors, hidden)
     }
 }
