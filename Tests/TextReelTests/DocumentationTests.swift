@@ -52,3 +52,38 @@ final class DocumentationTests: XCTestCase {
         XCTAssertEqual(undocumented, [], "public symbols without a /// comment:\n" + undocumented.joined(separator: "\n"))
     }
 }
+
+/// ARCHITECTURE.md is the map: every folder under `Sources/` (and the library's rooms) is named
+/// in its code map, and every folder the code map names exists.
+final class ArchitectureMapTests: XCTestCase {
+    func testTheMapNamesEveryFolderAndOnlyFolders() throws {
+        let map = try String(contentsOf: Paths.root.appendingPathComponent("ARCHITECTURE.md"), encoding: .utf8)
+        guard let start = map.range(of: "## Code map"), let end = map.range(of: "## Where to start") else { return XCTFail("no code map") }
+        let code = map[start.upperBound..<end.lowerBound]
+        // "  Name/   what it holds": the folders the map names, by their indentation.
+        var named: [String] = []
+        var parents: [(indent: Int, path: String)] = []
+        for line in code.split(separator: "\n") {
+            let indent = line.prefix { $0 == " " }.count
+            let rest = line.dropFirst(indent)
+            guard let slash = rest.firstIndex(of: "/"), rest[..<slash].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" || $0 == "." || $0 == "_" }),
+                  !rest[..<slash].isEmpty else { continue }
+            while let last = parents.last, last.indent >= indent { parents.removeLast() }
+            let path = (parents.last.map { $0.path + "/" } ?? "") + rest[..<slash]
+            named.append(path)
+            parents.append((indent, path))
+        }
+        let fm = FileManager.default
+        for path in named where path.hasPrefix("Sources") {
+            var isDirectory: ObjCBool = false
+            XCTAssertTrue(fm.fileExists(atPath: Paths.root.appendingPathComponent(path).path, isDirectory: &isDirectory) && isDirectory.boolValue, "the map names \(path), which does not exist")
+        }
+        for room in ["Sources", "Sources/TextReel"] {
+            for name in try fm.contentsOfDirectory(atPath: Paths.root.appendingPathComponent(room).path).sorted() {
+                var isDirectory: ObjCBool = false
+                guard fm.fileExists(atPath: Paths.root.appendingPathComponent(room + "/" + name).path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }
+                XCTAssertTrue(named.contains(room + "/" + name), "\(room)/\(name) is not in ARCHITECTURE.md's code map")
+            }
+        }
+    }
+}
