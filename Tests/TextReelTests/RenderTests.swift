@@ -228,3 +228,37 @@ final class PNGDecoderTests: XCTestCase {
         }
     }
 }
+
+/// A fragment that labels itself, as line-number gutters and invisibles markers do: text, an
+/// image and a placeholder drawn from `draw(at:in:)`, which used to end the process.
+private final class LabelledFragment: TextLayoutFragment {
+    override func draw(at point: CGPoint, in context: GraphicsContext) {
+        super.draw(at: point, in: context)
+        context.text("42", at: CGPoint(x: point.x + 2, y: point.y), size: 11, Color(hex: 0xD1242F), bold: true)
+        context.image(Paths.fixtures.appendingPathComponent("documents/media/photo.png"), in: CGRect(x: point.x + 300, y: point.y, width: 16, height: 12))
+    }
+}
+
+private final class LabellingView: TextView, TextLayoutManagerDelegate {
+    func textLayoutManager(_ textLayoutManager: TextLayoutManager, textLayoutFragmentFor location: TextLocation,
+                           in textElement: TextElement) -> TextLayoutFragment {
+        LabelledFragment(textElement: textElement, range: textElement.elementRange)
+    }
+}
+
+final class FragmentDrawingTests: XCTestCase {
+    /// Every public drawing function works from a fragment's `draw(at:in:)`: the label's red
+    /// and the image's pixels are in the frame.
+    func testAFragmentDrawsTextAndImages() throws {
+        let view = LabellingView(document: try TextDocument(markdown: "A paragraph labelled by its fragment."),
+                                 viewportSize: CGSize(width: 400, height: 120))
+        view.textLayoutManager.delegate = view
+        let frame = try view.renderFrame()
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        let top = Int(fragment.layoutFragmentFrame.minY)
+        let red = (top..<top + 14).contains { y in (2..<20).contains { x in let p = frame.pixel(x: x, y: y); return p.red > 180 && p.green < 90 } }
+        XCTAssertTrue(red, "the label is drawn")
+        let image = (top..<top + 12).contains { y in (300..<316).contains { x in frame.pixel(x: x, y: y) != (255, 255, 255) } }
+        XCTAssertTrue(image, "the image is drawn")
+    }
+}

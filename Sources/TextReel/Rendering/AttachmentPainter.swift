@@ -97,7 +97,7 @@ final class AttachmentPainter {
     private func drawIcon(_ descriptor: AttachmentDescriptor, _ attachment: TextAttachment, in rect: CGRect, ink: Color, cr: OpaquePointer) {
         cairo_save(cr)
         cairo_set_line_width(cr, max(rect.width / 12, 1.2))
-        let context = GraphicsContext(cr, theme: theme)
+        let context = GraphicsContext(cr, theme: theme, painter: self)
         context.setLineCap(.round)
         context.setLineJoin(.round)
         context.setFillColor(ink)

@@ -77,7 +77,7 @@ final class FrameRenderer {
                 pieces.append(.direct(fragment, x: device(frameRect.minX, scale), y: device(frameRect.minY, scale) - top))
             } else {
                 let surface = cache.surface(for: fragment, scale: scale) { fragment, cr in
-                    fragment.draw(at: .zero, in: GraphicsContext(cr, theme: theme, size: fragment.layoutFragmentFrame.size, typeset: painter))
+                    fragment.draw(at: .zero, in: GraphicsContext(cr, theme: theme, size: fragment.layoutFragmentFrame.size, typeset: painter, painter: attachments))
                 }
                 pieces.append(.surface(surface, x: device(surfaceRect.minX, scale), y: device(surfaceRect.minY, scale) - top))
             }
@@ -130,13 +130,13 @@ final class FrameRenderer {
                     cairo_save(cr)
                     cairo_translate(cr, x, y)
                     cairo_scale(cr, scale, scale)
-                    fragment.draw(at: .zero, in: GraphicsContext(cr, theme: theme, size: fragment.layoutFragmentFrame.size, typeset: painter))
+                    fragment.draw(at: .zero, in: GraphicsContext(cr, theme: theme, size: fragment.layoutFragmentFrame.size, typeset: painter, painter: attachments))
                     cairo_restore(cr)
                 case let .decorations(_, extra, x, y):
                     cairo_save(cr)
                     cairo_translate(cr, x, y)
                     cairo_scale(cr, scale, scale)
-                    let context = GraphicsContext(cr, theme: theme)
+                    let context = GraphicsContext(cr, theme: theme, painter: attachments)
                     for decoration in extra { decoration.draw(in: context) }
                     cairo_restore(cr)
                 }

@@ -7,11 +7,8 @@ import Foundation
 public typealias AttachmentCanvas = GraphicsContext
 
 extension GraphicsContext {
-    /// Text, images and placeholders need the attachment painter; only attachment drawing has one.
-    private var labels: AttachmentPainter {
-        guard let painter else { preconditionFailure("text, images and placeholders are drawn in attachment views") }
-        return painter
-    }
+    /// Text, images and placeholders are drawn by the attachment painter, in every context.
+    private var labels: AttachmentPainter { painter }
 
     /// Fills `rect` with `color`.
     public func fill(_ rect: CGRect, _ color: Color, alpha: Double = 1) {

@@ -15,13 +15,14 @@ public final class GraphicsContext {
     public var bounds: CGRect { CGRect(origin: .zero, size: size) }
     /// Draws a fragment's paragraph (its text and block decorations), for `TextLayoutFragment.draw`.
     private let typeset: FragmentPainter?
-    /// Draws text, images and placeholders, for attachment views.
-    let painter: AttachmentPainter?
+    /// Draws text, images and placeholders: every context has one, so a fragment's
+    /// `draw(at:in:)` (labels, line numbers) draws text as an attachment view does.
+    let painter: AttachmentPainter
     private var fill = (color: Color(0, 0, 0), alpha: 1.0)
     private var stroke = (color: Color(0, 0, 0), alpha: 1.0)
     private var saved: [(fill: (color: Color, alpha: Double), stroke: (color: Color, alpha: Double))] = []
 
-    init(_ cr: OpaquePointer, theme: Theme, size: CGSize = .zero, typeset: FragmentPainter? = nil, painter: AttachmentPainter? = nil) {
+    init(_ cr: OpaquePointer, theme: Theme, size: CGSize = .zero, typeset: FragmentPainter? = nil, painter: AttachmentPainter) {
         self.cr = cr
         self.theme = theme
         self.size = size
