@@ -1,7 +1,7 @@
 # TextReel — the README's commands. `make demo` and `make test` set everything up first.
 
 PACKAGES := pkg-config libpango1.0-dev libcairo2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev \
-            libxml2-dev libpng-dev zlib1g-dev libisal-dev libdeflate-dev libmicrohttpd-dev chromium librsvg2-dev libgdk-pixbuf-2.0-dev libchafa-dev tmux \
+            libxml2-dev libpng-dev zlib1g-dev libisal-dev libdeflate-dev libmicrohttpd-dev chromium librsvg2-dev libgdk-pixbuf-2.0-dev libchafa-dev tmux ruby-tanuki-emoji \
             libwebp-dev ffmpeg nodejs \
             fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji pango1.0-tools
 SWIFT ?= swift

@@ -112,6 +112,15 @@ final class DocumentBlockTests: XCTestCase {
         }
     }
 
+    /// GitHub's shortcodes become emoji (names from Debian's emoji data, underscores and `+1`
+    /// included); unknown names, times and code stay as written.
+    func testEmojiShortcodes() throws {
+        let doc = try TextDocument(markdown: "# :rocket: Release :tada:\n\n:bug: fixed, :white_check_mark: tested, :+1: **:fire:**\n\n`:tada:` :notanemoji: 10:30:00\n\n```\n:tada:\n```\n")
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["🚀 Release 🎉", "🐛 fixed, ✅ tested, 👍 🔥", ":tada: :notanemoji: 10:30:00", ":tada:"])
+        let bold = doc.paragraphs[1].runs.first { $0.style.contains(.strong) }
+        XCTAssertEqual(bold.map { Array(doc.paragraphs[1].text.utf8)[$0.range] }.map { String(decoding: $0, as: UTF8.self) }, "🔥", "runs move with the text")
+    }
+
     /// `<img width height>` sizes an image; one given alone keeps the aspect where it is known.
     func testHTMLImageSizes() throws {
         let doc = try TextDocument(markdown: #"<img src="https://example.com/a.png" width="200" height="50" alt="wide"> <img src="https://example.com/b.png" width="120px" alt="w">"#)

@@ -391,7 +391,8 @@ struct MarkdownScan: @unchecked Sendable {
 
     static let inlineSyntax: [UInt8] = {
         var table = [UInt8](repeating: 0, count: 256)
-        for c in "\\&*_`[]<>!~".utf8 { table[Int(c)] = 1 }
+        // ":" too: an emoji shortcode (`:tada:`) becomes its emoji in the parsed text.
+        for c in "\\&*_`[]<>!~:".utf8 { table[Int(c)] = 1 }
         return table
     }()
 

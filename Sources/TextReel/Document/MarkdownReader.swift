@@ -178,6 +178,34 @@ struct MarkdownReader {
         }
     }
 
+    /// `text` with each range replaced by its emoji, runs and attachments moved with the text.
+    static func replacing(_ matches: [(range: Range<Int>, emoji: String)], in text: String, runs: [StyledRun],
+                          attachments: [TextAttachment]) -> (String, [StyledRun], [TextAttachment]) {
+        var bytes: [UInt8] = [], last = 0
+        let source = Array(text.utf8)
+        for match in matches {
+            bytes += source[last..<match.range.lowerBound] + Array(match.emoji.utf8)
+            last = match.range.upperBound
+        }
+        bytes += source[last...]
+        /// Where offset `o` of the old text is in the new one (inside a shortcode: its emoji's end).
+        func move(_ o: Int) -> Int {
+            var delta = 0
+            for match in matches {
+                if match.range.upperBound <= o { delta += match.emoji.utf8.count - match.range.count }
+                else if match.range.lowerBound < o { return match.range.lowerBound + delta + match.emoji.utf8.count }
+                else { break }
+            }
+            return o + delta
+        }
+        let moved = runs.compactMap { run -> StyledRun? in
+            var run = run
+            run.range = move(run.range.lowerBound)..<move(run.range.upperBound)
+            return run.range.isEmpty ? nil : run
+        }
+        return (String(decoding: bytes, as: UTF8.self), moved, attachments.map { $0.at(offset: move($0.utf8Offset), isBlock: $0.isBlock) })
+    }
+
     /// Lines of a code block per paragraph: a longer block is laid out in bands of this many
     /// lines, each its own paragraph (lazily, as paragraphs are), drawn as one box.
     static let codeBandLines = 100
@@ -352,7 +380,12 @@ struct MarkdownReader {
             throw TextReelError(file: fileName, line: line, limits.paragraphLimitMessage(text.utf8.count))
         }
         if case .listItem = kind {} else if listDepth > 0 { pendingMarker = nil }
-        let extracted = MarkdownAttributes.extract(text: text, runs: runs, attachments: attachments)
+        var source = (text: text, runs: runs, attachments: attachments)
+        if case .codeBlock = kind {} else {
+            let shortcodes = EmojiShortcodes.matches(in: text, excluding: runs.filter { $0.style.contains(.code) }.map(\.range))
+            if !shortcodes.isEmpty { source = Self.replacing(shortcodes, in: text, runs: runs, attachments: attachments) }
+        }
+        let extracted = MarkdownAttributes.extract(text: source.text, runs: source.runs, attachments: source.attachments)
         for problem in extracted.problems {
             warnings.append("\(fileName):\(sourcePlace(of: problem.source, from: line)): warning: \(problem.reason); its text is kept without attributes")
         }
