@@ -38,6 +38,14 @@ final class AttributesTests: XCTestCase {
         XCTAssertEqual(doc.warnings.count, 2, "\(doc.warnings)")
         XCTAssertTrue(doc.warnings[0].contains(":3:9: warning:") && doc.warnings[0].contains("NaN"), doc.warnings[0])
         XCTAssertTrue(doc.warnings[1].contains(":3:39: warning:"), doc.warnings[1])
+        // In a code block the syntax is code: kept as written, no warning (found by the fuzzer: a
+        // lazily read section that warned).
+        let code = try TextDocument(markdown: "```\nc^[a](note: \"x\") ^[b](k: NaN)\n```\n")
+        XCTAssertEqual(code.paragraphs.map(\.text), ["c^[a](note: \"x\") ^[b](k: NaN)"])
+        XCTAssertEqual(code.warnings, [])
+        let found = try Data(contentsOf: Paths.fixtures.appendingPathComponent("fuzz/FuzzMarkdown/attribute-syntax-in-a-fence-found.md"))
+        let whole = try TextDocument(markdown: String(decoding: found, as: UTF8.self))
+        XCTAssertEqual(whole.warnings, [], "\(whole.warnings)")
         // A real link with a title stays a link.
         XCTAssertEqual(try TextDocument(markdown: "[a](https://x.org \"T\")").paragraphs[0].runs.first?.link, "https://x.org")
     }
