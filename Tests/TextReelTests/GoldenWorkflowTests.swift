@@ -65,20 +65,9 @@ final class GoldenWorkflowTests: XCTestCase {
         json["results"] = results
         try JSONSerialization.data(withJSONObject: json).write(to: resultsFile)
 
-        let server = Process()
-        server.executableURL = CLI.executable
-        server.arguments = ["report", "--serve", report.path]
-        let out = Pipe(), err = Pipe()
-        server.standardOutput = out
-        server.standardError = err
-        try server.run()
+        let err = Pipe()
+        let (server, line) = try serveReport(report, stderr: err)
         defer { if server.isRunning { server.terminate() } }
-        var line = ""
-        while !line.hasSuffix("\n") {
-            let byte = out.fileHandleForReading.readData(ofLength: 1)
-            guard !byte.isEmpty else { break }
-            line += String(decoding: byte, as: UTF8.self)
-        }
         let port = try XCTUnwrap(UInt16(line.components(separatedBy: "127.0.0.1:").last?.prefix { $0.isNumber } ?? ""), line)
         let token = try XCTUnwrap(line.components(separatedBy: "token=").last?.trimmingCharacters(in: .whitespacesAndNewlines))
         for query in ["case=emoji&frame=1", "case=emoji"] {
@@ -170,19 +159,8 @@ final class ServedReportTests: XCTestCase {
         let golden = root.appendingPathComponent("golden/emoji/expected/frame-00001.png")
         let before = try Data(contentsOf: golden)
 
-        let server = Process()
-        server.executableURL = CLI.executable
-        server.arguments = ["report", "--serve", report.path]
-        let out = Pipe()
-        server.standardOutput = out
-        try server.run()
+        let (server, line) = try serveReport(report)
         defer { if server.isRunning { server.terminate() } }
-        var line = ""
-        while !line.hasSuffix("\n") {
-            let byte = out.fileHandleForReading.readData(ofLength: 1)
-            guard !byte.isEmpty else { break }
-            line += String(decoding: byte, as: UTF8.self)
-        }
         let url = try XCTUnwrap(line.split(separator: " ").last.map { String($0).trimmingCharacters(in: .whitespacesAndNewlines) })
         XCTAssertTrue(url.hasPrefix("http://127.0.0.1:") && url.contains("token="), line)
 
@@ -232,6 +210,24 @@ final class ServedReportTests: XCTestCase {
 
 /// Sends `request` as it is to 127.0.0.1:`port` and returns the whole answer (a browser's fetch
 /// cannot set Host, which the rebinding check reads).
+/// `textreel report --serve` on `report`, running, and the first line it printed (the URL).
+func serveReport(_ report: URL, stderr: Pipe? = nil) throws -> (Process, String) {
+    let server = Process()
+    server.executableURL = CLI.executable
+    server.arguments = ["report", "--serve", report.path]
+    let out = Pipe()
+    server.standardOutput = out
+    if let stderr { server.standardError = stderr }
+    try server.run()
+    var line = ""
+    while !line.hasSuffix("\n") {
+        let byte = out.fileHandleForReading.readData(ofLength: 1)
+        guard !byte.isEmpty else { break }
+        line += String(decoding: byte, as: UTF8.self)
+    }
+    return (server, line)
+}
+
 func rawHTTP(port: UInt16, _ request: String) throws -> String {
     let socket = Glibc.socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     guard socket >= 0 else { throw TextReelTestError.missingTool("socket") }
