@@ -174,6 +174,29 @@ final class LazyReadingTests: XCTestCase {
         XCTAssertEqual(frames[0], frames[1])
     }
 
+    /// A section that reads to another count than its index said (an index bug) still yields the
+    /// paragraphs promised, its source shown as written, instead of ending the process.
+    func testASectionTheIndexMiscountedStillGivesItsParagraphs() throws {
+        let source = Data("# One\n\nTwo\n\nThree\n".utf8)
+        var index = source.withUnsafeBytes {
+            MarkdownIndex($0, sectionBytes: Int.max, limits: .standard, trusted: .none, parallel: false)
+        }
+        XCTAssertEqual(index.sections.map(\.paragraphs), [3])
+        index.sections[0].paragraphs = 5
+        var reader = MarkdownReader(fileName: "x.md", baseURL: nil, limits: .standard, kinds: .standard)
+        let store = try ParagraphStore(source: source, index: index, reader: &reader)
+        XCTAssertEqual(store.count, 5)
+        let paragraphs = (0..<5).map { store[$0] }
+        XCTAssertEqual(paragraphs.map(\.id.rawValue), [0, 1, 2, 3, 4])
+        XCTAssertEqual(paragraphs[0].text, "# One\n\nTwo\n\nThree\n")
+        XCTAssertEqual(paragraphs[0].kind, .codeBlock(language: nil))
+        XCTAssertTrue(paragraphs.dropFirst().allSatisfy { $0.text.isEmpty })
+        // A section the index counted right parses as always.
+        index.sections[0].paragraphs = 3
+        let right = try ParagraphStore(source: source, index: index, reader: &reader)
+        XCTAssertEqual((0..<3).map { right[$0].text }, ["One", "Two", "Three"])
+    }
+
     /// Sections drop their paragraphs past a bound and parse again to the same values.
     func testDroppedSectionsParseAgainAlike() throws {
         let document = try TextDocument(markdownData: Data(TextDocument.generatedMarkdown(paragraphs: 2000).utf8), sectionBytes: 500)

@@ -262,3 +262,37 @@ final class FragmentDrawingTests: XCTestCase {
         XCTAssertTrue(image, "the image is drawn")
     }
 }
+
+/// An element of the program's own (TextKit's `NSTextParagraph` subclasses): it says which
+/// paragraph it lays out as.
+private struct QuotedElement: TextElement {
+    let quoted: TextParagraph
+    var elementRange: TextRange? { quoted.elementRange }
+    var textParagraph: TextParagraph { quoted }
+}
+
+final class ForeignElementTests: XCTestCase {
+    /// A fragment made for an element that is not a `TextParagraph` shapes its paragraph, where it
+    /// used to end the process.
+    func testAFragmentForAnElementOfYourOwnLaysOutItsParagraph() throws {
+        let paragraph = try TextDocument(markdown: "Quoted text, laid out from an element of the program's own.").paragraphs[0]
+        let fragment = TextLayoutFragment(textElement: QuotedElement(quoted: paragraph), range: nil)
+        XCTAssertEqual(fragment.textElement.elementRange, paragraph.elementRange)
+        let view = TextView(document: try TextDocument(markdown: "x"), viewportSize: CGSize(width: 400, height: 120))
+        let delegate = ForeignElementDelegate(element: QuotedElement(quoted: paragraph))
+        view.textLayoutManager.delegate = delegate
+        _ = try withExtendedLifetime(delegate) { try view.renderFrame() }
+        let laidOut = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        XCTAssertEqual((laidOut.textElement as? TextParagraph)?.text, paragraph.text)
+        XCTAssertFalse(laidOut.textLineFragments.isEmpty)
+    }
+}
+
+private final class ForeignElementDelegate: TextLayoutManagerDelegate {
+    let element: QuotedElement
+    init(element: QuotedElement) { self.element = element }
+    func textLayoutManager(_ textLayoutManager: TextLayoutManager, textLayoutFragmentFor location: TextLocation,
+                           in textElement: TextElement) -> TextLayoutFragment {
+        TextLayoutFragment(textElement: element, range: element.elementRange)
+    }
+}

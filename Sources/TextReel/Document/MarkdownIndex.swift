@@ -34,7 +34,8 @@ struct MarkdownIndex {
         var styledHeadings = false
     }
 
-    private(set) var sections: [Section] = []
+    /// Settable so a test can give the store a miscounted section.
+    var sections: [Section] = []
     /// Some line is not valid UTF-8: `MarkdownReader.validateUTF8` says where.
     private(set) var invalidUTF8 = false
 

@@ -54,13 +54,10 @@ open class TextLayoutFragment {
     /// A table row's borders.
     private(set) var table: TableRowGeometry?
 
-    /// A fragment for `textElement` (a `TextParagraph`), laid out by the layout manager that
+    /// A fragment for `textElement` (its `textParagraph`), laid out by the layout manager that
     /// asked its delegate for it.
     public init(textElement: TextElement, range rangeInElement: TextRange?) {
-        guard let paragraph = textElement as? TextParagraph else {
-            preconditionFailure("TextReel lays out TextParagraph elements, not \(type(of: textElement))")
-        }
-        self.paragraph = paragraph
+        paragraph = textElement.textParagraph
         self.rangeInElement = rangeInElement
         layoutFragmentFrame = .zero
         typographicSurfaceBounds = .zero

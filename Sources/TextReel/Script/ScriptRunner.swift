@@ -8,8 +8,8 @@ public final class ScriptRunner {
     /// The script being played.
     public let script: ScrollScript
     let timeline: Timeline
-    /// What a step fixed when it started (a scroll's distance and landing), by step index.
-    var memory: [Int: any Sendable] = [:]
+    /// What a scroll step fixed when it started (its distance and landing), by step index.
+    var courses: [Int: ScrollStep.Course] = [:]
     /// How many frames ahead the leading overdraw looks.
     static let lookahead = 6
     /// The most the leading overdraw grows, in viewport heights.

@@ -92,7 +92,7 @@ public struct ScrollStep: ScriptStep, Equatable {
     /// What a scroll fixed when it started: the distance to cover and where it lands.
     struct Course: Sendable {
         var distance: Double
-        var landing: Landing?
+        var landing: Landing
     }
 
     /// Where a scroll lands: an absolute y, or a place in a paragraph that moves with it.
@@ -104,27 +104,25 @@ public struct ScrollStep: ScriptStep, Equatable {
     public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? {
         let view = runner.view
         let (from, to) = part.span
-        if case .by(let delta) = target {
-            // Moving by deltas keeps visible content moving exactly by them.
-            if from == 0 {
-                runner.memory[index] = Course(distance: min(max(view.contentOffset.y + delta, 0), view.maximumContentOffset) - view.contentOffset.y)
-            }
-            view.scroll(by: (runner.memory[index] as! Course).distance * (to - from))
-            return nil
-        }
-        if from == 0 {
-            // From here on the target is followed where it is now.
+        // The course is fixed when the step starts; from there on the target is followed where it is.
+        let course: Course
+        if from > 0, let started = runner.courses[index] {
+            course = started
+        } else {
             let landing = try resolve(view)
-            runner.memory[index] = Course(distance: Self.y(of: landing, in: view) - view.contentOffset.y, landing: landing)
+            course = Course(distance: Self.y(of: landing, in: view) - view.contentOffset.y, landing: landing)
+            runner.courses[index] = course
         }
-        let landing = (runner.memory[index] as! Course).landing!
-        if to >= 1 {
-            switch landing {
+        if case .by = target {
+            // Moving by deltas keeps visible content moving exactly by them.
+            view.scroll(by: course.distance * (to - from))
+        } else if to >= 1 {
+            switch course.landing {
             case .paragraph(let id, let offset): view.scroll(toParagraph: id, offset: offset)
             case .y(let y, let exact): view.scroll(toY: y, exact: exact)
             }
         } else {
-            let remaining = Self.y(of: landing, in: view) - view.contentOffset.y
+            let remaining = Self.y(of: course.landing, in: view) - view.contentOffset.y
             view.scroll(by: remaining * (to - from) / (1 - from))
         }
         return nil
@@ -132,7 +130,7 @@ public struct ScrollStep: ScriptStep, Equatable {
 
     public func motion(_ part: StepPart, index: Int, runner: ScriptRunner) -> Double {
         let (from, to) = part.span
-        return ((runner.memory[index] as? Course)?.distance ?? 0) * (to - from)
+        return (runner.courses[index]?.distance ?? 0) * (to - from)
     }
 
     /// Where `landing` is now, clamped to the document.
@@ -162,8 +160,8 @@ public struct ScrollStep: ScriptStep, Equatable {
             return .paragraph(manager.document.paragraphs[index].id, offset: offset)
         }
         switch target {
-        case .by:
-            preconditionFailure("relative scrolls are not resolved")
+        case .by(let delta):
+            return .y(view.contentOffset.y + delta, exact: false)
         case .to(let y, let exact):
             if exact { view.measureParagraphs(above: y) }
             return .y(y, exact: exact)
