@@ -163,13 +163,31 @@ final class RenderRecord {
         try flush(onDisk: onDisk)
     }
 
-    /// The render finished: every frame is on disk.
-    func complete(_ summary: RunSummary, onDisk: Int) throws {
+    /// The render finished. It is "complete" when the folder holds every frame of `expected`
+    /// (the script's, or a shard's part; nil when frames go to standard output), else "partial"
+    /// with the frames missing named: a `--frames` run after a killed one completes nothing.
+    /// Returns the frames missing, if any.
+    func complete(_ summary: RunSummary, onDisk: Int, expected: ClosedRange<Int>?) throws -> String? {
         try flush(onDisk: onDisk)
         var summary = summary
-        summary.status = "complete"
+        let missing = expected.map { $0.filter { !FileManager.default.fileExists(atPath: folder.appendingPathComponent(String(format: "frame-%05d.png", $0)).path) } } ?? []
+        summary.status = missing.isEmpty ? "complete" : "partial"
+        summary.missingFrames = missing.isEmpty ? nil : Self.ranges(missing)
         summary.inputs = partial.inputs
         try write(summary)
+        return summary.missingFrames
+    }
+
+    /// "3-7, 9" for [3, 4, 5, 6, 7, 9].
+    static func ranges(_ numbers: [Int]) -> String {
+        var parts: [String] = []
+        var start = numbers.first ?? 0, last = start
+        for n in numbers.dropFirst() + [Int.min] {
+            if n == last + 1 { last = n; continue }
+            parts.append(start == last ? "\(start)" : "\(start)-\(last)")
+            start = n; last = n
+        }
+        return parts.joined(separator: ", ")
     }
 
     /// The render stopped with `error`: the frames on disk are counted, the files of frames

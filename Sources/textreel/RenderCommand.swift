@@ -117,6 +117,7 @@ enum RenderCommand {
         var chart = RunChart()
         let progress = Progress(total: range?.count ?? runner.frameCount, enabled: !options.quiet)
         var summary: RunSummary
+        var missing: String?
         do {
             summary = try runner.run(drawing: range, through: shard?.frames.upperBound) { number, frame, event in
                 try Interruption.check("after frame \(number - 1)")
@@ -142,7 +143,8 @@ enum RenderCommand {
                 summary.framesWritten = shard.frames.count
                 summary.shard = shard.description
             }
-            try record.complete(summary, onDisk: writer.framesOnDisk)
+            missing = try record.complete(summary, onDisk: writer.framesOnDisk,
+                                          expected: options.toStdout ? nil : shard?.frames ?? 1...runner.frameCount)
         } catch {
             // Frames in flight are finished, then the summary says what the folder holds.
             try? writer.finish()
@@ -156,6 +158,7 @@ enum RenderCommand {
             let frames = first == last ? String(format: "frame-%05d.png", first)
                                        : String(format: "frame-%05d.png … frame-%05d.png", first, last)
             print("wrote \(summary.framesWritten) frame\(summary.framesWritten == 1 ? "" : "s") to \(options.out.relativePath)/: \(frames), events.jsonl, summary.json")
+            if let missing { print("the folder still lacks frame\(missing.contains(where: { !$0.isNumber }) ? "s" : "") \(missing) of the script: summary.json says \"partial\"") }
         }
         return 0
     }

@@ -40,6 +40,33 @@ final class OutputFolderTests: XCTestCase {
         XCTAssertGreaterThan(summary["paragraphs"] as? Int ?? 0, 0)
     }
 
+    /// A `--frames` run after a render that stopped part way says "partial" and names the frames
+    /// the folder still lacks; "complete" only once every frame of the script is on disk.
+    func testAPartOfAStoppedRenderIsNotComplete() throws {
+        let out = Paths.temporaryFolder()
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 600; exec \"$0\" render \"$1\" --script \"$2\" --out \"$3\" --quiet",
+                             CLI.executable.path, demo, script, out.path]
+        process.currentDirectoryURL = Paths.root
+        process.standardError = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        let stopped = try frames(out).count
+        let last = try CLI.run(["render", demo, "--script", script, "--out", out.path, "--frames", "\(stopped + 3)-\(stopped + 4)"])
+        XCTAssertEqual(last.status, 0, last.stderr)
+        let partial = try summary(out)
+        XCTAssertEqual(partial["status"] as? String, "partial")
+        let count = try XCTUnwrap(partial["frames"] as? Int)
+        XCTAssertEqual(partial["missingFrames"] as? String, "\(stopped + 1)-\(stopped + 2), \(stopped + 5)-\(count)")
+        XCTAssertTrue(last.stdout.contains("still lacks frames \(stopped + 1)-\(stopped + 2)"), last.stdout)
+        let rest = try CLI.run(["render", demo, "--script", script, "--out", out.path, "--frames", "\(stopped + 1)-\(count)", "--quiet"])
+        XCTAssertEqual(rest.status, 0, rest.stderr)
+        XCTAssertEqual(try summary(out)["status"] as? String, "complete")
+        XCTAssertNil(try summary(out)["missingFrames"])
+        XCTAssertEqual(try frames(out).count, count)
+    }
+
     /// `--frames` into the folder of a render with other inputs (another width) is refused and
     /// leaves it as it was; with the same inputs it completes it.
     func testPartialRendersOnlyCompleteTheSameRender() throws {

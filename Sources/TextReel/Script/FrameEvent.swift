@@ -92,9 +92,14 @@ public struct FrameEvent: Encodable, Sendable {
 
 /// `summary.json`: totals over a run.
 public struct RunSummary: Codable, Sendable {
-    /// "complete", or "running", "failed" or "interrupted" for a render that did not finish:
-    /// then `frames` counts the frames it finished, and `error` says why it stopped.
+    /// "complete" when the folder holds every frame of the script (of its part, for a shard);
+    /// "partial" when the render finished but frames are missing (a `--frames` run: see
+    /// `missingFrames`); "running", "failed" or "interrupted" for a render that did not finish,
+    /// and `error` says why it stopped. Whatever the status, `frames` counts the frames run
+    /// (each has its line in events.jsonl) and `framesWritten` the files this run wrote.
     public var status = "complete"
+    /// The frames of the script the folder lacks ("51-99, 120") when the status is "partial".
+    public var missingFrames: String?
     /// Why the run stopped, when it did not complete.
     public var error: String?
     /// What the frames depend on (see the CLI's `--frames`): a later run of part of the frames
