@@ -14,14 +14,24 @@ enum AppearanceOptions {
     """
 
     /// The theme from the flags, over the script's settings (whose theme file is relative to it).
+    /// A theme that names font families the font set lacks is warned about (unless `--quiet`).
     static func theme(_ args: Arguments, script: ScrollScript?) throws -> Theme {
         let flags = try Appearance.parse(theme: args.values["theme"], textSize: args.values["text-size"], direction: args.values["direction"])
-        if flags.theme != nil { return try flags.over(script?.appearance ?? Appearance()).resolve() }
-        let folder = script.map { URL(fileURLWithPath: $0.fileName).deletingLastPathComponent() }
-        do { return try flags.over(script?.appearance ?? Appearance()).resolve(relativeTo: folder) } catch let error as TextReelError {
-            // The theme came from the script: say where it names it.
-            guard let script, script.appearance.theme != nil, error.line == nil else { throw error }
-            throw script.themeError(error)
+        let appearance = flags.over(script?.appearance ?? Appearance())
+        let theme: Theme
+        if flags.theme != nil {
+            theme = try appearance.resolve()
+        } else {
+            let folder = script.map { URL(fileURLWithPath: $0.fileName).deletingLastPathComponent() }
+            do { theme = try appearance.resolve(relativeTo: folder) } catch let error as TextReelError {
+                // The theme came from the script: say where it names it.
+                guard let script, script.appearance.theme != nil, error.line == nil else { throw error }
+                throw script.themeError(error)
+            }
         }
+        if let name = appearance.theme, Theme.builtIn[name] == nil, !args.flags.contains("quiet") {
+            for warning in theme.fontWarnings() { Terminal.error("\(name): warning: \(warning)") }
+        }
+        return theme
     }
 }

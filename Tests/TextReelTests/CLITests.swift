@@ -251,6 +251,25 @@ final class MessageTests: XCTestCase {
         XCTAssertTrue(version.stdout.hasPrefix("textreel ") && version.stdout.contains("Pango"), version.stdout)
     }
 
+    /// A theme naming a family the font set lacks is warned about, with the family its text is
+    /// really drawn in (asked of Pango, not assumed); a list of families the set has, or generic
+    /// names, is not.
+    func testAThemesUnknownFontFamilyIsWarnedAbout() throws {
+        let folder = Paths.temporaryFolder()
+        try Data("# Fonts\n\n```\ncode\n```\n".utf8).write(to: folder.appendingPathComponent("a.md"))
+        try Data("{bodyFamilies: \"Helvetica Neue, 'DejaVu Serif'\", monoFamilies: \"Fira Code\"}\n".utf8).write(to: folder.appendingPathComponent("odd.json5"))
+        try Data("{bodyFamilies: \"DejaVu Serif, sans-serif\", monoFamilies: \"monospace\"}\n".utf8).write(to: folder.appendingPathComponent("fine.json5"))
+        let odd = try CLI.run(["render", "a.md", "--theme", "odd.json5", "--out", "o1"], in: folder)
+        XCTAssertEqual(odd.status, 0, odd.stderr)
+        XCTAssertTrue(odd.stderr.contains("odd.json5: warning: bodyFamilies: the font set has no family 'Helvetica Neue'; its text is drawn in 'DejaVu Serif'"), odd.stderr)
+        XCTAssertTrue(odd.stderr.contains("monoFamilies: the font set has no family 'Fira Code'; its text is drawn in 'DejaVu Sans'"), odd.stderr)
+        let fine = try CLI.run(["render", "a.md", "--theme", "fine.json5", "--out", "o2"], in: folder)
+        XCTAssertEqual(fine.status, 0, fine.stderr)
+        XCTAssertFalse(fine.stderr.contains("warning"), fine.stderr)
+        let quiet = try CLI.run(["render", "a.md", "--theme", "odd.json5", "--out", "o3", "--quiet"], in: folder)
+        XCTAssertEqual(quiet.stderr, "")
+    }
+
     /// Messages say where and only what happened: a script's unknown theme at its line:column, a
     /// case's absolute script path as written, a taken port with TextReel's line alone, a
     /// structure list capped with the count left out.

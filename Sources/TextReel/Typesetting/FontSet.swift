@@ -114,3 +114,35 @@ extension FontSet {
     /// the process-wide font lock. A thread of your own that rendered calls it before it ends.
     public static func releaseThreadFonts() { FontSystem.releaseThreadFonts() }
 }
+
+extension FontSet {
+    /// The generic names the configuration maps onto the set's fonts.
+    static let genericFamilies: Set<String> = ["sans", "sans-serif", "serif", "monospace", "emoji"]
+
+    /// The families of a comma-separated list (a theme's `bodyFamilies`, CSS's `font-family`)
+    /// that no file of the set provides, as written. Pango would silently draw their text in the
+    /// next family of the list that exists, or in the configuration's default.
+    public func missingFamilies(in list: String) -> [String] {
+        let known = FontSystem.forCurrentThread(self).familyNames
+        return Theme.families(list).filter { !known.contains($0.lowercased()) && !Self.genericFamilies.contains($0.lowercased()) }
+    }
+}
+
+extension Theme {
+    /// The names in a comma-separated family list, without quotes or spaces around them.
+    static func families(_ list: String) -> [String] {
+        list.split(separator: ",").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: " \t\"'")) }.filter { !$0.isEmpty }
+    }
+
+    /// What the families a theme names come to in `fontSet`: a line for each list that names a
+    /// family the set lacks, saying which family its text is drawn in instead.
+    public func fontWarnings(in fontSet: FontSet = .standard) -> [String] {
+        [("bodyFamilies", bodyFamilies), ("monoFamilies", monoFamilies)].compactMap { key, list in
+            let missing = fontSet.missingFamilies(in: list)
+            guard !missing.isEmpty else { return nil }
+            let names = missing.map { "'\($0)'" }.joined(separator: ", ")
+            let used = FontSystem.forCurrentThread(fontSet).family(drawing: list).map { "'\($0)'" } ?? "the set's default"
+            return "\(key): the font set has no family \(names); its text is drawn in \(used)"
+        }
+    }
+}

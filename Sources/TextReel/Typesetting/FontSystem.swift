@@ -44,6 +44,31 @@ final class FontSystem {
     /// Why the fonts are not as named (a missing file), or nil. Rendering reports it.
     let problem: TextReelError?
 
+    /// The family Pango draws Latin text of a family list in (the first of the list the set has,
+    /// or what fontconfig matches when it has none).
+    func family(drawing list: String) -> String? {
+        FontLock.run {
+            let description = pango_font_description_new()!
+            defer { pango_font_description_free(description) }
+            pango_font_description_set_family(description, list)
+            pango_font_description_set_size(description, 12 * PANGO_SCALE)
+            guard let font = pango_font_map_load_font(fontMap, context, description) else { return nil }
+            defer { g_object_unref(UnsafeMutableRawPointer(font)) }
+            let used = pango_font_describe(font)!
+            defer { pango_font_description_free(used) }
+            return pango_font_description_get_family(used).map { String(cString: $0) }
+        }
+    }
+
+    /// The families the set's files provide, lowercased (fontconfig compares them so).
+    lazy var familyNames: Set<String> = FontLock.run {
+        var families: UnsafeMutablePointer<UnsafeMutablePointer<PangoFontFamily>?>?
+        var count: Int32 = 0
+        pango_font_map_list_families(fontMap, &families, &count)
+        defer { g_free(families) }
+        return Set((0..<Int(count)).compactMap { families?[$0].flatMap { pango_font_family_get_name($0) }.map { String(cString: $0).lowercased() } })
+    }
+
     /// Never fails: a missing font file is recorded in `problem` (Pango would fall back silently).
     init(fontSet: FontSet = .standard) {
         (fontMap, context, rightToLeftContext, problem) = FontLock.run { Self.make(fontSet) }

@@ -65,8 +65,9 @@ struct ThemeFile: Decodable {
             throw c.impossible("base", "'\(base)' is not a built-in theme; expected light or dark")
         }
         theme = start
-        if let families = try c.optional(String.self, "bodyFamilies") { theme.bodyFamilies = families }
-        if let families = try c.optional(String.self, "monoFamilies") { theme.monoFamilies = families }
+        // A list as CSS's font-family writes it (names may be quoted); Pango takes them bare.
+        if let families = try c.optional(String.self, "bodyFamilies") { theme.bodyFamilies = Theme.families(families).joined(separator: ", ") }
+        if let families = try c.optional(String.self, "monoFamilies") { theme.monoFamilies = Theme.families(families).joined(separator: ", ") }
         for (key, path, range) in Theme.numberKeys where c.has(key) { theme[keyPath: path] = try c.number(key, in: range) }
         for (key, path) in Theme.colorKeys where c.has(key) { theme[keyPath: path] = try Self.color(c, key) }
         if c.has("headingSizes") {
