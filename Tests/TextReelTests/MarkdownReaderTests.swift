@@ -137,6 +137,13 @@ final class MarkdownReaderTests: XCTestCase {
         XCTAssertNotNil(error("![x](video:a?size=0x10)"))
         XCTAssertNotNil(error("![x](video:a?size=99999x10)"))
         XCTAssertNotNil(error("![x](control:a?kind=knob)"))
+        // Columns count characters, not bytes (cmark's), in every section of a document.
+        let wide = error("# Zürich\n\nééé ![x](ftp:thing)")
+        XCTAssertEqual(wide.map { [$0.line, $0.column] }, [3, 5])
+        let quoted = error("> 日本 ![x](ftp:thing)")
+        XCTAssertEqual(quoted?.column, 6)
+        let document = try? TextDocument(markdown: "ééé ![a](nosuch.png)")
+        XCTAssertTrue(document?.warnings.first?.hasPrefix("<markdown>:1:5: warning: image nosuch.png") == true, "\(document?.warnings ?? [])")
     }
 
     func testInvalidUTF8IsAnErrorWithItsPlace() {
@@ -147,6 +154,11 @@ final class MarkdownReaderTests: XCTestCase {
             XCTAssertEqual(e?.file, "bad.md")
             XCTAssertEqual(e?.line, 2)
             XCTAssertEqual(e?.column, 3)
+        }
+        var wide = Data("ok\néé".utf8)
+        wide.append(0xFF)
+        XCTAssertThrowsError(try TextDocument(markdownData: wide, fileName: "bad.md")) { error in
+            XCTAssertEqual((error as? TextReelError).map { [$0.line, $0.column] }, [2, 3], "columns count characters")
         }
     }
 

@@ -86,9 +86,15 @@ struct MarkdownReader {
     /// The section being read, for the columns of warnings (kept only while it is read).
     private var sectionText: String?
 
+    /// The bytes being parsed and where their lines start (found when a column is first asked
+    /// for): cmark counts columns in bytes, messages count characters.
+    private var parsedBytes: UnsafeRawBufferPointer?
+    private var lineStarts: [Int]?
+
     private mutating func parse(_ bytes: UnsafeRawBufferPointer) throws {
         sectionText = bytes.contains(UInt8(ascii: "^")) ? String(decoding: bytes, as: UTF8.self) : nil
-        defer { sectionText = nil }
+        parsedBytes = bytes
+        defer { sectionText = nil; parsedBytes = nil; lineStarts = nil }
         let read: Void? = try CMarkParser.withDocument(bytes) { root in try readBlocks(of: root) }
         if read == nil { throw TextReelError(file: fileName, "cmark-gfm could not parse the document") }
     }
@@ -102,7 +108,8 @@ struct MarkdownReader {
             let prefix = raw.prefix(offset)
             let line = prefix.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
             let lineStart = prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0
-            throw TextReelError(file: fileName, line: line, column: offset - lineStart + 1,
+            let column = prefix[lineStart...].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
+            throw TextReelError(file: fileName, line: line, column: column,
                                 raw[offset] == 0 ? "a NUL byte; expected text (a binary file?)"
                                     : "invalid UTF-8 (byte 0x\(String(raw[offset], radix: 16))); expected a UTF-8 text file")
         }
@@ -508,18 +515,28 @@ struct MarkdownReader {
     /// cmark gives inline positions only on some nodes: fall back to the nearest block's line.
     /// Some blocks next to tables have none at all; then the place is unknown (the document's
     /// own line 1 would be wrong, and differ between a whole parse and one of a section).
-    private func position(of node: OpaquePointer) -> (Int?, Int?) {
+    private mutating func position(of node: OpaquePointer) -> (Int?, Int?) {
         if let line = interruptedTableLine(of: node) { return (line + lineOffset, nil) }
         var current: OpaquePointer? = node
         while let n = current, cmark_node_parent(n) != nil {
             let line = Int(cmark_node_get_start_line(n))
             if line > 0 {
                 let column = Int(cmark_node_get_start_column(n))
-                return (line + lineOffset, column > 0 ? column : nil)
+                return (line + lineOffset, column > 0 ? characterColumn(byte: column, line: line) : nil)
             }
             current = cmark_node_parent(n)
         }
         return (nil, nil)
+    }
+
+    /// The 1-based column in characters of the 1-based `byte` of the parsed bytes' `line`.
+    private mutating func characterColumn(byte: Int, line: Int) -> Int {
+        guard let bytes = parsedBytes else { return byte }
+        if lineStarts == nil { lineStarts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 } }
+        guard let starts = lineStarts, line - 1 < starts.count else { return byte }
+        let start = starts[line - 1], end = min(start + byte - 1, bytes.count)
+        // Continuation bytes (10xxxxxx) start no character.
+        return bytes[start..<end].reduce(1) { $0 + ($1 & 0xC0 == 0x80 ? 0 : 1) }
     }
 
     /// When a table interrupts a paragraph, cmark-gfm's table extension splits the paragraph: the
@@ -552,13 +569,13 @@ struct MarkdownReader {
     }
 
     /// "line:column", "line", or nil when unknown.
-    private func location(of node: OpaquePointer) -> String? {
+    private mutating func location(of node: OpaquePointer) -> String? {
         let (line, column) = position(of: node)
         return line.map { line in column.map { "\(line):\($0)" } ?? "\(line)" }
     }
 
     /// "file:line:column" as far as known, to start a warning.
-    private func place(of node: OpaquePointer) -> String {
+    private mutating func place(of node: OpaquePointer) -> String {
         location(of: node).map { "\(fileName):\($0)" } ?? fileName
     }
 
