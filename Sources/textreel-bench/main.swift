@@ -308,10 +308,19 @@ func growthDocument(_ name: String, _ count: Int) throws -> URL {
     try Data((text + "\n").utf8).write(to: url)
     return url
 }
+/// A script typing `count` characters at once into a short document's first paragraph.
+func typingScript(_ count: Int) throws -> URL {
+    let url = folder.appendingPathComponent("growth-type-\(count).json5")
+    let text = String(repeating: "typed word ", count: count / 11 + 1).prefix(count)
+    try Data("{steps: [{select: {paragraph: 0, from: 0}}, {type: \"\(text)\"}]}\n".utf8).write(to: url)
+    return url
+}
 var growth: [String: Double] = [:]
-for (name, sizes) in [("table", [10_000, 40_000]), ("code", [10_000, 40_000]), ("images", [400, 4_000])] {
+for (name, sizes) in [("table", [10_000, 40_000]), ("code", [10_000, 40_000]), ("images", [400, 4_000]), ("type", [10_000, 40_000])] {
     for count in sizes {
-        let runs = try processSeconds(["render", try growthDocument(name, count).path, "--quiet", "--out", folder.appendingPathComponent("growth-out").path])
+        let input = name == "type" ? ["render", try growthDocument("images", 1).path, "--script", try typingScript(count).path]
+                                   : ["render", try growthDocument(name, count).path]
+        let runs = try processSeconds(input + ["--quiet", "--out", folder.appendingPathComponent("growth-out").path])
         growth["\(name)-\(count)"] = runs.map(Measure.median) ?? 0
     }
 }
@@ -390,7 +399,8 @@ if let process = results["process"], process["scrollFps"]! > 0 {
 }
 if let g = results["growth"], g["table-10000"]! > 0 {
     for (name, label, small, large) in [("table", "one table of N rows", 10_000, 40_000), ("code", "one code block of N lines", 10_000, 40_000),
-                                        ("images", "one image referenced N times", 400, 4_000)] {
+                                        ("images", "one image referenced N times", 400, 4_000),
+                                        ("type", "a type step of N characters", 10_000, 40_000)] {
         let a = g["\(name)-\(small)"]!, b = g["\(name)-\(large)"]!
         row("first frame, \(label): N = \(small) / \(large)", "\(f(a, 2)) / \(f(b, 2)) s: \(f(b / max(a, 1e-9), 1))× for \(large / small)× the input (target: linear)")
     }

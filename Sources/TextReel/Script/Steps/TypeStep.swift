@@ -1,8 +1,9 @@
 import Foundation
 
 /// `{type: "text"}` or `{type: {text: "text", rate: 12}}`: typed at the caret, all at once or
-/// `rate` characters a second (one edit per character, as the layout, the height index and the
-/// attachment policies see any), the view following the caret. `{type: {id, text}}` types into
+/// `rate` characters a second, the view following the caret. What a frame types is one edit (as
+/// a paste is): the characters of a frame are never seen apart, and a paragraph is rebuilt once
+/// per frame rather than once per character, so a long step costs what it types. `{type: {id, text}}` types into
 /// an attachment's text field instead (an `AttachmentStep`).
 public struct TypeStep: ScriptStep, Equatable {
     /// What is typed.
@@ -41,7 +42,7 @@ public struct TypeStep: ScriptStep, Equatable {
         let (from, to) = part.span
         let typed = String(characters[Int((from * Double(characters.count)).rounded())..<Int((to * Double(characters.count)).rounded())])
         guard !typed.isEmpty else { return nil }
-        for character in typed { try view.insertText(String(character)) }
+        try view.insertText(typed)
         return runner.revealCaret(after: "type")
     }
 
