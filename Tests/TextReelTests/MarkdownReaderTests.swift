@@ -142,6 +142,12 @@ final class MarkdownReaderTests: XCTestCase {
         XCTAssertEqual(wide.map { [$0.line, $0.column] }, [3, 5])
         let quoted = error("> 日本 ![x](ftp:thing)")
         XCTAssertEqual(quoted?.column, 6)
+        // Lines end at "\r\n" and lone "\r" too (found by the fuzzer: a lone "\r" before an
+        // attribute list placed its warning past the section's last line and ended the process).
+        let lone = try? TextDocument(markdown: "\r\r^[](t o)")
+        XCTAssertTrue(lone?.warnings.first?.hasPrefix("<markdown>:3:1: warning") == true, "\(lone?.warnings ?? [])")
+        let crlf = try? TextDocument(markdown: "a\r\nb\r\n\r\nééé ^[x](note: NaN) ![a](nosuch.png)")
+        XCTAssertEqual(Set(crlf?.warnings.map { $0.prefix(16) } ?? []), ["<markdown>:4:5: ", "<markdown>:4:21:"])
         let document = try? TextDocument(markdown: "ééé ![a](nosuch.png)")
         XCTAssertTrue(document?.warnings.first?.hasPrefix("<markdown>:1:5: warning: image nosuch.png") == true, "\(document?.warnings ?? [])")
     }

@@ -238,8 +238,12 @@ struct MarkdownReader {
     /// after `line`; the line alone when it is not found as written (it spans lines).
     private func sourcePlace(of snippet: String, from line: Int) -> String {
         guard let source = sectionText else { return "\(line)" }
-        let lines = source.split(separator: "\n", omittingEmptySubsequences: false)
-        for k in max(line - lineOffset - 1, 0)..<lines.count {
+        // Lines end as cmark ends them: "\r\n" is one Character, so splitting at "\n" alone
+        // would join every line of a CRLF file.
+        let lines = source.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }
+        let first = max(line - lineOffset - 1, 0)
+        guard first < lines.count else { return "\(line)" }
+        for k in first..<lines.count {
             if let range = lines[k].range(of: snippet) {
                 return "\(k + 1 + lineOffset):\(lines[k].distance(from: lines[k].startIndex, to: range.lowerBound) + 1)"
             }
@@ -532,7 +536,10 @@ struct MarkdownReader {
     /// The 1-based column in characters of the 1-based `byte` of the parsed bytes' `line`.
     private mutating func characterColumn(byte: Int, line: Int) -> Int {
         guard let bytes = parsedBytes else { return byte }
-        if lineStarts == nil { lineStarts = [0] + bytes.indices.filter { bytes[$0] == 0x0A }.map { $0 + 1 } }
+        if lineStarts == nil {
+            // A line ends at "\n", "\r\n" or a lone "\r", as cmark reads it.
+            lineStarts = [0] + bytes.indices.filter { bytes[$0] == 0x0A || (bytes[$0] == 0x0D && ($0 + 1 == bytes.count || bytes[$0 + 1] != 0x0A)) }.map { $0 + 1 }
+        }
         guard let starts = lineStarts, line - 1 < starts.count else { return byte }
         let start = starts[line - 1], end = min(start + byte - 1, bytes.count)
         // Continuation bytes (10xxxxxx) start no character.
