@@ -213,6 +213,13 @@ struct MarkdownReader {
         return (String(decoding: bytes, as: UTF8.self), moved, attachments.map { $0.at(offset: move($0.utf8Offset), isBlock: $0.isBlock) })
     }
 
+    /// Colours the code block just read from paragraph `first` by its info string's language.
+    private mutating func highlightCode(from first: Int, language info: String?) {
+        guard paragraphs.count > first, let language = SyntaxHighlighter.language(ofInfo: info),
+              let bands = SyntaxHighlighter.shared.highlighted(Array(paragraphs[first...]), language: language, incremental: false) else { return }
+        paragraphs.replaceSubrange(first..<first + bands.count, with: bands)
+    }
+
     /// Lines of a code block per paragraph: a longer block is laid out in bands of this many
     /// lines, each its own paragraph (lazily, as paragraphs are), drawn as one box.
     static let codeBandLines = 100
@@ -220,6 +227,8 @@ struct MarkdownReader {
     /// A code block: one paragraph, or bands of `codeBandLines` lines that join up (each band's
     /// source line is its first line's; the first band's the block's).
     mutating func addCode(_ code: String, language: String?, line: Int, firstCodeLine: Int) throws {
+        let blockStart = paragraphs.count
+        defer { highlightCode(from: blockStart, language: language) }
         var lines = code.split(separator: "\n", omittingEmptySubsequences: false)
         guard lines.count > Self.codeBandLines else { return try add(.codeBlock(language: language), text: code, line: line) }
         var first = true, start = firstCodeLine

@@ -103,6 +103,9 @@ public struct TextParagraph: Hashable, Sendable {
     public let sourceLine: Int
     /// Which blocks around it end with it: the space after it is theirs.
     public let ending: BlockEnding
+    /// A highlighted code band's lexer state at its start (nil: a block's start, or not known),
+    /// so an edit re-lexes from its band (see `SyntaxHighlighter`).
+    var syntaxStart: [String]?
 
     /// A paragraph; offsets in `runs`, `attachments` and `attributes` are UTF-8 bytes into `text`.
     public init(id: ParagraphID, kind: ParagraphKind, text: String, runs: [StyledRun] = [],
@@ -116,20 +119,26 @@ public struct TextParagraph: Hashable, Sendable {
 
     /// The same paragraph under another id (a paragraph inserted into a document).
     public func with(id: ParagraphID) -> TextParagraph {
-        TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
-                      quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes, ending: ending)
+        var copy = TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
+                                 quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes, ending: ending)
+        copy.syntaxStart = syntaxStart
+        return copy
     }
 
     /// The same paragraph with other text, runs, attachments and attributes (an edit keeps id and kind).
     public func replacing(text: String, runs: [StyledRun], attachments: [TextAttachment], attributes: [AttributeRun]? = nil) -> TextParagraph {
-        TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
-                      quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes ?? self.attributes, ending: ending)
+        var copy = TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
+                                 quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes ?? self.attributes, ending: ending)
+        copy.syntaxStart = syntaxStart
+        return copy
     }
 
     /// The same paragraph ending other blocks.
     func with(ending: BlockEnding) -> TextParagraph {
-        TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
-                      quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes, ending: ending)
+        var copy = TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
+                                 quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes, ending: ending)
+        copy.syntaxStart = syntaxStart
+        return copy
     }
 }
 

@@ -24,6 +24,7 @@ struct FragmentPainter {
         drawDecorations(fragment, style: style, box: box, in: cr)
         cairo_restore(cr)
         guard let layout = fragment.layout, !paragraph.kind.isThematicBreak else { return }
+        if style.isCode { drawContinuationMarkers(fragment, style: style, in: cr) }
         Paint.setColor(cr, style.color)
         for (box, origin) in fragment.cells.isEmpty ? [(layout, fragment.layoutOrigin)] : fragment.cells {
             cairo_move_to(cr, origin.x, origin.y)
@@ -73,6 +74,33 @@ struct FragmentPainter {
 }
 
 extension FragmentPainter {
+    /// A hooked arrow (↪) in the continuation indent of each soft-wrapped code line, as editors
+    /// mark soft wraps: a reader (or OCR) tells a wrapped line from two lines.
+    func drawContinuationMarkers(_ fragment: TextLayoutFragment, style: BlockStyle, in cr: OpaquePointer) {
+        let bytes = Array(fragment.paragraph.text.utf8)
+        let mirrored = theme.direction == .rightToLeft
+        Paint.setColor(cr, theme.secondaryText)
+        cairo_set_line_width(cr, 1)
+        for line in fragment.textLineFragments {
+            let start = line.characterRange.lowerBound
+            guard start > 0, start <= bytes.count, bytes[start - 1] != 0x0A else { continue }
+            let size = style.size
+            let y = line.typographicBounds.midY.rounded() + 0.5
+            let width = (style.continuationIndent * 0.45).rounded()
+            let x = mirrored ? (line.typographicBounds.maxX + style.continuationIndent * 0.3).rounded() + 0.5
+                             : (line.typographicBounds.minX - style.continuationIndent * 0.75).rounded() + 0.5
+            let direction = mirrored ? -1.0 : 1.0
+            let top = y - size * 0.35, head = size * 0.18
+            cairo_move_to(cr, x, top)
+            cairo_line_to(cr, x, y)
+            cairo_line_to(cr, x + direction * width, y)
+            cairo_move_to(cr, x + direction * (width - head), y - head)
+            cairo_line_to(cr, x + direction * width, y)
+            cairo_line_to(cr, x + direction * (width - head), y + head)
+            cairo_stroke(cr)
+        }
+    }
+
     /// A row's borders (GitHub's: every cell boxed), the stripe of every second body row, and,
     /// where the table is cut at the view's edge, a marker there.
     private func drawTableRow(_ row: TableRow, _ table: TableRowGeometry, width: Double, in cr: OpaquePointer) {

@@ -46,6 +46,8 @@ public struct Theme: Hashable, Sendable {
     public var link = Color(hex: 0x0B63CE)
     /// Behind code blocks and inline code.
     public var codeBackground = Color(hex: 0xF3F4F6)
+    /// Highlighted code's colours by class.
+    public var syntax = SyntaxColors()
     /// Thematic breaks, table header lines and the line under level 1 and 2 headings.
     public var rule = Color(hex: 0xD0D7DE)
     /// The bar beside quoted text.
@@ -131,6 +133,52 @@ public struct Theme: Hashable, Sendable {
         public init() {}
     }
 
+    /// Colours of highlighted code, by class (GitHub's "prettylights" palette as a reference).
+    public struct SyntaxColors: Hashable, Sendable {
+        /// Keywords (`let`, `func`, `return`).
+        public var keyword = Color(hex: 0xCF222E)
+        /// String literals.
+        public var string = Color(hex: 0x0A3069)
+        /// Comments.
+        public var comment = Color(hex: 0x6E7781)
+        /// Numbers, constants and built-in names.
+        public var constant = Color(hex: 0x0550AE)
+        /// Function and method names, decorators.
+        public var function = Color(hex: 0x8250DF)
+        /// Type names and namespaces.
+        public var type = Color(hex: 0x953800)
+        /// Variables and attributes.
+        public var variable = Color(hex: 0x953800)
+        /// Markup tags.
+        public var tag = Color(hex: 0x116329)
+        /// A diff's added lines.
+        public var inserted = Color(hex: 0x116329)
+        /// A diff's removed lines.
+        public var deleted = Color(hex: 0x82071E)
+        /// A diff's headers.
+        public var heading = Color(hex: 0x0550AE)
+        /// The light look's colours.
+        public init() {}
+
+        /// The colour of a class as the highlighter names it (nil: drawn as plain code).
+        public func color(of name: String) -> Color? {
+            switch name {
+            case "keyword": keyword
+            case "string": string
+            case "comment": comment
+            case "number", "constant", "builtin": constant
+            case "function", "attribute": function
+            case "type": type
+            case "variable": variable
+            case "tag": tag
+            case "inserted": inserted
+            case "deleted": deleted
+            case "heading": heading
+            default: nil
+            }
+        }
+    }
+
     /// Colours of the overlay (`--overlay`): fragment frames, surface bounds, the minimap.
     public struct OverlayColors: Hashable, Sendable {
         /// Fragment frames, and the visible rect on the minimap.
@@ -179,6 +227,12 @@ public struct Theme: Hashable, Sendable {
         a.imagePlaceholder = Color(hex: 0x2D1517); a.imagePlaceholderInk = Color(hex: 0xFF7B72)
         a.otherPlaceholder = Color(hex: 0x161B22); a.otherPlaceholderInk = Color(hex: 0xC9D1D9)
         t.attachments = a
+        var c = SyntaxColors()
+        c.keyword = Color(hex: 0xFF7B72); c.string = Color(hex: 0xA5D6FF); c.comment = Color(hex: 0x8B949E)
+        c.constant = Color(hex: 0x79C0FF); c.function = Color(hex: 0xD2A8FF); c.type = Color(hex: 0xFFA657)
+        c.variable = Color(hex: 0xFFA657); c.tag = Color(hex: 0x7EE787); c.inserted = Color(hex: 0xAFF5B4)
+        c.deleted = Color(hex: 0xFFDCD7); c.heading = Color(hex: 0x1F6FEB)
+        t.syntax = c
         t.overlay.frame = Color(hex: 0x4493F8); t.overlay.surface = Color(hex: 0xF0883E)
         t.overlay.band = Color(hex: 0xAB7DF8); t.overlay.minimap = Color(hex: 0x21262D)
         return t
@@ -237,7 +291,9 @@ struct BlockStyle {
     /// Padding above and below the text (`padding`, but none where a band of a long code block
     /// joins the next: one line's spacing instead, as between its lines).
     var paddingTop = 0.0, paddingBottom = 0.0
-    var wrapsAtCharacters = false
+    /// Code: wrapped between tokens, continuation lines indented by `continuationIndent`.
+    var isCode = false
+    var continuationIndent = 0.0
     /// How far each quote level moves the text (and its bar) right: the theme's, or less when
     /// deep nesting would take more than half the text width.
     var quoteStep: Double
@@ -283,7 +339,8 @@ struct BlockStyle {
             paddingTop = ending.joinsPrevious ? 0 : padding
             paddingBottom = ending.joinsNext ? theme.lineSpacing * size : padding
             spacingAfter = ending.joinsNext ? 0 : theme.paragraphSpacing + 2
-            wrapsAtCharacters = true
+            isCode = true
+            continuationIndent = 2 * size
         case .tableRow(let row):
             spacingAfter = row.isLast ? theme.paragraphSpacing + 2 : 0
         case .thematicBreak:

@@ -67,10 +67,13 @@ final class Typesetter {
         // Pango's word wrapping falls back to characters inside a word too long for the line, but
         // at a cost that grows with the square of the word (minutes for 200,000 characters): a
         // paragraph holding such a word wraps at characters outright, as code does.
-        let charWrap = style.wrapsAtCharacters || Self.hasLongWord(paragraph.text)
-        pango_layout_set_wrap(pl, charWrap ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
+        let longWord = Self.hasLongWord(paragraph.text)
+        pango_layout_set_wrap(pl, longWord ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
         pango_layout_set_spacing(pl, PangoUnits.units(theme.lineSpacing * style.size + (set?.lineSpacing ?? 0)))
-        if style.hangingIndent > 0 {
+        if style.isCode && !longWord {
+            // Soft-wrapped code lines start a continuation indent in (the marker sits there).
+            pango_layout_set_indent(pl, -PangoUnits.units(style.continuationIndent))
+        } else if style.hangingIndent > 0 {
             pango_layout_set_indent(pl, -PangoUnits.units(style.hangingIndent))
             setTabStops(pl, [style.hangingIndent])
         } else if let set, set.firstLineHeadIndent != set.headIndent {
@@ -82,8 +85,8 @@ final class Typesetter {
         }
 
         let attributes = AttributeListBuilder(shift: shift)
-        if style.wrapsAtCharacters {
-            // Code breaks anywhere, but never gains hyphens that are not in the source.
+        if style.isCode {
+            // Code never gains hyphens that are not in the source.
             attributes.add(pango_attr_insert_hyphens_new(0), 0..<paragraph.text.utf8.count)
         }
         attributes.addRuns(paragraph.runs, theme: theme)
@@ -93,6 +96,7 @@ final class Typesetter {
         }
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
         pango_layout_set_attributes(pl, attributes.list)
+        if style.isCode && !longWord { keepTokensWhole(pl, text: paragraph.text, attributes: attributes, width: available) }
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_extents(pl, &ink, &logical)
         let origin = CGPoint(x: layoutX, y: insets.top + style.spacingBefore + style.paddingTop)
@@ -112,6 +116,62 @@ final class Typesetter {
         return ShapedParagraph(size: frameRect.size, renderingSurfaceBounds: surface, lines: lines,
                                attachmentFrames: attachmentFrames.map { (attachment: $0.0, frame: $0.1) }, layoutOrigin: origin,
                                style: style, layout: layout, containerWidth: containerWidth, textShift: shift)
+    }
+
+    /// Code wraps between tokens, never inside one (`Stri` / `ng`, `in` / `stall.sh`): Pango may
+    /// break only at the spaces around a token and after `,` and `;`. A token wider than a line
+    /// alone is the exception: it breaks where it must, as its line would overflow otherwise
+    /// (a second layout, only for paragraphs that have such a token).
+    private func keepTokensWhole(_ layout: OpaquePointer, text: String, attributes: AttributeListBuilder, width: Double) {
+        let tokens = Self.codeTokens(text)
+        guard !tokens.isEmpty else { return }
+        func apply(_ whole: [Range<Int>]) {
+            let list = pango_attr_list_copy(attributes.list)!
+            for token in whole {
+                let attribute = pango_attr_allow_breaks_new(0)!
+                attribute.pointee.start_index = guint(token.lowerBound + attributes.shift)
+                attribute.pointee.end_index = guint(token.upperBound + attributes.shift)
+                pango_attr_list_insert(list, attribute)
+            }
+            pango_layout_set_attributes(layout, list)
+            pango_attr_list_unref(list)
+        }
+        apply(tokens)
+        // Lines wider than the layout hold a token too long for any line: let those break.
+        var overflowing: [Range<Int>] = []
+        let limit = PangoUnits.units(width) + 1
+        let count = pango_layout_get_line_count(layout)
+        for k in 0..<count {
+            guard let line = pango_layout_get_line_readonly(layout, k) else { continue }
+            var logical = PangoRectangle()
+            pango_layout_line_get_extents(line, nil, &logical)
+            if logical.x + logical.width > limit {
+                let start = Int(line.pointee.start_index) - attributes.shift
+                overflowing.append(start..<start + Int(line.pointee.length))
+            }
+        }
+        guard !overflowing.isEmpty else { return }
+        apply(tokens.filter { token in !overflowing.contains { $0.overlaps(token) } })
+    }
+
+    /// The byte ranges of a code text's tokens: runs without spaces, each also ended by `,` or `;`.
+    static func codeTokens(_ text: String) -> [Range<Int>] {
+        var tokens: [Range<Int>] = []
+        var start: Int?
+        for (offset, byte) in text.utf8.enumerated() {
+            if byte == 0x20 || byte == 0x09 || byte == 0x0A {
+                if let s = start, offset - s > 1 { tokens.append(s..<offset) }
+                start = nil
+            } else {
+                if start == nil { start = offset }
+                if byte == UInt8(ascii: ",") || byte == UInt8(ascii: ";") {
+                    if let s = start, offset + 1 - s > 1 { tokens.append(s..<offset + 1) }
+                    start = nil
+                }
+            }
+        }
+        if let s = start, text.utf8.count - s > 1 { tokens.append(s..<text.utf8.count) }
+        return tokens
     }
 
     /// Longest run without a space that still wraps by words.
