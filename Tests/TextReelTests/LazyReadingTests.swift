@@ -174,6 +174,17 @@ final class LazyReadingTests: XCTestCase {
         XCTAssertEqual(frames[0], frames[1])
     }
 
+    /// Front matter with a blank line inside reads the same in sections as whole (found by the
+    /// fuzzer: the index cut a section at the blank line, and the first section lost its close).
+    func testFrontMatterIsNeverCutIntoSections() throws {
+        for source in ["---\n:\n\n...", "---\ntitle: A\n\ntags: b\n---\n# Heading\n\nText.\n\nMore.\n"] {
+            let whole = try TextDocument(markdownData: Data(source.utf8), sectionBytes: 0)
+            let sections = try TextDocument(markdownData: Data(source.utf8), sectionBytes: 1)
+            XCTAssertEqual(Array(whole.paragraphs), Array(sections.paragraphs), source)
+            XCTAssertTrue(whole.paragraphs.first.map { if case .tableRow = $0.kind { true } else { false } } ?? false, source)
+        }
+    }
+
     /// A section that reads to another count than its index said (an index bug) still yields the
     /// paragraphs promised, its source shown as written, instead of ending the process.
     func testASectionTheIndexMiscountedStillGivesItsParagraphs() throws {

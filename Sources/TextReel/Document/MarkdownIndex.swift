@@ -67,6 +67,7 @@ struct MarkdownIndex {
                     sections = first.sections + second.sections.map { var s = $0; s.firstLine += first.line - 1; return s }
                 }
                 invalidUTF8 = first.invalidUTF8 || second.invalidUTF8
+                keepFrontMatterWhole(bytes)
                 return
             }
         }
@@ -74,6 +75,17 @@ struct MarkdownIndex {
         scan.run()
         sections = scan.sections
         invalidUTF8 = scan.invalidUTF8
+        keepFrontMatterWhole(bytes)
+    }
+
+    /// Front matter is read with the file's first section (the scan knows nothing of it, and
+    /// once cut a section at its blank line): the sections that start inside it join the first,
+    /// which is parsed when the file is opened (found by the fuzzer: `---`, `:`, a blank line, `...`).
+    private mutating func keepFrontMatterWhole(_ bytes: UnsafeRawBufferPointer) {
+        guard !sections.isEmpty, let front = FrontMatter(bytes) else { return }
+        var last = 0
+        while last + 1 < sections.count && sections[last + 1].bytes.lowerBound < front.byteCount { last += 1 }
+        sections.replaceSubrange(0...last, with: [Section(bytes: sections[0].bytes.lowerBound..<sections[last].bytes.upperBound, firstLine: 1)])
     }
 
     /// Where the second half starts: after the first blank line past the middle, before a line
