@@ -2,7 +2,7 @@
 
 PACKAGES := pkg-config libpango1.0-dev libcairo2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev \
             libxml2-dev libpng-dev zlib1g-dev libisal-dev libdeflate-dev libmicrohttpd-dev chromium librsvg2-dev libgdk-pixbuf-2.0-dev libchafa-dev tmux ruby-tanuki-emoji \
-            libwebp-dev ffmpeg nodejs \
+            libwebp-dev ffmpeg nodejs python3-pygments \
             fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji pango1.0-tools
 SWIFT ?= swift
 ## Warnings are bugs: a warning that a case can never match once kept two step kinds out of
@@ -120,7 +120,7 @@ fuzz: fuzz-build
 ## documents, EXPLORE_SECONDS (default 300) each; a failing script is shrunk into Output/explore/
 ## (make test runs a short fixed-seed exploration as part of the test suite)
 EXPLORE_DOCUMENTS ?= Fixtures/documents/demo.md Fixtures/documents/attachments.md Fixtures/documents/emoji.md Fixtures/documents/comments.md \
-                     Fixtures/documents/gfm.md Output/explore/generated-2000.md Output/explore/generated-20000.md
+                     Fixtures/documents/gfm.md Fixtures/documents/code.md Output/explore/generated-2000.md Output/explore/generated-20000.md
 explore: build
 	@bin=$$($(SWIFT) build $(RELEASE) --show-bin-path); mkdir -p Output/explore; \
 	$$bin/textreel generate 2000 --out Output/explore/generated-2000.md || exit 1; \

@@ -165,7 +165,8 @@ def highlight(request):
     lx = lexer(request['language'])
     if lx is None:
         return {'known': False}
-    text = request['text']
+    # Lexers expect a final newline (a last diff line matches only with it).
+    text = request['text'] + '\n'
     cuts = request.get('cuts', [])
     expect = request.get('expect')
     resumable = isinstance(lx, RegexLexer)
@@ -221,10 +222,10 @@ extension SyntaxHighlighter {
     }
 
     /// Highlights consecutive bands of one code block, the first lexed from its `syntaxStart`.
-    /// With `incremental`, lexing stops at the first later band whose start state has not
-    /// changed. Returns the bands lexed (a prefix of `bands`), each with its syntax runs and start
-    /// state; nil when the language is unknown or there is no highlighter.
-    func highlighted(_ bands: [TextParagraph], language: String, incremental: Bool) -> [TextParagraph]? {
+    /// With `syncAfter` (the band edited), lexing stops at the first later band whose start state
+    /// has not changed. Returns the bands lexed (a prefix of `bands`), each with its syntax runs
+    /// and start state; nil when the language is unknown or there is no highlighter.
+    func highlighted(_ bands: [TextParagraph], language: String, syncAfter edited: Int? = nil) -> [TextParagraph]? {
         guard !bands.isEmpty else { return [] }
         var cuts: [Int] = [], byteStarts = [0]
         var scalars = 0, bytes = 0
@@ -236,7 +237,7 @@ extension SyntaxHighlighter {
         }
         let text = bands.map(\.text).joined(separator: "\n")
         guard let result = highlight(text, language: language, stack: bands[0].syntaxStart, cuts: cuts,
-                                     expect: incremental ? bands.dropFirst().map(\.syntaxStart) : nil) else { return nil }
+                                     expect: edited.map { edited in bands.indices.dropFirst().map { $0 > edited ? bands[$0].syntaxStart : nil } }) else { return nil }
         let count = result.synced.map { $0 + 1 } ?? bands.count
         var next = 0
         return (0..<count).map { k in

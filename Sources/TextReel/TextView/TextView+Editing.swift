@@ -18,6 +18,7 @@ extension TextView {
         if let at = old.utf8Offset(ofCharacter: offset) { moveSelections(in: old.id) { $0 >= at ? $0 + text.utf8.count : $0 } }
         textLayoutManager.replaceParagraph(at: index, with: edited)
         attachmentHost.paragraphReplaced(old, with: [edited])
+        rehighlightCode(at: index)
         setNeedsLayout()
     }
 
@@ -31,6 +32,7 @@ extension TextView {
         }
         textLayoutManager.replaceParagraph(at: index, with: edited)
         attachmentHost.paragraphReplaced(old, with: [edited])
+        rehighlightCode(at: index)
         setNeedsLayout()
     }
 
@@ -89,6 +91,7 @@ extension TextView {
         textLayoutManager.removeParagraph(at: index + 1)
         attachmentHost.paragraphReplaced(second, with: [joined])
         scrollPosition.paragraphRemoved(second.id, replacementIndex: index)
+        rehighlightCode(at: index)
         setNeedsLayout()
     }
 
@@ -107,6 +110,8 @@ extension TextView {
         textLayoutManager.replaceParagraph(at: index, with: head)
         textLayoutManager.insertParagraph(tail, at: index + 1)
         attachmentHost.paragraphReplaced(old, with: [head, tail])
+        rehighlightCode(at: index)
+        rehighlightCode(at: index + 1)
         setNeedsLayout()
     }
 

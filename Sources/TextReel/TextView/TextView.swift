@@ -56,6 +56,8 @@ open class TextView: TextViewportLayoutControllerDelegate {
     public var reusesQuietFrames = true
     /// Attachment events of the passes since the last `drainAttachmentEvents()`.
     var undrainedAttachmentEvents: [AttachmentEvent] = []
+    /// Code bands lexed again after edits, summed (what an edit's highlighting cost).
+    var codeBandsLexed = 0
 
     /// The delegate calls of the last `layoutPass()`, in order.
     public var lastPassLog: [String] { lastPass?.delegateCalls ?? [] }

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// ```json5
 /// {base: "dark", bodySize: 16, link: "#79C0FF", insets: {left: 24, right: 24, top: 16, bottom: 16},
-///  attachments: {accent: "#79C0FF"}, overlay: {frame: "#79C0FF"}}
+///  attachments: {accent: "#79C0FF"}, overlay: {frame: "#79C0FF"}, syntax: {keyword: "#FF7B72"}}
 /// ```
 extension Theme {
     /// A built-in theme by name, or a theme file by path.
@@ -48,6 +48,10 @@ extension Theme {
         ("controlPlaceholder", \.controlPlaceholder), ("controlPlaceholderInk", \.controlPlaceholderInk),
         ("imagePlaceholder", \.imagePlaceholder), ("imagePlaceholderInk", \.imagePlaceholderInk),
         ("otherPlaceholder", \.otherPlaceholder), ("otherPlaceholderInk", \.otherPlaceholderInk)]
+    nonisolated(unsafe) static let syntaxKeys: [(String, WritableKeyPath<SyntaxColors, Color>)] = [
+        ("keyword", \.keyword), ("string", \.string), ("comment", \.comment), ("constant", \.constant),
+        ("function", \.function), ("type", \.type), ("variable", \.variable), ("tag", \.tag),
+        ("inserted", \.inserted), ("deleted", \.deleted), ("heading", \.heading)]
     nonisolated(unsafe) static let overlayKeys: [(String, WritableKeyPath<OverlayColors, Color>)] = [
         ("frame", \.frame), ("surface", \.surface), ("band", \.band), ("minimap", \.minimap)]
 }
@@ -57,7 +61,7 @@ struct ThemeFile: Decodable {
     var theme: Theme
 
     init(from decoder: Decoder) throws {
-        let keys = ["base", "bodyFamilies", "monoFamilies", "headingSizes", "insets", "attachments", "overlay"]
+        let keys = ["base", "bodyFamilies", "monoFamilies", "headingSizes", "insets", "attachments", "overlay", "syntax"]
             + Theme.colorKeys.map(\.0) + Theme.numberKeys.map(\.0)
         let c = try StrictContainer(decoder, allowed: keys)
         let base = try c.optional(String.self, "base") ?? "light"
@@ -84,6 +88,9 @@ struct ThemeFile: Decodable {
         if c.has("overlay") {
             theme.overlay = try c.required(ColorsFile<Theme.OverlayColors>.self, "overlay").apply(to: theme.overlay, keys: Theme.overlayKeys)
         }
+        if c.has("syntax") {
+            theme.syntax = try c.required(ColorsFile<Theme.SyntaxColors>.self, "syntax").apply(to: theme.syntax, keys: Theme.syntaxKeys)
+        }
     }
 
     static func color(_ c: StrictContainer, _ key: String) throws -> Color {
@@ -107,7 +114,8 @@ struct ThemeFile: Decodable {
     struct ColorsFile<Colors>: Decodable {
         let values: [String: Color]
         init(from decoder: Decoder) throws {
-            let known = Colors.self == Theme.AttachmentColors.self ? Theme.attachmentKeys.map(\.0) : Theme.overlayKeys.map(\.0)
+            let known = Colors.self == Theme.AttachmentColors.self ? Theme.attachmentKeys.map(\.0)
+                : Colors.self == Theme.SyntaxColors.self ? Theme.syntaxKeys.map(\.0) : Theme.overlayKeys.map(\.0)
             let c = try StrictContainer(decoder, allowed: known)
             var values: [String: Color] = [:]
             for key in c.keys { values[key] = try ThemeFile.color(c, key) }

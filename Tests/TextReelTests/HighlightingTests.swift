@@ -1,0 +1,111 @@
+import Foundation
+import XCTest
+@testable import TextReel
+
+/// Fenced code in syntax colours by its info string, wrapped between tokens, and highlighted
+/// again band by band as it is edited.
+final class HighlightingTests: XCTestCase {
+    private func classes(_ paragraph: TextParagraph) -> [(text: String, name: String)] {
+        let bytes = Array(paragraph.text.utf8)
+        return paragraph.attributes.compactMap { run in
+            guard case .string(let name)? = run.attributes[SyntaxHighlighter.classKey] else { return nil }
+            return (String(decoding: bytes[run.range], as: UTF8.self), name)
+        }
+    }
+
+    /// A Swift block gets keywords, strings, comments, numbers and types, each drawn in the
+    /// theme's colour for it; an unknown language and a block without one stay plain.
+    func testASwiftBlockIsDrawnInSyntaxColours() throws {
+        let markdown = "```swift\nlet greeting = \"Hello\" // say it\nfunc twice(_ n: Int) -> Int { n * 2 }\n```\n\n```nosuchlanguage\nlet x = 1\n```\n\n```\nlet y = 2\n```\n"
+        let document = try TextDocument(markdown: markdown)
+        let found = classes(document.paragraphs[0])
+        for (text, name) in [("let", "keyword"), ("\"Hello\"", "string"), ("// say it", "comment"), ("2", "number"), ("func", "keyword"), ("twice", "function")] {
+            XCTAssertTrue(found.contains { $0.text == text && $0.name == name }, "\(text) as \(name) in \(found)")
+        }
+        XCTAssertTrue(classes(document.paragraphs[1]).isEmpty, "an unknown language stays plain")
+        XCTAssertTrue(classes(document.paragraphs[2]).isEmpty, "a block without a language stays plain")
+
+        let view = TextView(document: document, viewportSize: CGSize(width: 600, height: 200))
+        let frame = try view.renderFrame()
+        let line = view.textLayoutManager.ensureLayout(forParagraphAt: 0).textLineFragments[0]
+        let top = Int(view.textLayoutManager.ensureLayout(forParagraphAt: 0).layoutFragmentFrame.minY + line.typographicBounds.minY)
+        var seen = Set<String>()
+        let colours = [("keyword", view.theme.syntax.keyword), ("string", view.theme.syntax.string), ("comment", view.theme.syntax.comment)]
+        for y in top..<top + Int(line.typographicBounds.height) {
+            for x in 0..<600 {
+                let p = frame.pixel(x: x, y: y)
+                for (name, c) in colours where abs(Int(p.red) - Int(c.red * 255)) < 12 && abs(Int(p.green) - Int(c.green * 255)) < 12 && abs(Int(p.blue) - Int(c.blue * 255)) < 12 {
+                    seen.insert(name)
+                }
+            }
+        }
+        XCTAssertEqual(seen, ["keyword", "string", "comment"], "the first line is drawn in three syntax colours")
+    }
+
+    /// A comment that spans two bands of a long block is a comment in both, from the state the
+    /// second band starts in.
+    func testAStateCarriesAcrossBands() throws {
+        let lines = (0..<98).map { "let v\($0) = \($0)" } + ["/* a comment", "that spans", "two bands */ let after = 1"]
+        let document = try TextDocument(markdown: "```swift\n" + lines.joined(separator: "\n") + "\n```\n")
+        XCTAssertEqual(document.count, 2)
+        let second = classes(document.paragraphs[1])
+        XCTAssertEqual(second.first?.name, "comment", "\(second)")
+        XCTAssertTrue(second.contains { $0.text == "let" && $0.name == "keyword" })
+        XCTAssertEqual(document.paragraphs[1].syntaxStart?.last, "comment-multi")
+    }
+
+    /// Typing into the middle band of a 10,000-line block lexes that band (and the next, to see
+    /// its state unchanged), not the block; opening a comment there colours the bands after it.
+    func testTypingIntoALongBlockLexesWhatChanged() throws {
+        let lines = (0..<10_000).map { "let value\($0) = compute(\($0)) // line" }
+        let document = try TextDocument(markdown: "```swift\n" + lines.joined(separator: "\n") + "\n```\n")
+        XCTAssertEqual(document.count, 100)
+        let view = TextView(document: document, viewportSize: CGSize(width: 600, height: 300))
+        let band = document.paragraphs[50]
+        XCTAssertEqual(classes(band).first?.text, "let")
+        view.selectedTextRange = TextRange(location: TextLocation(paragraph: band.id, offset: 0))
+        try view.insertText("x")
+        XCTAssertEqual(view.codeBandsLexed, 1, "one band lexed; the next starts in the state it had")
+        XCTAssertNotEqual(classes(view.document.paragraphs[50]).first?.text, "let", "'xlet' is a name, not a keyword")
+        try view.insertText("/*")
+        XCTAssertEqual(classes(view.document.paragraphs[99]).first?.name, "comment", "an open comment runs to the block's end")
+        XCTAssertEqual(classes(view.document.paragraphs[49]).first?.name, "keyword", "bands before the edit keep their colours")
+    }
+
+    /// Long code lines wrap between tokens, never inside one, unless a token alone is wider than
+    /// the line; wrapped lines are continuation lines (indented, marked).
+    func testCodeWrapsBetweenTokens() throws {
+        let long = String(repeating: "x", count: 120)
+        let source = "sudo apt-get install -y libpango1.0-dev && ./install-everything.sh --prefix=/usr/local --with-String-arguments \(long)"
+        let document = try TextDocument(markdown: "```sh\n\(source)\n```\n")
+        let view = TextView(document: document, viewportSize: CGSize(width: 360, height: 300))
+        _ = try view.renderFrame()
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        let lines = fragment.textLineFragments
+        XCTAssertGreaterThan(lines.count, 3)
+        let bytes = Array(document.paragraphs[0].text.utf8)
+        let longStart = bytes.count - long.utf8.count
+        for line in lines.dropFirst() {
+            let start = line.characterRange.lowerBound
+            if start > longStart { continue }    // inside the token wider than a line
+            XCTAssertTrue(bytes[start - 1] == 0x20, "a line starts after a space: \(String(decoding: bytes[start...], as: UTF8.self).prefix(20))")
+        }
+        XCTAssertTrue(lines.contains { $0.characterRange.lowerBound > longStart }, "the over-long token breaks")
+        XCTAssertGreaterThan(lines[1].typographicBounds.minX, lines[0].typographicBounds.minX, "continuation lines are indented")
+    }
+
+    /// A theme file sets the syntax colours by class; an unknown class is an error at its place.
+    func testAThemeFileSetsSyntaxColours() throws {
+        let folder = Paths.temporaryFolder()
+        let good = folder.appendingPathComponent("good.json5"), bad = folder.appendingPathComponent("bad.json5")
+        try Data("{base: \"dark\", syntax: {keyword: \"#00FF00\"}}".utf8).write(to: good)
+        try Data("{syntax: {keywords: \"#00FF00\"}}".utf8).write(to: bad)
+        let theme = try Theme(contentsOf: good)
+        XCTAssertEqual(theme.syntax.keyword, Color(hex: 0x00FF00))
+        XCTAssertEqual(theme.syntax.string, Theme.dark.syntax.string)
+        XCTAssertThrowsError(try Theme(contentsOf: bad)) { error in
+            XCTAssertEqual((error as? TextReelError)?.line, 1)
+            XCTAssertTrue("\(error)".contains("unknown key 'keywords'"), "\(error)")
+        }
+    }
+}
