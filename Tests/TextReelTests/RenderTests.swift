@@ -296,3 +296,66 @@ private final class ForeignElementDelegate: TextLayoutManagerDelegate {
         TextLayoutFragment(textElement: element, range: element.elementRange)
     }
 }
+
+/// A fragment that draws by a setting of the program's (STTextView's invisibles), as ported code
+/// does: the setting is read when drawing.
+private final class SettingFragment: TextLayoutFragment {
+    nonisolated(unsafe) static var showsMarkers = false
+    nonisolated(unsafe) static var keyed = false
+    override var renderingSurfaceKey: AnyHashable? { Self.keyed ? Self.showsMarkers : nil }
+    override func draw(at point: CGPoint, in context: GraphicsContext) {
+        super.draw(at: point, in: context)
+        if Self.showsMarkers { context.fill(CGRect(x: point.x + 2, y: point.y + 2, width: 8, height: 8), Color(hex: 0xD1242F)) }
+    }
+}
+
+private final class SettingView: TextView, TextLayoutManagerDelegate {
+    func textLayoutManager(_ textLayoutManager: TextLayoutManager, textLayoutFragmentFor location: TextLocation,
+                           in textElement: TextElement) -> TextLayoutFragment {
+        SettingFragment(textElement: textElement, range: textElement.elementRange)
+    }
+}
+
+final class InvalidationTests: XCTestCase {
+    private func view() throws -> SettingView {
+        SettingFragment.showsMarkers = false
+        SettingFragment.keyed = false
+        let view = SettingView(document: try TextDocument(markdown: "One paragraph.\n\nAnother one."), viewportSize: CGSize(width: 300, height: 120))
+        view.textLayoutManager.delegate = view
+        return view
+    }
+
+    private func marked(_ frame: RenderedFrame) -> Bool {
+        (0..<60).contains { y in (0..<60).contains { x in let p = frame.pixel(x: x, y: y); return p.red > 180 && p.green < 90 } }
+    }
+
+    /// After a drawing setting changes, `invalidateLayout(for:)` and
+    /// `invalidateRenderingAttributes(for:)` redraw: the next frame shows it (it was
+    /// byte-identical to the last, from cached surfaces), and equals a frame drawn uncached.
+    func testInvalidationRedrawsTheSurfaces() throws {
+        for invalidate in [{ (m: TextLayoutManager) in m.invalidateLayout(for: m.documentRange) },
+                           { (m: TextLayoutManager) in m.invalidateRenderingAttributes(for: m.documentRange) }] {
+            let view = try view()
+            XCTAssertFalse(marked(try view.renderFrame()))
+            SettingFragment.showsMarkers = true
+            invalidate(view.textLayoutManager)
+            let redrawn = try view.renderFrame()
+            XCTAssertTrue(marked(redrawn), "the setting shows after the invalidation")
+            let fresh = try self.view()
+            SettingFragment.showsMarkers = true
+            fresh.cachesFragments = false
+            XCTAssertEqual(try redrawn.pngData(), try fresh.renderFrame().pngData(), "cached equals uncached")
+        }
+    }
+
+    /// A fragment that names what its drawing depends on is redrawn when that changes, without
+    /// an invalidation; one that names nothing keeps its surface until invalidated.
+    func testARenderingSurfaceKeyRedrawsWithoutInvalidation() throws {
+        let view = try view()
+        _ = try view.renderFrame()
+        SettingFragment.showsMarkers = true
+        XCTAssertFalse(marked(try view.renderFrame()), "no key, no invalidation: the surface is kept")
+        SettingFragment.keyed = true
+        XCTAssertTrue(marked(try view.renderFrame()), "the key changed: drawn afresh")
+    }
+}

@@ -113,6 +113,11 @@ open class TextLayoutFragment {
     /// What drawing covers, relative to the frame's origin (it may overhang the frame); the
     /// cached surface covers exactly this. A subclass that draws more says so here.
     open var renderingSurfaceBounds: CGRect { typographicSurfaceBounds }
+    /// What this fragment's drawing depends on beyond its paragraph, width, scale and class: a
+    /// subclass that draws by a setting of its own (invisibles shown, a label's text) returns
+    /// it, and a surface drawn under another value is never composited for it. Nil: nothing.
+    /// (TextKit redraws on `invalidateRenderingAttributes(for:)`; this also works without one.)
+    open var renderingSurfaceKey: AnyHashable? { nil }
 
     /// Draws the fragment with `point` as its frame's origin: the paragraph's block decorations
     /// (code background, quote bars, rules) and its text. A subclass draws around it and calls

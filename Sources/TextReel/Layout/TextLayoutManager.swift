@@ -249,10 +249,49 @@ public final class TextLayoutManager {
         return nil
     }
 
-    /// Drops the layout of the paragraphs in `range`; they are re-shaped when next needed.
+    /// Drops the layout of the paragraphs in `range` (`NSTextLayoutManager.invalidateLayout(for:)`):
+    /// they are re-shaped when next needed, and drawn afresh: no surface drawn before the call is
+    /// composited after it, whatever the drawing depended on.
     public func invalidateLayout(for range: TextRange) {
-        guard let start = index(of: range.start.paragraph), let end = index(of: range.end.paragraph) else { return }
-        for i in min(start, end)...max(start, end) { shaped[document.paragraphs[i].id] = nil }
+        guard let (start, end) = indices(of: range) else { return }
+        for i in start...end { shaped[document.paragraphs[i].id] = nil }
+        invalidateSurfaces(start...end)
+    }
+
+    /// The paragraphs in `range` are drawn afresh, their layout kept
+    /// (`invalidateRenderingAttributes(for:)`): for drawing-only changes (colours, markers a
+    /// fragment draws by a setting of yours).
+    public func invalidateRenderingAttributes(for range: TextRange) {
+        guard let (start, end) = indices(of: range) else { return }
+        invalidateSurfaces(start...end)
+    }
+
+    private func indices(of range: TextRange) -> (Int, Int)? {
+        guard let start = index(of: range.start.paragraph), let end = index(of: range.end.paragraph) else { return nil }
+        return (min(start, end), max(start, end))
+    }
+
+    /// Each paragraph's surface generation (part of its surface's cache key), and one for every
+    /// paragraph at once (a range of more than `wholeDocumentInvalidation` paragraphs bumps it,
+    /// so invalidating a long document costs nothing per paragraph).
+    private var surfaceGenerations: [ParagraphID: Int] = [:]
+    private var documentSurfaceGeneration = 0
+    static let wholeDocumentInvalidation = 4096
+    /// Bumped by every invalidation: a view never reuses a frame from before one.
+    private(set) var renderingVersion = 0
+
+    private func invalidateSurfaces(_ indices: ClosedRange<Int>) {
+        renderingVersion += 1
+        if indices.count > Self.wholeDocumentInvalidation {
+            documentSurfaceGeneration += 1
+        } else {
+            for i in indices { surfaceGenerations[document.paragraphs[i].id, default: 0] += 1 }
+        }
+    }
+
+    /// What a paragraph's surface was last invalidated as, for the surface cache's key.
+    func surfaceGeneration(of id: ParagraphID) -> Int {
+        documentSurfaceGeneration << 32 | (surfaceGenerations[id] ?? 0)
     }
 
     /// Drops every shaped fragment (heights stay measured).

@@ -12,6 +12,10 @@ final class FragmentSurfaceCache {
         let scale: Double
         /// A custom fragment class draws differently from the standard one.
         let kind: ObjectIdentifier
+        /// How often the paragraph was invalidated (`invalidateLayout`, `invalidateRenderingAttributes`).
+        let generation: Int
+        /// What the fragment says its drawing depends on (`renderingSurfaceKey`).
+        let custom: AnyHashable?
     }
 
     private struct Entry {
@@ -32,7 +36,9 @@ final class FragmentSurfaceCache {
 
     func surface(for fragment: TextLayoutFragment, scale: Double, draw: (TextLayoutFragment, OpaquePointer) -> Void) -> CairoSurface {
         let key = Key(paragraph: fragment.paragraph, containerWidth: fragment.containerWidth, scale: scale,
-                      kind: ObjectIdentifier(type(of: fragment)))
+                      kind: ObjectIdentifier(type(of: fragment)),
+                      generation: fragment.textLayoutManager?.surfaceGeneration(of: fragment.paragraph.id) ?? 0,
+                      custom: fragment.renderingSurfaceKey)
         if var entry = entries[key] {
             entry.lastY = fragment.layoutFragmentFrame.minY
             entries[key] = entry

@@ -1,7 +1,8 @@
 import Foundation
 
 /// Runs a script on a document the ways the explorer compares, and says how it fails: a broken
-/// invariant or budget in some frame, a second run that draws different pixels (determinism), or
+/// invariant or budget in some frame, a second run without the surface cache that draws different
+/// pixels (determinism, and no stale surface), or
 /// a `--frames A-B` run whose frames differ from the same frames of the full run.
 public enum ScriptCheck {
     /// How a script fails: which check, in which frame, and why.
@@ -44,10 +45,15 @@ public enum ScriptCheck {
             digests.append(frame?.pixelDigest ?? 0)
         }
         if let failure { return failure }
-        let second = try ScriptRunner(view: view(), script: script)
+        // The second run draws every fragment afresh: the first's frames, from cached surfaces,
+        // must equal them pixel for pixel (a stale surface passes any test run cached only).
+        let uncached = view()
+        uncached.cachesFragments = false
+        let second = try ScriptRunner(view: uncached, script: script)
         try second.run { number, frame, _ in
             if failure == nil, frame?.pixelDigest != digests[number - 1] {
-                failure = Failure(check: "determinism", frame: number, message: "a second run draws different pixels")
+                failure = Failure(check: "determinism", frame: number,
+                                  message: "a second run, drawing every surface afresh, draws different pixels (a stale cached surface, or a frame that is not deterministic)")
             }
         }
         if let failure { return failure }

@@ -54,7 +54,7 @@ public enum ScriptSteps {
         ScrollStep.self, FlingStep.self, WaitStep.self, EditStep.self, ResizeStep.self, SetNeedsLayoutStep.self,
         SnapshotStep.self, RegisterStep.self, AttachmentStep.self, PerformStep.self,
         SelectStep.self, MoveStep.self, TypeStep.self, DeleteStep.self, TapStep.self, RevealStep.self,
-        MarkedTextStep.self, FocusStep.self,
+        MarkedTextStep.self, FocusStep.self, InvalidateStep.self,
     ]
 
     /// Every key a step may be written with.

@@ -14,11 +14,13 @@ extension TextView {
         var selectionsVersion: Int
         var isFocused: Bool
         var showsOverlay: Bool
+        var renderingVersion: Int
     }
 
     var quietState: QuietState {
         QuietState(visibleRect: visibleRect, viewportBounds: viewportBounds(for: textViewportLayoutController),
-                   selectionsVersion: textLayoutManager.selectionsVersion, isFocused: isFocused, showsOverlay: showsOverlay)
+                   selectionsVersion: textLayoutManager.selectionsVersion, isFocused: isFocused, showsOverlay: showsOverlay,
+                   renderingVersion: textLayoutManager.renderingVersion)
     }
 
     /// The last pass, when a pass now could not differ from it (nil: lay out).
