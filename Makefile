@@ -2,7 +2,7 @@
 
 PACKAGES := pkg-config libpango1.0-dev libcairo2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev \
             libxml2-dev libpng-dev zlib1g-dev libisal-dev libdeflate-dev libmicrohttpd-dev chromium librsvg2-dev libgdk-pixbuf-2.0-dev libchafa-dev tmux ruby-tanuki-emoji \
-            libwebp-dev ffmpeg nodejs python3-pygments \
+            libwebp-dev ffmpeg nodejs python3-pygments python3-matplotlib \
             fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji pango1.0-tools
 SWIFT ?= swift
 ## Warnings are bugs: a warning that a case can never match once kept two step kinds out of

@@ -252,6 +252,10 @@ struct MarkdownScan: @unchecked Sendable {
         if c == 0x3C { splitting = false; sure = false; inParagraph = false; return }   // an HTML block may follow
         if (c == 0x60 || c == 0x7E), let length = fenceOpening(s, end) {
             if column > 0 { splitting = false; sure = false }
+            // A `math` block is typeset when read, and may warn: only a parse reads it.
+            var info = s + length
+            while info < end, self[info] == 0x20 { info += 1 }
+            if end - info >= 4, self[info] == 0x6D, self[info + 1] == 0x61, self[info + 2] == 0x74, self[info + 3] == 0x68 { sure = false }
             endParagraph(at: start)
             fence = (c, length)
             fenceLines = 0
@@ -343,6 +347,7 @@ struct MarkdownScan: @unchecked Sendable {
         case 0x5D where i + 1 < end && self[i + 1] == 0x3A:                   // "]:" — maybe a link definition
             mustStayWhole = true; splitting = false
         case 0x7C: if fence == nil { sure = false }                          // "|" — maybe a table
+        case 0x24: if fence == nil { sure = false }                          // "$" — maybe math, typeset (and warned about) by a parse
         case 0x21 where fence == nil && i + 1 < end && self[i + 1] == 0x5B:   // "!["
             if let after = attachment(from: i, end, &nonASCII) { return after }
             sure = false

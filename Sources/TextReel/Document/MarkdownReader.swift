@@ -91,11 +91,20 @@ struct MarkdownReader {
     private var parsedBytes: UnsafeRawBufferPointer?
     private var lineStarts: [Int]?
 
+    /// The formulas of the bytes being parsed (`MathSpans`), and how many placeholder
+    /// characters of the last one cmark's text has yet to give.
+    private var math: MathSpans?
+    private var mathSkip = 0
+
     private mutating func parse(_ bytes: UnsafeRawBufferPointer) throws {
         sectionText = bytes.contains(UInt8(ascii: "^")) ? String(decoding: bytes, as: UTF8.self) : nil
         parsedBytes = bytes
-        defer { sectionText = nil; parsedBytes = nil; lineStarts = nil }
-        let read: Void? = try CMarkParser.withDocument(bytes) { root in try readBlocks(of: root) }
+        let protected = MathSpans.protect(bytes)
+        math = protected?.1
+        defer { sectionText = nil; parsedBytes = nil; lineStarts = nil; math = nil; mathSkip = 0 }
+        let read: Void? = try protected.map { data in
+            try data.0.withUnsafeBytes { try CMarkParser.withDocument($0) { root in try readBlocks(of: root) } }
+        } ?? CMarkParser.withDocument(bytes) { root in try readBlocks(of: root) }
         if read == nil { throw TextReelError(file: fileName, "cmark-gfm could not parse the document") }
     }
 
@@ -155,6 +164,16 @@ struct MarkdownReader {
             let info = string(cmark_node_get_fence_info(node))
             var fence: Int32 = 0, offset: Int32 = 0, character: CChar = 0
             let fenced = cmark_node_get_fenced(node, &fence, &offset, &character) != 0
+            if SyntaxHighlighter.language(ofInfo: info) == "math" {
+                var inline = InlineBuilder()
+                appendFormula(literal, display: true, line: line + 1, column: nil, into: &inline)
+                if inline.attachments.count == 1 {
+                    try add(.blockAttachment, text: TextAttachment.character, attachments: [inline.attachments[0].at(offset: 0, isBlock: true)], line: line)
+                } else {
+                    try addCode(literal, language: nil, line: line, firstCodeLine: line + (fenced ? 1 : 0))
+                }
+                return
+            }
             try addCode(literal, language: info.isEmpty ? nil : info, line: line, firstCodeLine: line + (fenced ? 1 : 0))
         case "thematic_break":
             try add(.thematicBreak, text: "", line: line)
@@ -447,13 +466,14 @@ struct MarkdownReader {
     private mutating func readInline(_ node: OpaquePointer, into inline: inout InlineBuilder) throws {
         switch typeName(node) {
         case "text":
-            inline.append(cString: cmark_node_get_literal(node))
+            if math == nil { inline.append(cString: cmark_node_get_literal(node)) } else { appendMathText(string(cmark_node_get_literal(node)), into: &inline) }
         case "html_inline":
             let (line, column) = position(of: node)
             try readInlineTag(string(cmark_node_get_literal(node)), line: line, column: column, into: &inline)
         case "softbreak":
-            // After a `<br>`, the line break's space would start the next line.
-            if !inline.endsWithLineSeparator { inline.append(" ") }
+            // A formula's line break is its own; after a `<br>`, the line break's space would
+            // start the next line.
+            if mathSkip > 0 { mathSkip -= 1 } else if !inline.endsWithLineSeparator { inline.append(" ") }
         case "linebreak":
             inline.append("\u{2028}")
         case "code":
@@ -520,6 +540,35 @@ struct MarkdownReader {
             inline.append(attachment: parsed.attachment)
         } catch let error as AttachmentURL.Message {
             throw TextReelError(file: fileName, line: line, column: column, error.text)
+        }
+    }
+
+    // MARK: Math
+
+    /// Text that may hold formulas' markers: each becomes its typeset formula (or, when the
+    /// engine cannot draw it, its source as a code span, with a warning), its placeholder dropped.
+    private mutating func appendMathText(_ text: String, into inline: inout InlineBuilder) {
+        var plain = ""
+        for scalar in text.unicodeScalars {
+            if mathSkip > 0 { mathSkip -= 1; continue }
+            guard let span = math?.span(marker: scalar) else { plain.unicodeScalars.append(scalar); continue }
+            if !plain.isEmpty { inline.append(plain); plain = "" }
+            mathSkip = MathSpans.placeholderLength(span)
+            appendFormula(span.tex, display: span.display, line: span.line + lineOffset, column: span.column, into: &inline)
+        }
+        if !plain.isEmpty { inline.append(plain) }
+    }
+
+    mutating func appendFormula(_ tex: String, display: Bool, line: Int, column: Int?, into inline: inout InlineBuilder) {
+        ordinals["math", default: 0] += 1
+        switch MathTypesetter.typeset(tex, size: display ? 17 : 15) {
+        case .success(let typeset):
+            inline.append(attachment: .math(tex, typeset, ordinal: ordinals["math"]!, isBlock: display))
+        case .failure(let problem):
+            let place = [fileName, String(line), column.map(String.init)].compactMap { $0 }.joined(separator: ":")
+            warnings.append("\(place): warning: math: \(problem.reason); drawn as its source")
+            let fence = display ? "$$" : "$"
+            inline.append(fence + tex + fence, extra: .code)
         }
     }
 

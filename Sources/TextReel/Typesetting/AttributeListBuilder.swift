@@ -92,7 +92,9 @@ final class AttributeListBuilder {
     /// Reserves each attachment's box on its U+FFFC, sitting on the baseline.
     func addAttachments(_ attachments: [TextAttachment], sizes: [CGSize]) {
         for (attachment, size) in zip(attachments, sizes) {
-            var rect = PangoRectangle(x: 0, y: -PangoUnits.units(size.height),
+            // The box stands on the baseline; a formula reaches below it by its depth.
+            let depth = attachment.baselineDepth * (size.height / max(attachment.size.height, 1))
+            var rect = PangoRectangle(x: 0, y: -PangoUnits.units(size.height - depth),
                                       width: PangoUnits.units(size.width), height: PangoUnits.units(size.height))
             let offset = attachment.utf8Offset
             add(pango_attr_shape_new(&rect, &rect), offset..<(offset + TextAttachment.character.utf8.count))

@@ -106,6 +106,7 @@ final class Typesetter {
                                   cursor: CursorGeometry(box: layout, shift: shift, length: paragraph.text.utf8.count))
         let attachmentFrames = paragraph.attachments.enumerated().map { index, attachment in
             (attachment, attachmentFrame(pl, index: attachment.utf8Offset + shift, size: sizes[index],
+                                         depth: attachment.baselineDepth * sizes[index].height / max(attachment.size.height, 1),
                                          lines: lines, origin: origin))
         }
         let frameRect = CGRect(x: 0, y: 0, width: containerWidth, height: height)
@@ -226,7 +227,7 @@ final class Typesetter {
         return lines
     }
 
-    func attachmentFrame(_ layout: OpaquePointer, index: Int, size: CGSize,
+    func attachmentFrame(_ layout: OpaquePointer, index: Int, size: CGSize, depth: Double = 0,
                                  lines: [TextLineFragment], origin: CGPoint) -> CGRect {
         var position = PangoRectangle()
         pango_layout_index_to_pos(layout, Int32(index), &position)
@@ -234,6 +235,6 @@ final class Typesetter {
         pango_layout_index_to_line_x(layout, Int32(index), 0, &lineNumber, &x)
         let left = PangoUnits.points(min(position.x, position.x + position.width)) + origin.x
         let baseline = lines[min(Int(lineNumber), lines.count - 1)].glyphOrigin.y
-        return CGRect(x: left, y: baseline - size.height, width: size.width, height: size.height)
+        return CGRect(x: left, y: baseline - size.height + depth, width: size.width, height: size.height)
     }
 }

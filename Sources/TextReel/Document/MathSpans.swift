@@ -1,0 +1,125 @@
+import Foundation
+
+/// GitHub's math in Markdown source (`$…$`, `$$…$$`), found before cmark-gfm reads it: cmark
+/// would take `\\` as an escaped `\` and `_` as emphasis. Each formula is replaced, byte for byte,
+/// by a private-use marker naming it and `x`s (its newlines kept), so cmark reads one word where
+/// it was and every line and column of the file stays where it was. Fenced code and code spans
+/// are left alone, as is `\$`.
+struct MathSpans {
+    struct Span: Equatable {
+        var tex: String
+        var display: Bool
+        var line: Int, column: Int
+    }
+    private(set) var spans: [Span] = []
+
+    /// The first marker (U+E000); formula k is U+E000 + k, up to the private-use area's end.
+    static let firstMarker: UInt32 = 0xE000, capacity = 6400
+
+    /// The formula a marker names, if it is one.
+    func span(marker: Unicode.Scalar) -> Span? {
+        let k = Int(marker.value) - Int(Self.firstMarker)
+        return k >= 0 && k < spans.count ? spans[k] : nil
+    }
+
+    /// How many placeholder characters follow a formula's marker (its bytes less the marker's 3).
+    static func placeholderLength(_ span: Span) -> Int { span.tex.utf8.count + (span.display ? 4 : 2) - 3 }
+
+    /// The source with its formulas replaced, and the formulas; nil when it has none.
+    static func protect(_ bytes: UnsafeRawBufferPointer) -> (Data, MathSpans)? {
+        guard bytes.contains(0x24) else { return nil }
+        var out = Data(bytes)
+        var found = MathSpans()
+        var fence: (byte: UInt8, length: Int)?
+        var line = 1, lineStart = 0
+        var i = 0
+        let n = bytes.count
+        func lineEnd(_ from: Int) -> Int { var e = from; while e < n && bytes[e] != 0x0A { e += 1 }; return e }
+        func replace(_ start: Int, _ end: Int, display: Bool, line: Int, column: Int) {
+            guard found.spans.count < capacity else { return }
+            let inner = display ? (start + 2)..<(end - 2) : (start + 1)..<(end - 1)
+            let tex = String(decoding: bytes[inner], as: UTF8.self)
+            let marker = Array(String(Unicode.Scalar(firstMarker + UInt32(found.spans.count))!).utf8)
+            found.spans.append(Span(tex: tex, display: display, line: line, column: column))
+            for k in start..<end { out[k] = k - start < 3 ? marker[k - start] : bytes[k] == 0x0A ? 0x0A : 0x78 }
+        }
+        while i < n {
+            // At a line's start: fences open and close; a fenced block's lines are skipped.
+            if i == lineStart {
+                var s = i, spaces = 0
+                while s < n, bytes[s] == 0x20, spaces < 3 { s += 1; spaces += 1 }
+                if s < n, bytes[s] == 0x60 || bytes[s] == 0x7E {
+                    var e = s
+                    while e < n, bytes[e] == bytes[s] { e += 1 }
+                    if e - s >= 3 {
+                        if let open = fence { if open.byte == bytes[s] && e - s >= open.length { fence = nil } } else { fence = (bytes[s], e - s) }
+                        i = lineEnd(i)
+                        continue
+                    }
+                }
+                if fence != nil { i = lineEnd(i); continue }
+            }
+            let b = bytes[i]
+            if b == 0x0A {
+                i += 1; line += 1; lineStart = i
+                continue
+            }
+            if b == 0x5C { i += i + 1 < n && bytes[i + 1] != 0x0A ? 2 : 1; continue }    // "\$" and every other escape
+            if b == 0x60 {                               // a code span: to the same run of backticks
+                var e = i
+                while e < n, bytes[e] == 0x60 { e += 1 }
+                let run = e - i, end = lineEnd(e)
+                var k = e, close: Int?
+                while k < end {
+                    if bytes[k] == 0x60 {
+                        var r = k
+                        while r < end, bytes[r] == 0x60 { r += 1 }
+                        if r - k == run { close = r; break }
+                        k = r
+                    } else { k += 1 }
+                }
+                i = close ?? e
+                continue
+            }
+            guard b == 0x24 else { i += 1; continue }
+            let column = String(decoding: bytes[lineStart..<i], as: UTF8.self).unicodeScalars.count + 1
+            if i + 1 < n, bytes[i + 1] == 0x24 {
+                // Display: to the next "$$", not past a blank line.
+                var k = i + 2, close: Int?
+                while k + 1 < n {
+                    if bytes[k] == 0x0A, k + 1 < n, bytes[k + 1] == 0x0A { break }
+                    if bytes[k] == 0x5C { k += 2; continue }
+                    if bytes[k] == 0x24, bytes[k + 1] == 0x24 { close = k + 2; break }
+                    k += 1
+                }
+                if let close, close - i > 4 {
+                    replace(i, close, display: true, line: line, column: column)
+                    for k in i..<close where bytes[k] == 0x0A { line += 1; lineStart = k + 1 }
+                    i = close
+                } else { i += 2 }
+                continue
+            }
+            // Inline: "$" then no space; a closing "$" after no space, not before a digit.
+            let end = lineEnd(i)
+            if i + 1 < end, bytes[i + 1] != 0x20, bytes[i + 1] != 0x09 {
+                var k = i + 1, close: Int?
+                while k < end {
+                    if bytes[k] == 0x5C { k += 2; continue }
+                    if bytes[k] == 0x60 { break }        // a code span binds first
+                    if bytes[k] == 0x24 {
+                        if bytes[k - 1] != 0x20, bytes[k - 1] != 0x09, !(k + 1 < n && (0x30...0x39).contains(bytes[k + 1])) { close = k + 1 }
+                        break
+                    }
+                    k += 1
+                }
+                if let close, close - i >= 3 {
+                    replace(i, close, display: false, line: line, column: column)
+                    i = close
+                    continue
+                }
+            }
+            i += 1
+        }
+        return found.spans.isEmpty ? nil : (out, found)
+    }
+}

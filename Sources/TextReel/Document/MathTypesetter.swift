@@ -1,0 +1,30 @@
+import Foundation
+
+/// TeX math (`$…$`, `$$…$$`, fenced `math` blocks, as GitHub writes it) typeset by matplotlib's
+/// mathtext (Debian's python3-matplotlib) into one outline path. Compared: MathJax and KaTeX
+/// (GitHub's and most sites' engines) need a browser or packages from outside Debian; matplotlib's
+/// mathtext is a TeX subset (fractions, roots, sums, integrals, scripts, Greek, accents, in
+/// Computer Modern) that draws as paths: a pure function of the source, no fonts at draw time.
+/// Environments it lacks (`\begin{pmatrix}`) are drawn as their source, marked, and warned about.
+enum MathTypesetter {
+    /// What the engine made of a formula: its box (height above the baseline, depth below) and
+    /// its outline as "M x y L x y Q … C … Z" in points, y up from the baseline.
+    struct Typeset: Hashable, Sendable {
+        var width: Double, height: Double, depth: Double
+        var path: String
+    }
+
+    /// The formula typeset at `size` points, or why it cannot be.
+    static func typeset(_ tex: String, size: Double) -> Result<Typeset, Problem> {
+        guard let reply = PythonHelper.shared.exchange(["math": tex, "size": size]) else {
+            return .failure(Problem(reason: "no TeX math engine (Debian's python3-matplotlib) is installed"))
+        }
+        guard reply["ok"] as? Bool == true, let width = reply["width"] as? Double, let height = reply["height"] as? Double,
+              let depth = reply["depth"] as? Double, let path = reply["path"] as? String else {
+            return .failure(Problem(reason: (reply["error"] as? String).map { "TeX the engine cannot draw (\($0))" } ?? "TeX the engine cannot draw"))
+        }
+        return .success(Typeset(width: width.rounded(.up), height: height.rounded(.up), depth: depth.rounded(.up), path: path))
+    }
+
+    struct Problem: Error { var reason: String }
+}

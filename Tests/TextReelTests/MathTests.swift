@@ -1,0 +1,62 @@
+import Foundation
+import XCTest
+@testable import TextReel
+
+/// GitHub's math syntax typeset as formulas: inline on the text's baseline, display blocks on
+/// their own, the TeX source kept as the attachment's text; what the engine cannot draw is its
+/// source in a code span, never text that lost characters.
+final class MathTests: XCTestCase {
+    private func formulas(_ paragraph: TextParagraph) -> [String] {
+        paragraph.attachments.filter { $0.scheme == "math" }.map(\.altText)
+    }
+
+    func testFormulasAreReadFromTheSourceAsWritten() throws {
+        let markdown = """
+        Inline $\\frac{a_1}{b_2} \\cdot x_{i}$, prices like $5 and $10, `$code$` and \\$escaped\\$.
+
+        $$\\int_0^1 x^2\\,dx$$
+
+        ```math
+        \\sqrt{x^2 + y^2}
+        ```
+        """
+        let document = try TextDocument(markdown: markdown)
+        XCTAssertEqual(formulas(document.paragraphs[0]), ["\\frac{a_1}{b_2} \\cdot x_{i}"], "backslashes and underscores as written")
+        let text = document.paragraphs[0].text
+        XCTAssertTrue(text.contains("prices like $5 and $10"), text)
+        XCTAssertTrue(text.contains("$code$") && text.contains("$escaped$"), text)
+        XCTAssertEqual(document.paragraphs[1].kind, .blockAttachment)
+        XCTAssertEqual(formulas(document.paragraphs[1]), ["\\int_0^1 x^2\\,dx"])
+        XCTAssertEqual(document.paragraphs[2].kind, .blockAttachment)
+        XCTAssertEqual(formulas(document.paragraphs[2]), ["\\sqrt{x^2 + y^2}"])
+        XCTAssertTrue(document.warnings.isEmpty, "\(document.warnings)")
+        // The same in sections as whole: a section with "$" is read when the file is opened.
+        let sections = try TextDocument(markdownData: Data(markdown.utf8), sectionBytes: 1)
+        XCTAssertEqual(Array(sections.paragraphs), Array(document.paragraphs))
+    }
+
+    /// A formula reaches below the baseline by its depth, and is drawn: ink inside its box.
+    func testAFormulaSitsOnTheBaselineAndIsDrawn() throws {
+        let document = try TextDocument(markdown: "Sum: $\\sum_{k=1}^{n} k$ done.")
+        let formula = try XCTUnwrap(document.paragraphs[0].attachments.first)
+        XCTAssertGreaterThan(formula.baselineDepth, 0)
+        let view = TextView(document: document, viewportSize: CGSize(width: 500, height: 140))
+        let frame = try view.renderFrame()
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        let box = try XCTUnwrap(fragment.frameForTextAttachment(id: formula.id)).offsetBy(dx: 0, dy: fragment.layoutFragmentFrame.minY)
+        let baseline = fragment.layoutFragmentFrame.minY + fragment.textLineFragments[0].glyphOrigin.y
+        XCTAssertEqual(box.maxY, baseline + formula.baselineDepth, accuracy: 0.5, "the depth hangs below the baseline")
+        var ink = 0
+        for y in Int(box.minY)..<Int(box.maxY) { for x in Int(box.minX)..<Int(box.maxX) where frame.pixel(x: x, y: y).red < 128 { ink += 1 } }
+        XCTAssertGreaterThan(ink, 40, "the formula is drawn")
+    }
+
+    /// TeX the engine lacks is drawn as its source, whole, in a code span, with a warning.
+    func testWhatTheEngineCannotDrawIsItsSource() throws {
+        let document = try TextDocument(markdown: "A matrix $\\begin{pmatrix}a & b \\\\ c & d\\end{pmatrix}$ here.")
+        XCTAssertTrue(document.paragraphs[0].text.contains("$\\begin{pmatrix}a & b \\\\ c & d\\end{pmatrix}$"), document.paragraphs[0].text)
+        XCTAssertTrue(document.paragraphs[0].runs.contains { $0.style.contains(.code) })
+        XCTAssertEqual(document.warnings.count, 1)
+        XCTAssertTrue(document.warnings[0].hasPrefix("<markdown>:1:10: warning: math:"), document.warnings[0])
+    }
+}
