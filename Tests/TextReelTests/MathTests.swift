@@ -59,4 +59,12 @@ final class MathTests: XCTestCase {
         XCTAssertEqual(document.warnings.count, 1)
         XCTAssertTrue(document.warnings[0].hasPrefix("<markdown>:1:10: warning: math:"), document.warnings[0])
     }
+
+    /// A fence with a blank line in a file with "$" (found by the fuzzer: the scan for formulas
+    /// never left the blank line) reads, and its "$" stays code.
+    func testAFencedBlockWithABlankLineIsLeftAlone() throws {
+        let document = try TextDocument(markdown: "# T |$b |\n\n```\n$x$\n\n$y$\n```\n\nafter $z$\n")
+        XCTAssertEqual(document.paragraphs[1].text, "$x$\n\n$y$")
+        XCTAssertEqual(formulas(document.paragraphs[2]), ["z"])
+    }
 }

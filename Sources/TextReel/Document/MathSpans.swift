@@ -43,8 +43,14 @@ struct MathSpans {
             found.spans.append(Span(tex: tex, display: display, line: line, column: column))
             for k in start..<end { out[k] = k - start < 3 ? marker[k - start] : bytes[k] == 0x0A ? 0x0A : 0x78 }
         }
+        /// Past the line `i` is in, to the next one's start.
+        func nextLine() {
+            i = lineEnd(i)
+            if i < n { i += 1; line += 1; lineStart = i }
+        }
         while i < n {
-            // At a line's start: fences open and close; a fenced block's lines are skipped.
+            // At a line's start: fences open and close; a fenced block's lines (blank ones
+            // too: the fuzzer found the endless loop one made) are skipped.
             if i == lineStart {
                 var s = i, spaces = 0
                 while s < n, bytes[s] == 0x20, spaces < 3 { s += 1; spaces += 1 }
@@ -53,11 +59,11 @@ struct MathSpans {
                     while e < n, bytes[e] == bytes[s] { e += 1 }
                     if e - s >= 3 {
                         if let open = fence { if open.byte == bytes[s] && e - s >= open.length { fence = nil } } else { fence = (bytes[s], e - s) }
-                        i = lineEnd(i)
+                        nextLine()
                         continue
                     }
                 }
-                if fence != nil { i = lineEnd(i); continue }
+                if fence != nil { nextLine(); continue }
             }
             let b = bytes[i]
             if b == 0x0A {
