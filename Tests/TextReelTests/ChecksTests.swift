@@ -115,7 +115,9 @@ final class ChecksTests: XCTestCase {
                 var generator = ScriptGenerator(document: document, seed: seed)
                 let script = try ScrollScript(data: Data(generator.script(steps: 10).json5.utf8))
                 let view = TextView(document: try TextDocument(markdown: markdown), viewportSize: CGSize(width: 400, height: 300))
-                _ = try ScriptRunner(view: view, script: script).run(drawing: 0...0) { _, _, _ in }
+                _ = try ScriptRunner(view: view, script: script).run(drawing: 0...0) { number, _, event in
+                    XCTAssertEqual(event.checks.errors, [], "seed \(seed), frame \(number)")
+                }
             }
         }
     }

@@ -24,6 +24,14 @@ enum ImageFile {
 
     private static let inspections = Mutex<[String: ImageInspection]>([:])
 
+    /// Width and height from a PNG's IHDR chunk, which must come first.
+    static func pngHeaderSize(_ head: Data) -> CGSize? {
+        let bytes = [UInt8](head.prefix(24))
+        guard bytes.count == 24, bytes[12...15] == [0x49, 0x48, 0x44, 0x52] else { return nil }
+        func number(_ at: Int) -> Double { Double(UInt32(bytes[at]) << 24 | UInt32(bytes[at + 1]) << 16 | UInt32(bytes[at + 2]) << 8 | UInt32(bytes[at + 3])) }
+        return CGSize(width: number(16), height: number(20))
+    }
+
     private static func inspectUncached(_ url: URL, maximumPixels: Double) -> ImageInspection {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return .problem("not found") }
@@ -35,6 +43,9 @@ enum ImageFile {
         let head = (try? handle.read(upToCount: 64 << 10)) ?? Data()
         try? handle.close()
         let kind = Kind(sniffing: head)
+        // A PNG says its size in its first chunk: a file claiming a vast one is refused from that,
+        // even when no decoder would read the rest (the test of it once passed either way).
+        if kind == .png, let claimed = pngHeaderSize(head), isTooLarge(claimed, maximumPixels: maximumPixels) { return .tooLarge(claimed) }
         guard let size = intrinsicSize(of: url) else {
             switch kind {
             case .unknown:
