@@ -21,9 +21,21 @@ public enum GoldenSuite {
         /// ("--update", "TEXTREEL_RECORD").
         public init(parsing text: String, from source: String) throws {
             guard let mode = text == "never" ? .never : UpdateMode(rawValue: text) else {
-                throw TextReelError("\(source) expects \(Self.allCases.map(\.rawValue).joined(separator: ", ")), got '\(text)'", exitStatus: 2)
+                throw TextReelError("\(source) expects missing, changed, all or never (also written none), got '\(text)'", exitStatus: 2)
             }
             self = mode
+        }
+
+        /// The mode as Swift code spells it (`.never`, not `none`).
+        public var swiftName: String { self == .never ? ".never" : ".\(rawValue)" }
+
+        /// Why Swift tests run in this mode, for messages: "record: .never, because CI is set".
+        public static func explained(_ mode: UpdateMode) -> String {
+            let environment = ProcessInfo.processInfo.environment
+            if GoldenRecording.scoped == nil, environment["TEXTREEL_RECORD"] == nil, environment["CI"] != nil, mode == .never {
+                return "record: .never, because CI is set"
+            }
+            return "record: \(mode.swiftName)"
         }
 
         /// The mode of Swift tests: the innermost `withGoldenRecording` scope's, else

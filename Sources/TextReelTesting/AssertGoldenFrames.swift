@@ -176,19 +176,19 @@ enum GoldenAssertion {
         case .passed:
             // `all` on frames that differ within the tolerance rewrote them: say so.
             if !result.recordedFrames.isEmpty {
-                fail("record mode \(mode.rawValue) rewrote \(wrote) of '\(caseName)' in \(expected); look at them, then run the test again",
+                fail("\(GoldenSuite.UpdateMode.explained(mode)) rewrote \(wrote) of '\(caseName)' in \(expected); look at them, then run the test again",
                      attachments: recorded(result, name: caseName), at: place)
             }
         case .recorded:
-            fail("recorded \(wrote) of '\(caseName)' in \(expected) (record mode \(mode.rawValue)); look at them, then run the test again",
+            fail("recorded \(wrote) of '\(caseName)' in \(expected) (\(GoldenSuite.UpdateMode.explained(mode))); look at them, then run the test again",
                  attachments: attachments(result, name: caseName) + recorded(result, name: caseName), at: place)
         case .updated:
-            fail("the frames of '\(caseName)' differed, and record mode \(mode.rawValue) wrote \(wrote) in \(expected); look at them, then run the test again",
+            fail("the frames of '\(caseName)' differed, and \(GoldenSuite.UpdateMode.explained(mode)) wrote \(wrote) in \(expected); look at them, then run the test again",
                  attachments: attachments(result, name: caseName), at: place)
         case .failed, .drift:
             var lines: [String]
             if result.structure.first?.hasPrefix("no goldens yet") == true {
-                lines = ["no goldens for '\(caseName)' in \(expected) yet, and recording is off here (record mode \(mode.rawValue)): "
+                lines = ["no goldens for '\(caseName)' in \(expected) yet, and recording is off here (\(GoldenSuite.UpdateMode.explained(mode))): "
                          + "run the test once with record: .missing, or with TEXTREEL_RECORD=missing, and commit what it writes"]
             } else {
                 lines = ["the golden frames of '\(caseName)' \(result.status == .drift ? "differ, with environment drift" : "differ"):"]

@@ -31,6 +31,14 @@ final class RecordingTests: XCTestCase {
         }
         XCTAssertEqual(try GoldenSuite.UpdateMode(parsing: "never", from: "TEXTREEL_RECORD"), .never, "never and none are one mode")
         XCTAssertEqual(try GoldenSuite.UpdateMode(parsing: "none", from: "--update"), .never)
+        XCTAssertThrowsError(try GoldenSuite.UpdateMode(parsing: "off", from: "TEXTREEL_RECORD")) {
+            XCTAssertTrue("\($0)".contains("expects missing, changed, all or never"), "\($0)")
+        }
+        // Messages spell modes as Swift does, and say when CI is why recording is off.
+        XCTAssertEqual(GoldenSuite.UpdateMode.never.swiftName, ".never")
+        let ci = ProcessInfo.processInfo.environment["CI"] != nil && ProcessInfo.processInfo.environment["TEXTREEL_RECORD"] == nil
+        XCTAssertEqual(GoldenSuite.UpdateMode.explained(.never), ci ? "record: .never, because CI is set" : "record: .never")
+        withGoldenRecording(.never) { XCTAssertEqual(GoldenSuite.UpdateMode.explained(.never), "record: .never", "a scope, not CI") }
     }
 
     func testRecordingAllLeavesUnchangedFramesAloneAndSaysWhatItWrote() throws {
