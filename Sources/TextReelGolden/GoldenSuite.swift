@@ -86,7 +86,13 @@ public enum GoldenSuite {
             let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
             let found = names.map { folder.appendingPathComponent($0) }
                 .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("case.json5").path) }
-            guard !found.isEmpty else { throw TextReelError(file: folder.path, "no golden cases here (folders with a case.json5)") }
+            guard !found.isEmpty else {
+                // A Swift test's goldens: their cases are the test's calls, not files.
+                let swift = folder.pathComponents.contains("__Goldens__")
+                throw TextReelError(file: folder.path, swift
+                    ? "these are the goldens of Swift tests (assertGoldenFrames): their cases are the tests' calls, so run them with swift test; textreel test runs folders of case.json5 files"
+                    : "no golden cases here (folders with a case.json5)")
+            }
             cases += try found.flatMap { try GoldenCase(folder: $0).variants }
         }
         // A case named twice (`test a a`, or a suite and one of its cases) runs once: two runs

@@ -251,6 +251,13 @@ final class MessageTests: XCTestCase {
         XCTAssertTrue(version.stdout.hasPrefix("textreel ") && version.stdout.contains("Pango"), version.stdout)
     }
 
+    /// `textreel test` on a Swift test's `__Goldens__` folder says what it is and what runs it.
+    func testASwiftTestsGoldensFolderSaysWhatRunsIt() throws {
+        let result = try CLI.run(["test", "Tests/TextReelGoldenTests/Bubbles/__Goldens__"])
+        XCTAssertEqual(result.status, 2)
+        XCTAssertTrue(result.stderr.contains("goldens of Swift tests (assertGoldenFrames)") && result.stderr.contains("swift test"), result.stderr)
+    }
+
     /// A theme naming a family the font set lacks is warned about, with the family its text is
     /// really drawn in (asked of Pango, not assumed); a list of families the set has, or generic
     /// names, is not.
