@@ -51,6 +51,18 @@ struct MarkdownIndex {
     /// `trusted` says which attachment URLs may be taken without a parse.
     init(_ bytes: UnsafeRawBufferPointer, sectionBytes: Int, limits: ReadingLimits, trusted: TrustedAttachmentURL, parallel: Bool = true) {
         let sectionBytes = max(sectionBytes, 1)
+        // Front matter is read with the file's first lines, before any Markdown: the scan starts
+        // after it, its own section first (found by the fuzzer: a fence inside front matter
+        // shifted every fence the scan saw after it; a blank line inside it cut a section).
+        if let front = FrontMatter(bytes) {
+            var scan = MarkdownScan(bytes: bytes, range: front.byteCount..<bytes.count, sectionBytes: sectionBytes, limits: limits, trusted: trusted)
+            scan.run()
+            let head = UnsafeRawBufferPointer(rebasing: bytes[..<front.byteCount])
+            sections = [Section(bytes: 0..<front.byteCount, firstLine: 1)]
+                + scan.sections.map { var s = $0; s.firstLine += front.lineCount; return s }.filter { !$0.bytes.isEmpty }
+            invalidUTF8 = scan.invalidUTF8 || g_utf8_validate_len(head.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(head.count), nil) == 0
+            return
+        }
         let whole = 0..<bytes.count
         if parallel, bytes.count >= Self.parallelBytes, let middle = Self.middle(of: bytes) {
             // The second half is scanned as if the file began there: right when the first half
@@ -67,7 +79,6 @@ struct MarkdownIndex {
                     sections = first.sections + second.sections.map { var s = $0; s.firstLine += first.line - 1; return s }
                 }
                 invalidUTF8 = first.invalidUTF8 || second.invalidUTF8
-                keepFrontMatterWhole(bytes)
                 return
             }
         }
@@ -75,18 +86,8 @@ struct MarkdownIndex {
         scan.run()
         sections = scan.sections
         invalidUTF8 = scan.invalidUTF8
-        keepFrontMatterWhole(bytes)
     }
 
-    /// Front matter is read with the file's first section (the scan knows nothing of it, and
-    /// once cut a section at its blank line): the sections that start inside it join the first,
-    /// which is parsed when the file is opened (found by the fuzzer: `---`, `:`, a blank line, `...`).
-    private mutating func keepFrontMatterWhole(_ bytes: UnsafeRawBufferPointer) {
-        guard !sections.isEmpty, let front = FrontMatter(bytes) else { return }
-        var last = 0
-        while last + 1 < sections.count && sections[last + 1].bytes.lowerBound < front.byteCount { last += 1 }
-        sections.replaceSubrange(0...last, with: [Section(bytes: sections[0].bytes.lowerBound..<sections[last].bytes.upperBound, firstLine: 1)])
-    }
 
     /// Where the second half starts: after the first blank line past the middle, before a line
     /// that starts a top-level block whatever came before.
