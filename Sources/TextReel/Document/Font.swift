@@ -36,6 +36,12 @@ public final class Font: Hashable, Sendable, CustomStringConvertible {
              size: max(size, 1))!
     }
 
+    /// The system font for numbers in columns (UIKit's `monospacedDigitSystemFont`): the theme's
+    /// body family, whose figures (Noto Sans') are all one width already.
+    public static func monospacedDigitSystemFont(ofSize size: Double, weight: Weight = .regular) -> Font {
+        systemFont(ofSize: size, weight: weight)
+    }
+
     /// The theme's body family at `size`, bold.
     public static func boldSystemFont(ofSize size: Double) -> Font { systemFont(ofSize: size, weight: .bold) }
 

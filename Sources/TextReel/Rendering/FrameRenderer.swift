@@ -102,7 +102,7 @@ final class FrameRenderer {
         let composition = Composition(width: width, height: height, pieces: pieces, overlay: overlay?.signature, highlight: highlight,
                                       focused: scene.isFocused, caret: caret, marked: marked)
         cache.trim(around: visibleRect)
-        if let last, last.composition == composition { return last.frame.repeated() }
+        if scene.ruler == nil, let last, last.composition == composition { return last.frame.repeated() }
 
         let frame = CairoSurface(width: width, height: height, opaque: true)
         frame.draw { cr in
@@ -146,6 +146,17 @@ final class FrameRenderer {
                 cairo_scale(cr, scale, scale)
                 for underline in marked { Paint.fill(cr, underline, theme.text) }
                 if let caret { Paint.fill(cr, caret, theme.selection.caret) }
+                cairo_restore(cr)
+            }
+            if let ruler = scene.ruler {
+                cairo_save(cr)
+                cairo_scale(cr, scale, scale)
+                let bounds = CGRect(x: 0, y: 0, width: ruler.ruleThickness, height: Double(height) / scale)
+                cairo_rectangle(cr, bounds.minX, bounds.minY, bounds.width, bounds.height)
+                cairo_clip(cr)
+                GraphicsContext(cr, theme: theme, size: bounds.size, typeset: painter, painter: attachments).whileCurrent {
+                    ruler.drawHashMarksAndLabels(in: bounds)
+                }
                 cairo_restore(cr)
             }
             if let overlay {

@@ -90,6 +90,27 @@ extension GraphicsContext {
         return layout.logicalSize
     }
 
+    /// One line of text standing on `baseline` (where CoreText's `textPosition` puts a line).
+    @discardableResult
+    public func text(_ string: String, baseline: CGPoint, size: Double, _ color: Color, bold: Bool = false) -> CGSize {
+        let layout = labels.label(string, size: size, bold: bold, maxWidth: nil)
+        return text(string, at: CGPoint(x: baseline.x, y: baseline.y - layout.baseline), size: size, color, bold: bold)
+    }
+
+    /// The context a `RulerView` draws with (`NSGraphicsContext.current`), on this thread, while
+    /// the view draws it; nil otherwise.
+    public static var current: GraphicsContext? { Thread.current.threadDictionary[currentKey] as? GraphicsContext }
+    private static let currentKey = "TextReel.GraphicsContext.current"
+
+    /// Runs `body` with this context as `current` on the calling thread.
+    func whileCurrent(_ body: () -> Void) {
+        let storage = Thread.current.threadDictionary
+        let outer = storage[Self.currentKey]
+        storage[Self.currentKey] = self
+        defer { storage[Self.currentKey] = outer }
+        body()
+    }
+
     /// Measures text as `text(_:at:size:_:)` would draw it.
     public func measure(_ string: String, size: Double, bold: Bool = false) -> CGSize {
         labels.label(string, size: size, bold: bold, maxWidth: nil).logicalSize

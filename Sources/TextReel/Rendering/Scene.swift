@@ -54,6 +54,8 @@ public struct Scene {
     var caret: CGRect?
     /// Underlines of marked (uncommitted) text, in document coordinates.
     var marked: [CGRect] = []
+    /// The view's ruler, drawn on every frame (what it draws is its own: a frame is never reused).
+    var ruler: RulerView?
 }
 
 /// Surfaces drawn and reused by one frame.

@@ -26,7 +26,7 @@ extension TextView {
     /// The last pass, when a pass now could not differ from it (nil: lay out).
     func repeatablePass() -> LayoutPass? {
         // A subclass may lay out or draw by its own lights: only the view as it comes is judged.
-        guard reusesQuietFrames, type(of: self) == TextView.self, cachesFragments, let pass = lastPass,
+        guard reusesQuietFrames, type(of: self) == TextView.self, cachesFragments, verticalRulerView == nil, let pass = lastPass,
               let state = lastQuietState, state == quietState, !textViewportLayoutController.needsLayout, !revealPending,
               caretBlinkInterval == nil, pass.shaped.isEmpty, pass.correction == 0,
               // "visible" and "kept" restate a view's place every pass; any other event is a change.

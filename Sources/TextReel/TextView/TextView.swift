@@ -123,7 +123,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
         return Scene(visibleRect: visibleRect, scale: scale, fragments: fragments, liveViews: attachmentHost.liveViews,
                      overlay: showsOverlay ? Overlay(pass) : nil, highlight: pass.selection?.highlight.map(\.cgRect) ?? [],
                      isFocused: isFocused, caret: caretIsShown ? pass.selection?.caret?.cgRect : nil,
-                     marked: pass.selection?.marked?.map(\.cgRect) ?? [])
+                     marked: pass.selection?.marked?.map(\.cgRect) ?? [], ruler: verticalRulerView)
     }
 
     /// Adds drawing to a fragment for this pass (call it from `configureRenderingSurfaceFor`).
@@ -134,6 +134,9 @@ open class TextView: TextViewportLayoutControllerDelegate {
     /// Draws fragment frames, rendering-surface bounds, and a minimap of the visible rect and the
     /// overdraw band on top of each frame.
     public var showsOverlay = false
+
+    /// A ruler drawn beside the text on every frame (line numbers: see `RulerView`).
+    public var verticalRulerView: RulerView?
 
     /// When false, every pass re-shapes and redraws every fragment (the benchmark's no-cache peer).
     public var cachesFragments = true

@@ -15,6 +15,9 @@ final class PangoLayoutBox {
         return PangoUnits.rect(logical).size
     }
 
+    /// The first line's baseline, in points from the top.
+    var baseline: Double { FontLock.run { PangoUnits.points(pango_layout_get_baseline(layout)) } }
+
     /// Draws the layout with its top-left at the current point of `cr`.
     func show(in cr: OpaquePointer) {
         FontLock.run { pango_cairo_show_layout(cr, layout) }

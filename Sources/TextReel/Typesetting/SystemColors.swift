@@ -36,6 +36,8 @@ extension Color {
     public static let systemGray = system((142, 142, 147), (142, 142, 147))
     /// Text: black in light looks, white in dark ones.
     public static let label = system((0, 0, 0), (255, 255, 255))
+    /// UIKit's `secondaryLabel` (the label at 60%), as it shows on the view's background.
+    public static let secondaryLabel = system((138, 138, 142), (141, 141, 147))
     /// Background: white in light looks, black in dark ones.
     public static let systemBackground = system((255, 255, 255), (0, 0, 0))
     /// White in every look.
