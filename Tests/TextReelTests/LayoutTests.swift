@@ -41,8 +41,12 @@ final class LayoutTests: XCTestCase {
                 let expected = pangoLineStarts(text, width: width - theme.insets.left - theme.insets.right,
                                                theme: theme, fonts: view.fonts)
                 XCTAssertGreaterThan(expected.count, 1, "the text should wrap at \(width)")
-                XCTAssertEqual(fragment.textLineFragments.map(\.characterRange.lowerBound), expected, text)
-                XCTAssertEqual(fragment.textLineFragments.last?.characterRange.upperBound, text.utf8.count)
+                XCTAssertEqual(fragment.textLineFragments.map(\.utf8Range.lowerBound), expected, text)
+                XCTAssertEqual(fragment.textLineFragments.last?.utf8Range.upperBound, text.utf8.count)
+                // The public offsets are UTF-16, as TextKit's and the layout manager's are.
+                let utf16Starts = expected.map { String(decoding: Array(text.utf8)[..<$0], as: UTF8.self).utf16.count }
+                XCTAssertEqual(fragment.textLineFragments.map(\.characterRange.lowerBound), utf16Starts, text)
+                XCTAssertEqual(fragment.textLineFragments.last?.characterRange.upperBound, text.utf16.count)
             }
         }
     }
@@ -177,5 +181,26 @@ final class LayoutTests: XCTestCase {
                                "paragraph \(index) has glyphs no font covers: \(fragment.paragraph.text)")
             }
         }
+    }
+}
+
+/// Line-fragment geometry agrees with the layout manager's offsets outside ASCII: both count UTF-16.
+final class LineOffsetTests: XCTestCase {
+    func testLineOffsetsAreTheLayoutManagersUnit() throws {
+        let text = "é👨‍👩‍👧 日本語 and more text after it"
+        let view = TextView(document: try TextDocument(markdown: text), viewportSize: CGSize(width: 500, height: 100))
+        _ = try view.renderFrame()
+        let manager = view.textLayoutManager
+        let line = manager.ensureLayout(forParagraphAt: 0).textLineFragments[0]
+        XCTAssertEqual(line.characterRange, 0..<text.utf16.count)
+        let start = manager.documentRange.location
+        // The caret after "é👨‍👩‍👧 " by the manager's offsets, and by the line's: the same place.
+        let offset = ("é👨‍👩‍👧 " as String).utf16.count
+        let location = try XCTUnwrap(manager.location(start, offsetBy: offset))
+        XCTAssertEqual(manager.offset(from: start, to: location), offset)
+        let caret = try XCTUnwrap(manager.ensureLayout(forParagraphAt: 0).caretRect(atOffset: location.offset))
+        XCTAssertEqual(line.locationForCharacter(at: offset).x + line.typographicBounds.minX, caret.minX, accuracy: 0.01)
+        let hit = line.characterIndex(for: CGPoint(x: caret.minX - line.typographicBounds.minX + 0.5, y: 0))
+        XCTAssertEqual(hit, offset)
     }
 }

@@ -135,7 +135,7 @@ open class TextLayoutFragment {
         guard let cursor else { return nil }
         let clamped = min(max(offset, 0), paragraph.text.utf8.count)
         var rect = cursor.caret(at: clamped)
-        if affinity == .upstream, clamped > 0, textLineFragments.dropFirst().contains(where: { $0.characterRange.lowerBound == clamped }),
+        if affinity == .upstream, clamped > 0, textLineFragments.dropFirst().contains(where: { $0.utf8Range.lowerBound == clamped }),
            let previous = cursor.cursorOffsets.last(where: { $0 < clamped }) {
             rect = cursor.caretUpstream(at: clamped, previous: previous)
         }

@@ -82,7 +82,7 @@ extension FragmentPainter {
         Paint.setColor(cr, theme.secondaryText)
         cairo_set_line_width(cr, 1)
         for line in fragment.textLineFragments {
-            let start = line.characterRange.lowerBound
+            let start = line.utf8Range.lowerBound
             guard start > 0, start <= bytes.count, bytes[start - 1] != 0x0A else { continue }
             let size = style.size
             let y = line.typographicBounds.midY.rounded() + 0.5

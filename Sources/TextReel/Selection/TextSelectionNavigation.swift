@@ -97,14 +97,14 @@ public final class TextSelectionNavigation {
             return vertical(from: location, in: fragment, index: index, down: direction == .down, confined: confined)
         case (.line, _):
             let lines = fragment.textLineFragments
-            guard let line = lines.last(where: { $0.characterRange.lowerBound <= offset }) else { return location }
+            guard let line = lines.last(where: { $0.utf8Range.lowerBound <= offset }) else { return location }
             if forward {
                 affinity = .upstream
-                let end = line.characterRange.upperBound
+                let end = line.utf8Range.upperBound
                 // The end of a wrapped line is the next one's start, seen from upstream; a hard end stays.
                 return at(index, end)
             }
-            return at(index, line.characterRange.lowerBound)
+            return at(index, line.utf8Range.lowerBound)
         case (.word, _), (.sentence, _):
             let word = destination == .word
             if forward {
@@ -162,7 +162,7 @@ public final class TextSelectionNavigation {
         case ...1:
             let lines = fragment.textLineFragments
             let tappedLine = lines.lastIndex { local.y >= $0.typographicBounds.minY } ?? 0
-            let wraps = tappedLine + 1 < lines.count && lines[tappedLine + 1].characterRange.lowerBound == offset
+            let wraps = tappedLine + 1 < lines.count && lines[tappedLine + 1].utf8Range.lowerBound == offset
             return [TextSelection(location(offset), affinity: wraps ? .upstream : .downstream)]
         case 2:
             let start = cursor.wordStarts.last { $0 <= offset } ?? 0
@@ -183,7 +183,7 @@ public final class TextSelectionNavigation {
         let x = goalX ?? caret.minX
         goalX = x
         let lines = fragment.textLineFragments
-        let current = lines.lastIndex(where: { $0.characterRange.lowerBound <= offset }) ?? 0
+        let current = lines.lastIndex(where: { $0.utf8Range.lowerBound <= offset }) ?? 0
         let target = current + (down ? 1 : -1)
         if target >= 0 && target < lines.count {
             let y = lines[target].typographicBounds.midY

@@ -125,7 +125,7 @@ extension LayoutPass.Fragment {
             surfaceBounds: LayoutRect(fragment.renderingSurfaceBounds.offsetBy(dx: f.minX, dy: f.minY)),
             state: fragment.state,
             lines: fragment.textLineFragments.map {
-                LayoutPass.Line(start: $0.characterRange.lowerBound, top: $0.typographicBounds.minY, height: $0.typographicBounds.height)
+                LayoutPass.Line(start: $0.utf8Range.lowerBound, top: $0.typographicBounds.minY, height: $0.typographicBounds.height)
             },
             attachments: fragment.attachmentFrames.map {
                 LayoutPass.Attachment(id: $0.attachment.id, provider: $0.attachment.scheme, frame: LayoutRect($0.frame),

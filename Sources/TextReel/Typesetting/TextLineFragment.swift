@@ -1,58 +1,87 @@
 import Foundation
 
 /// One line of a laid-out paragraph (a `PangoLayoutLine`). Geometry is relative to the origin of
-/// its layout fragment's `layoutFragmentFrame`. Sendable though it holds its paragraph's Pango
-/// layout: that is read only under the `FontLock`.
+/// its layout fragment's `layoutFragmentFrame`. Offsets are UTF-16 code units into the
+/// paragraph's text, as TextKit's (`NSTextLineFragment`) and `NSString`'s are, and as the layout
+/// manager's `offset(from:to:)` counts; TextReel works in UTF-8 bytes inside. Sendable though it
+/// holds its paragraph's Pango layout: that is read only under the `FontLock`.
 public struct TextLineFragment: Hashable, @unchecked Sendable {
     /// The line's logical rect (ascent to descent, its full advance, alignment included).
     public let typographicBounds: CGRect
     /// Where the baseline starts.
     public let glyphOrigin: CGPoint
-    /// Its characters, as UTF-8 byte offsets into the paragraph's text.
-    public let characterRange: Range<Int>
+    /// Its characters, as UTF-8 byte offsets into the paragraph's text (what `TextLocation` counts).
+    let utf8Range: Range<Int>
     /// Whether the line's base direction is right to left.
     public let isRightToLeft: Bool
     /// Pango's cursor functions for the line's paragraph, and where its layout sits in the
     /// fragment (not part of the line's value: two lines are equal by their geometry).
     let cursor: CursorGeometry?
     let layoutOrigin: CGPoint
+    /// The paragraph's text, for converting offsets (shared, not copied).
+    let text: String
 
-    init(typographicBounds: CGRect, glyphOrigin: CGPoint, characterRange: Range<Int>, isRightToLeft: Bool,
-         cursor: CursorGeometry? = nil, layoutOrigin: CGPoint = .zero) {
+    init(typographicBounds: CGRect, glyphOrigin: CGPoint, utf8Range: Range<Int>, isRightToLeft: Bool,
+         cursor: CursorGeometry? = nil, layoutOrigin: CGPoint = .zero, text: String = "") {
         self.typographicBounds = typographicBounds
         self.glyphOrigin = glyphOrigin
-        self.characterRange = characterRange
+        self.utf8Range = utf8Range
         self.isRightToLeft = isRightToLeft
         self.cursor = cursor
         self.layoutOrigin = layoutOrigin
+        self.text = text
     }
 
     public static func == (a: Self, b: Self) -> Bool {
-        a.typographicBounds == b.typographicBounds && a.glyphOrigin == b.glyphOrigin && a.characterRange == b.characterRange
+        a.typographicBounds == b.typographicBounds && a.glyphOrigin == b.glyphOrigin && a.utf8Range == b.utf8Range
             && a.isRightToLeft == b.isRightToLeft
     }
 
     public func hash(into hasher: inout Hasher) {
         hasher.combine(typographicBounds.minX); hasher.combine(typographicBounds.minY)
         hasher.combine(typographicBounds.width); hasher.combine(typographicBounds.height)
-        hasher.combine(characterRange)
+        hasher.combine(utf8Range)
     }
 
-    /// The paragraph offset (UTF-8) of the caret position nearest `point`, given relative to the
+    /// Its characters, as UTF-16 offsets into the paragraph's text (`NSTextLineFragment.characterRange`).
+    public var characterRange: Range<Int> { utf16(utf8Range.lowerBound)..<utf16(utf8Range.upperBound) }
+
+    /// The paragraph offset (UTF-16) of the caret position nearest `point`, given relative to the
     /// line's `typographicBounds.origin` and confined to this line (`NSTextLineFragment`'s).
-    public func characterIndex(for point: CGPoint) -> Int {
-        guard let cursor else { return characterRange.lowerBound }
+    public func characterIndex(for point: CGPoint) -> Int { utf16(utf8Index(for: point)) }
+
+    /// Where the caret before paragraph offset `index` (UTF-16) stands on this line, relative to
+    /// the line's `typographicBounds.origin`: its x, and the baseline's y.
+    public func locationForCharacter(at index: Int) -> CGPoint { location(atUTF8: utf8(index)) }
+
+    /// `characterIndex(for:)` in UTF-8 bytes.
+    func utf8Index(for point: CGPoint) -> Int {
+        guard let cursor else { return utf8Range.lowerBound }
         let x = point.x + typographicBounds.minX - layoutOrigin.x
         let y = typographicBounds.midY - layoutOrigin.y
-        return min(max(cursor.offset(at: CGPoint(x: x, y: y)), characterRange.lowerBound), characterRange.upperBound)
+        return min(max(cursor.offset(at: CGPoint(x: x, y: y)), utf8Range.lowerBound), utf8Range.upperBound)
     }
 
-    /// Where the caret before paragraph offset `index` stands on this line, relative to the
-    /// line's `typographicBounds.origin`: its x, and the baseline's y.
-    public func locationForCharacter(at index: Int) -> CGPoint {
+    /// `locationForCharacter(at:)` for a UTF-8 offset.
+    func location(atUTF8 index: Int) -> CGPoint {
         let baseline = glyphOrigin.y - typographicBounds.minY
         guard let cursor else { return CGPoint(x: 0, y: baseline) }
-        let clamped = min(max(index, characterRange.lowerBound), characterRange.upperBound)
+        let clamped = min(max(index, utf8Range.lowerBound), utf8Range.upperBound)
         return CGPoint(x: cursor.caret(at: clamped).minX + layoutOrigin.x - typographicBounds.minX, y: baseline)
+    }
+
+    /// A UTF-8 offset of the text as UTF-16 (offsets inside a character count to its start).
+    private func utf16(_ utf8: Int) -> Int {
+        let utf8View = text.utf8
+        guard let index = utf8View.index(utf8View.startIndex, offsetBy: utf8, limitedBy: utf8View.endIndex) else { return text.utf16.count }
+        return text.utf16.distance(from: text.startIndex, to: index.samePosition(in: text.unicodeScalars) ?? index)
+    }
+
+    /// A UTF-16 offset of the text as UTF-8 (clamped to the text).
+    private func utf8(_ utf16: Int) -> Int {
+        let utf16View = text.utf16
+        guard utf16 > 0 else { return 0 }
+        guard let index = utf16View.index(utf16View.startIndex, offsetBy: utf16, limitedBy: utf16View.endIndex) else { return text.utf8.count }
+        return text.utf8.distance(from: text.startIndex, to: index.samePosition(in: text.unicodeScalars) ?? index)
     }
 }

@@ -103,7 +103,7 @@ final class Typesetter {
         let contentHeight = PangoUnits.points(logical.height)
         let height = (insets.top + style.spacingBefore + style.paddingTop + style.paddingBottom + contentHeight + style.spacingAfter + insets.bottom).rounded(.up)
         let lines = lineFragments(pl, origin: origin, shift: shift,
-                                  cursor: CursorGeometry(box: layout, shift: shift, length: paragraph.text.utf8.count))
+                                  cursor: CursorGeometry(box: layout, shift: shift, length: paragraph.text.utf8.count), text: paragraph.text)
         let attachmentFrames = paragraph.attachments.enumerated().map { index, attachment in
             (attachment, attachmentFrame(pl, index: attachment.utf8Offset + shift, size: sizes[index],
                                          depth: attachment.baselineDepth * sizes[index].height / max(attachment.size.height, 1),
@@ -206,7 +206,7 @@ final class Typesetter {
         pango_tab_array_free(tabs)
     }
 
-    func lineFragments(_ layout: OpaquePointer, origin: CGPoint, shift: Int, cursor: CursorGeometry) -> [TextLineFragment] {
+    func lineFragments(_ layout: OpaquePointer, origin: CGPoint, shift: Int, cursor: CursorGeometry, text: String) -> [TextLineFragment] {
         var lines: [TextLineFragment] = []
         let iter = pango_layout_get_iter(layout)
         defer { pango_layout_iter_free(iter) }
@@ -220,9 +220,9 @@ final class Typesetter {
             lines.append(TextLineFragment(
                 typographicBounds: bounds,
                 glyphOrigin: CGPoint(x: bounds.minX, y: origin.y + baseline),
-                characterRange: max(start - shift, 0)..<max(start + length - shift, 0),
+                utf8Range: max(start - shift, 0)..<max(start + length - shift, 0),
                 isRightToLeft: line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue,
-                cursor: cursor, layoutOrigin: origin))
+                cursor: cursor, layoutOrigin: origin, text: text))
         } while pango_layout_iter_next_line(iter) != 0
         return lines
     }
