@@ -66,12 +66,15 @@ final class PythonHelper: @unchecked Sendable {
     }
 
     private func readLine() -> Data? {
+        var searched = 0
         while true {
-            if let end = buffer.firstIndex(of: 0x0A) {
-                let line = buffer[buffer.startIndex..<end]
+            // Only the bytes not looked at yet: a reply of a megabyte comes in many pieces.
+            if let end = buffer[(buffer.startIndex + searched)...].firstIndex(of: 0x0A) {
+                let line = Data(buffer[buffer.startIndex..<end])
                 buffer = Data(buffer[(end + 1)...])
-                return Data(line)
+                return line
             }
+            searched = buffer.count
             // What the pipe holds now (read(upToCount:) would wait for the whole count).
             guard let chunk = output?.availableData, !chunk.isEmpty else { return nil }
             buffer.append(chunk)
@@ -151,7 +154,7 @@ def highlight(request):
         while cut < len(cuts) and cuts[cut] <= index:
             stack = state() if cuts[cut] == index else None
             if expect is not None and stack is not None and expect[cut] == stack:
-                return {'known': True, 'spans': [s[:3] for s in spans], 'stacks': stacks, 'synced': cut}
+                return {'known': True, 'spans': packed(spans), 'stacks': stacks, 'synced': cut}
             stacks.append(stack)
             cut += 1
         if index != char:
@@ -167,7 +170,12 @@ def highlight(request):
             spans[-1][3] = index + len(value)
         byte += length; char += len(value)
     stacks += [None] * (len(cuts) - cut)
-    return {'known': True, 'spans': [s[:3] for s in spans], 'stacks': stacks, 'synced': None}
+    return {'known': True, 'spans': packed(spans), 'stacks': stacks, 'synced': None}
+
+def packed(spans):
+    # "start end class start end class …" in one string: a block's tens of thousands of spans
+    # as JSON arrays cost seconds to read back into Swift.
+    return ' '.join('%d %d %s' % (s[0], s[1], s[2]) for s in spans)
 
 math_tools = None
 def math(request):

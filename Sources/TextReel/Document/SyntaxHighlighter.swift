@@ -36,11 +36,23 @@ final class SyntaxHighlighter: @unchecked Sendable {
         if let stack { request["stack"] = stack }
         if let expect { request["expect"] = expect.map { $0 as Any? ?? NSNull() } }
         guard let reply = PythonHelper.shared.exchange(request), reply["known"] as? Bool == true else { return nil }
-        let spans = (reply["spans"] as? [[Any]] ?? []).compactMap { span -> (range: Range<Int>, name: String)? in
-            guard span.count == 3, let start = span[0] as? Int, let end = span[1] as? Int, let name = span[2] as? String, start < end else { return nil }
-            return (start..<end, name)
+        return Result(spans: Self.unpacked(reply["spans"] as? String ?? ""), stacks: (reply["stacks"] as? [Any] ?? []).map { $0 as? [String] },
+                      synced: reply["synced"] as? Int)
+    }
+
+    /// The helper's "start end class …" spans, read in one pass over the bytes.
+    static func unpacked(_ packed: String) -> [(range: Range<Int>, name: String)] {
+        var spans: [(range: Range<Int>, name: String)] = []
+        var fields: [Substring.UTF8View.SubSequence] = []
+        for field in packed.utf8.split(separator: 0x20) {
+            fields.append(field)
+            guard fields.count == 3 else { continue }
+            if let start = Int(Substring(fields[0])), let end = Int(Substring(fields[1])), start < end {
+                spans.append((start..<end, String(Substring(fields[2]))))
+            }
+            fields.removeAll(keepingCapacity: true)
         }
-        return Result(spans: spans, stacks: (reply["stacks"] as? [Any] ?? []).map { $0 as? [String] }, synced: reply["synced"] as? Int)
+        return spans
     }
 }
 

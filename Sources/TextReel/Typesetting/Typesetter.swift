@@ -124,7 +124,22 @@ final class Typesetter {
     /// alone is the exception: it breaks where it must, as its line would overflow otherwise
     /// (a second layout, only for paragraphs that have such a token).
     private func keepTokensWhole(_ layout: OpaquePointer, text: String, attributes: AttributeListBuilder, width: Double) {
-        let tokens = Self.codeTokens(text)
+        // Only the source lines Pango wrapped get the attributes: Pango converts every
+        // attribute's byte range by scanning the text, so a band's thousand tokens would cost
+        // seconds over a long block whose lines mostly fit.
+        var wrapped: [Range<Int>] = []
+        let lineCount = pango_layout_get_line_count(layout)
+        var sourceStart = 0
+        for k in 0..<lineCount {
+            guard let line = pango_layout_get_line_readonly(layout, k) else { continue }
+            let start = Int(line.pointee.start_index) - attributes.shift
+            if line.pointee.is_paragraph_start != 0 { sourceStart = start } else if wrapped.last?.lowerBound != sourceStart {
+                let end = text.utf8[text.utf8.index(text.utf8.startIndex, offsetBy: max(start, 0))...].firstIndex(of: 0x0A)
+                    .map { text.utf8.distance(from: text.utf8.startIndex, to: $0) } ?? text.utf8.count
+                wrapped.append(sourceStart..<end)
+            }
+        }
+        let tokens = Self.codeTokens(text).filter { token in wrapped.contains { $0.overlaps(token) } }
         guard !tokens.isEmpty else { return }
         func apply(_ whole: [Range<Int>]) {
             let list = pango_attr_list_copy(attributes.list)!
