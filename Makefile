@@ -3,7 +3,7 @@
 PACKAGES := pkg-config libpango1.0-dev libcairo2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev \
             libxml2-dev libpng-dev zlib1g-dev libisal-dev libdeflate-dev libmicrohttpd-dev chromium librsvg2-dev libgdk-pixbuf-2.0-dev libchafa-dev tmux ruby-tanuki-emoji \
             libwebp-dev ffmpeg nodejs python3-pygments python3-matplotlib \
-            fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji pango1.0-tools
+            fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji pango1.0-tools help2man
 SWIFT ?= swift
 ## Warnings are bugs: a warning that a case can never match once kept two step kinds out of
 ## every exploration. Every build the tests run treats them as errors.
@@ -16,7 +16,7 @@ FUZZ_TARGETS := FuzzMarkdown FuzzScript FuzzScriptOnDocument FuzzAttachmentURL F
 FUZZ_SECONDS ?= 180
 FUZZ_SMOKE_RUNS ?= 2000
 
-.PHONY: setup demo test bench bench-peers build fuzz fuzz-build fuzz-smoke explore tsan stress docs documents
+.PHONY: setup demo test bench bench-peers build fuzz fuzz-build fuzz-smoke explore tsan stress docs documents install deb
 EXPLORE_SECONDS ?= 300
 .DEFAULT_GOAL := demo
 
@@ -62,6 +62,40 @@ documents: build
 	  warnings=$$(grep -c 'warning' "$$out.log"); cut=$$(grep -o '"clipped":"[^"]*"' "$$out/events.jsonl" | sort -u | wc -l); \
 	  echo "$$name: $$warnings warnings, $$cut tables cut at the view's edge  ($$out.png, $$out.log)"; \
 	done; done; test $$problems -eq 0
+
+## install: the CLI into $(DESTDIR)$(PREFIX)/bin (PREFIX /usr/local by default, DESTDIR for
+## staging, as GNU makefiles have them), a man page per command made from its --help text, and
+## bash, zsh and fish completions written by the CLI from its own option tables
+PREFIX ?= /usr/local
+COMMANDS := render diff test report review merge-reports merge-renders preview generate version explore
+install: build
+	@bin=$$($(SWIFT) build $(RELEASE) --show-bin-path); root="$(DESTDIR)$(PREFIX)"; \
+	install -d "$$root/bin" "$$root/share/man/man1" "$$root/share/bash-completion/completions" \
+	  "$$root/share/zsh/site-functions" "$$root/share/fish/vendor_completions.d" || exit 1; \
+	install -m 755 "$$bin/textreel" "$$root/bin/textreel" || exit 1; \
+	help2man --no-info --name="render Markdown into PNG frames of a scrolling text view" \
+	  --output="$$root/share/man/man1/textreel.1" "$$bin/textreel" || exit 1; \
+	wrappers=$$(mktemp -d); trap 'rm -rf "$$wrappers"' EXIT; \
+	for c in $(COMMANDS); do \
+	  printf '#!/bin/sh\nexec "%s" %s "$$@"\n' "$$bin/textreel" "$$c" > "$$wrappers/textreel-$$c"; chmod +x "$$wrappers/textreel-$$c"; \
+	  help2man --no-info --no-discard-stderr --version-string="$$("$$bin/textreel" --version | head -n 1)" \
+	    --name="textreel $$c" --output="$$root/share/man/man1/textreel-$$c.1" "$$wrappers/textreel-$$c" || exit 1; \
+	done; \
+	"$$bin/textreel" completions bash > "$$root/share/bash-completion/completions/textreel" && \
+	"$$bin/textreel" completions zsh > "$$root/share/zsh/site-functions/_textreel" && \
+	"$$bin/textreel" completions fish > "$$root/share/fish/vendor_completions.d/textreel.fish" && \
+	echo "installed textreel into $$root/bin, its man pages and completions"
+
+## deb: a Debian package of the CLI (Output/textreel_<version>_<arch>.deb) with dpkg-deb; it
+## depends on the runtime libraries of the packages make setup installs
+deb:
+	@rm -rf Output/deb && $(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/Output/deb PREFIX=/usr || exit 1; \
+	version=$$(Output/deb/usr/bin/textreel --version | head -n 1 | awk '{print $$2}'); arch=$$(dpkg --print-architecture); \
+	mkdir -p Output/deb/DEBIAN; \
+	printf 'Package: textreel\nVersion: %s\nArchitecture: %s\nMaintainer: TextReel <textreel@localhost>\nDepends: %s\nSection: graphics\nPriority: optional\nDescription: renders Markdown into PNG frames of a scrolling text view\n TextKit 2 viewport layout, rebuilt with Pango and Cairo, for golden-image tests.\n' \
+	  "$$version" "$$arch" "libpango-1.0-0, libpangocairo-1.0-0, libcairo2, libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6, libxml2, libpng16-16, zlib1g, libisal2, libdeflate0, libmicrohttpd12, librsvg2-2, libgdk-pixbuf-2.0-0, libchafa0, libwebpmux3, fonts-dejavu-core, fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji, ruby-tanuki-emoji, python3-pygments, python3-matplotlib" \
+	  > Output/deb/DEBIAN/control; \
+	dpkg-deb --root-owner-group --build Output/deb "Output/textreel_$${version}_$${arch}.deb" && echo "wrote Output/textreel_$${version}_$${arch}.deb"
 
 ## tsan: the parsing, typesetting and rendering tests (the parallel stress test among them) under
 ## ThreadSanitizer, in a build folder of their own so `make test`'s build stays incremental

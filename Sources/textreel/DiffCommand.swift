@@ -25,7 +25,7 @@ enum DiffCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out", "threshold", "alpha"], flags: ["include-aa", "diff-mask", "json"])
+        let args = try Arguments(raw, command: .diff)
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 2 else {
             throw Arguments.UsageError(message: "diff needs two PNG files, got \(args.positional.count)")

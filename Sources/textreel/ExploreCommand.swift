@@ -40,8 +40,7 @@ enum ExploreCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["seed", "runs", "steps", "time", "budget", "out", "timeout", "candidate", "shrink-time"],
-                                 flags: ["quiet"])
+        let args = try Arguments(raw, command: .explore)
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1 else {
             throw Arguments.UsageError(message: args.positional.isEmpty ? "explore needs a document" : "explore takes one document, got \(args.positional.count)")

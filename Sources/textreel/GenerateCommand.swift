@@ -18,7 +18,7 @@ enum GenerateCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out"], flags: [])
+        let args = try Arguments(raw, command: .generate)
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1, let count = Int(args.positional[0]), count >= 0, count <= 10_000_000 else {
             throw Arguments.UsageError(message: "generate expects one paragraph count from 0 to 10000000")

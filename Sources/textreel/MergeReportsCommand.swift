@@ -17,7 +17,7 @@ enum MergeReportsCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["report", "junit", "json"], flags: [])
+        let args = try Arguments(raw, command: .mergeReports)
         if args.flags.contains("help") { print(help); return 0 }
         guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "merge-reports needs at least one blob") }
         let merged = try Reports.merge(blobs: args.positional.map { URL(fileURLWithPath: $0) })

@@ -102,8 +102,7 @@ enum PreviewCommand {
            let bad = CommandLine.arguments.first(where: { $0.hasPrefix("--image=") }) {
             throw Arguments.UsageError(message: "\(bad) is not a mode; expected symbols, sixels or kitty")
         }
-        let args = try Arguments(raw, options: ["script", "frame", "at", "width", "height"] + LimitOptions.names + AppearanceOptions.names,
-                                 flags: ["json", "interactive"] + LimitOptions.flags)
+        let args = try Arguments(raw, command: .preview)
         if args.flags.contains("help") { print(help); return 0 }
         guard args.positional.count == 1 else {
             throw Arguments.UsageError(message: args.positional.isEmpty ? "preview needs a document" : "preview takes one document")

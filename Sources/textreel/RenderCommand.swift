@@ -77,8 +77,7 @@ enum RenderCommand {
     }
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out", "width", "height", "scale", "at", "script", "frames", "shard", "video", "animation", "chart", "format", "compression", "budget"] + LimitOptions.names + AppearanceOptions.names,
-                                 flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial", "strict", "exact"] + LimitOptions.flags)
+        let args = try Arguments(raw, command: .render)
         if args.flags.contains("help") { print(help); return 0 }
         let options = try RenderOptions(args)
         // Every file written after the last frame is checked before the first one is drawn.

@@ -48,7 +48,7 @@ enum MergeRendersCommand {
     }
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["out"], flags: [])
+        let args = try Arguments(raw, command: .mergeRenders)
         if args.flags.contains("help") { print(help); return 0 }
         guard let out = args.values["out"].map({ URL(fileURLWithPath: $0) }) else { throw Arguments.UsageError(message: "merge-renders needs --out DIR") }
         guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "merge-renders needs the folders of the parts") }

@@ -25,7 +25,7 @@ enum ReportCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["port"], flags: ["serve"])
+        let args = try Arguments(raw, command: .report)
         if args.flags.contains("help") { print(help); return 0 }
         guard args.flags.contains("serve") else { throw Arguments.UsageError(message: "report needs --serve (reports themselves are written by textreel test --report)") }
         guard args.positional.count == 1 else { throw Arguments.UsageError(message: "report --serve takes one report folder") }

@@ -30,7 +30,7 @@ enum ReviewCommand {
     }
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: [], flags: [])
+        let args = try Arguments(raw, command: .review)
         if args.flags.contains("help") { print(help); return 0 }
         guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "review needs a suite or report folder") }
         guard isatty(0) == 1, isatty(1) == 1 else { throw TextReelError("review needs a terminal; run it in one (or use textreel test --report)") }

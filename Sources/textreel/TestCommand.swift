@@ -51,8 +51,7 @@ enum TestCommand {
     """
 
     static func run(_ raw: [String]) throws -> Int32 {
-        let args = try Arguments(raw, options: ["update", "shard", "report", "junit", "json", "workers", "blob"] + AppearanceOptions.names,
-                                 flags: ["quiet", "prune", "fail-on-update"])
+        let args = try Arguments(raw, command: .test)
         if args.flags.contains("help") { print(help); return 0 }
         guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "test needs at least one suite folder") }
         var options = GoldenSuite.Options()

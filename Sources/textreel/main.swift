@@ -17,6 +17,7 @@ Commands:
   preview   show where every fragment sits, in the terminal
   generate  write a generated Markdown document of N paragraphs
   version   print the version and the libraries it renders with
+  completions  print shell completions (bash, zsh, fish)
   explore   run random scripts, check every frame, shrink a failing script into a golden case
 
 Exit status: 0 ok, 1 a golden mismatch or a failed check (test, render --strict, explore), 2 bad input or usage.
@@ -52,6 +53,8 @@ do {
         } else {
             print(Version.description)
         }
+    case "completions":
+        exit(try CompletionsCommand.run(arguments))
     case "render":
         exit(try RenderCommand.run(arguments))
     case "diff":

@@ -251,6 +251,25 @@ final class MessageTests: XCTestCase {
         XCTAssertTrue(version.stdout.hasPrefix("textreel ") && version.stdout.contains("Pango"), version.stdout)
     }
 
+    /// Completions come from the table the commands parse with: every command and option is
+    /// offered, and options with fixed values offer those values.
+    func testCompletionsOfferEveryCommandAndOption() throws {
+        let bash = try CLI.run(["completions", "bash"])
+        XCTAssertEqual(bash.status, 0, bash.stderr)
+        for command in ["render", "diff", "test", "review", "merge-reports", "preview", "explore", "completions"] {
+            XCTAssertTrue(bash.stdout.contains("\(command)) opts=\""), command)
+        }
+        XCTAssertTrue(bash.stdout.contains("--frames") && bash.stdout.contains("--max-paragraph-kb") && bash.stdout.contains("--fail-on-update"))
+        XCTAssertTrue(bash.stdout.contains("--theme) COMPREPLY=($(compgen -W \"light dark\""))
+        let zsh = try CLI.run(["completions", "zsh"])
+        XCTAssertTrue(zsh.stdout.hasPrefix("#compdef textreel") && zsh.stdout.contains("'--update=[update]:value:(missing changed all never)'"), zsh.stdout)
+        let fish = try CLI.run(["completions", "fish"])
+        XCTAssertTrue(fish.stdout.contains("complete -c textreel -n '__fish_seen_subcommand_from render' -l contact-sheet"), fish.stdout)
+        let bad = try CLI.run(["completions", "tcsh"])
+        XCTAssertEqual(bad.status, 2)
+        XCTAssertTrue(bad.stderr.contains("expected bash, zsh or fish"), bad.stderr)
+    }
+
     /// `textreel test` on a Swift test's `__Goldens__` folder says what it is and what runs it.
     func testASwiftTestsGoldensFolderSaysWhatRunsIt() throws {
         let result = try CLI.run(["test", "Tests/TextReelGoldenTests/Bubbles/__Goldens__"])

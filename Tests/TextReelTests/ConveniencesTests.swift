@@ -15,8 +15,8 @@ final class ConveniencesTests: XCTestCase {
         let hit = manager.textLayoutFragment(for: CGPoint(x: 50, y: third.layoutFragmentFrame.midY))
         XCTAssertEqual(hit?.paragraph.id, third.paragraph.id)
         XCTAssertNil(manager.textLayoutFragment(for: CGPoint(x: 50, y: -10)))
-        let range = TextRange(location: TextLocation(paragraph: manager.document.paragraphs[150].id),
-                              end: TextLocation(paragraph: manager.document.paragraphs[152].id))
+        let range = try XCTUnwrap(TextRange(location: TextLocation(paragraph: manager.document.paragraphs[150].id),
+                                            end: TextLocation(paragraph: manager.document.paragraphs[152].id)))
         XCTAssertFalse(manager.isMeasured(paragraphAt: 151))
         manager.ensureLayout(for: range)
         XCTAssertTrue((150...152).allSatisfy(manager.isMeasured(paragraphAt:)))

@@ -20,6 +20,15 @@ public final class Color: Hashable, Sendable, CustomStringConvertible {
         self.red = red; self.green = green; self.blue = blue; dark = nil
     }
 
+    /// UIKit's `init(red:green:blue:alpha:)`: TextReel's colours are opaque, so a translucent
+    /// one is the colour as it shows over white (light looks) and over black (dark ones), as a
+    /// dynamic colour.
+    public convenience init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        let a = min(max(alpha, 0), 1)
+        guard a < 1 else { self.init(red, green, blue); return }
+        self.init(light: Color(red * a + (1 - a), green * a + (1 - a), blue * a + (1 - a)), dark: Color(red * a, green * a, blue * a))
+    }
+
     /// A dynamic colour: `light` in light looks, `dark` in dark ones.
     public init(light: Color, dark: Color) {
         red = light.red; green = light.green; blue = light.blue

@@ -33,8 +33,17 @@ public struct TextRange: Hashable, Sendable, CustomStringConvertible {
     /// Whether the span holds nothing (start and end are the same).
     public var isEmpty: Bool { start == end }
 
-    /// A range from `location` to `endLocation` (nil end: empty), as `NSTextRange(location:end:)`.
-    public init(location: TextLocation, end endLocation: TextLocation? = nil) {
-        self.init(start: location, end: endLocation ?? location)
+    /// The empty range at `location` (`NSTextRange(location:)`).
+    public init(location: TextLocation) {
+        self.init(start: location, end: location)
+    }
+
+    /// A range from `location` to `endLocation` (nil: empty); nil when the end comes before the
+    /// start, as `NSTextRange(location:end:)` is. Locations in two paragraphs are taken in the
+    /// order given: only the document knows the paragraphs' order (`TextLayoutManager.compare`).
+    public init?(location: TextLocation, end endLocation: TextLocation?) {
+        let end = endLocation ?? location
+        if end.paragraph == location.paragraph && end.offset < location.offset { return nil }
+        self.init(start: location, end: end)
     }
 }

@@ -221,6 +221,16 @@ public final class TextLayoutManager {
         return b - a
     }
 
+    /// How two locations compare in document order (`NSTextLocation.compare(_:)`; a
+    /// `TextLocation` names its paragraph by id, which survives edits, so only the document
+    /// knows the order: it is not `Comparable` on its own). Nil when either is not in the document.
+    public func compare(_ a: TextLocation, _ b: TextLocation) -> ComparisonResult? {
+        guard let first = index(of: a.paragraph), let second = index(of: b.paragraph) else { return nil }
+        let order = (first, a.offset) < (second, b.offset) ? ComparisonResult.orderedAscending
+            : (first, a.offset) == (second, b.offset) ? .orderedSame : .orderedDescending
+        return order
+    }
+
     /// The location `offset` units after `location` (before it when negative), or nil outside the document.
     public func location(_ location: TextLocation, offsetBy offset: Int) -> TextLocation? {
         offsets.offset(of: location).flatMap { offsets.location(at: $0 + offset) }
