@@ -13,6 +13,8 @@ public struct Region: Codable, Sendable {
 public struct FrameDiff: Codable, Sendable {
     /// The frame's number.
     public var frame: Int
+    /// The snapshot names of the frame, when the script names it (`{snapshot: "scrolled"}`).
+    public var snapshot: String?
     /// Why it does not match ("812 pixels differ (0 allowed)", "no golden for this frame").
     public var reason: String
     /// Pixels that differ, when the pixels were compared.

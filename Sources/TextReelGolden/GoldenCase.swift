@@ -179,6 +179,8 @@ public struct GoldenCase: Sendable {
         public var fingerprint: EnvironmentFingerprint
         /// How many frames the script makes, kept or not.
         public var frameCount = 0
+        /// The snapshot names of each frame that has any ("top", or "a, b" for two at once).
+        public var snapshots: [Int: String] = [:]
         /// Broken invariants and budgets, in frame order.
         public var violations: [Budget.Violation] = []
         /// Every frame's measures, for the report's chart.
@@ -211,6 +213,7 @@ public struct GoldenCase: Sendable {
         let wanted = frames == .snapshots ? Set(runner.snapshots.values) : Set(1...max(runner.frameCount, 1))
         var rendered = Rendered(fingerprint: .current(fontSet: fontSet))
         rendered.frameCount = runner.frameCount
+        rendered.snapshots = Dictionary(grouping: runner.snapshots, by: \.value).mapValues { $0.map(\.key).sorted().joined(separator: ", ") }
         let encoder = FrameEncoder()
         var kept: [Int: RenderedFrame] = [:]
         try runner.run(drawingWhere: wanted.contains) { number, frame, event in

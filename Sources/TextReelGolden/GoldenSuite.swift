@@ -352,6 +352,7 @@ public enum GoldenSuite {
                                           mismatch: comparison.mismatch, total: comparison.total, regions: Array(regions),
                                           expected: file.path, actual: actualPath.path, diff: diffPath.path))
         }
+        for k in result.diffs.indices { result.diffs[k].snapshot = rendered.snapshots[result.diffs[k].frame] }
         result.firstDivergingFrame = result.diffs.map(\.frame).min()
         let failed = !result.diffs.isEmpty || !result.structure.isEmpty
         if failed {

@@ -139,7 +139,7 @@ public enum Reports {
         var lines = result.structure
         if result.isFailure && !result.drift.isEmpty { lines.append("environment drift: " + result.drift.joined(separator: "; ")) }
         for diff in result.diffs {
-            var line = "frame \(diff.frame): \(diff.reason)"
+            var line = "frame \(diff.frame)\(diff.snapshot.map { " (snapshot '\($0)')" } ?? ""): \(diff.reason)"
             if !diff.regions.isEmpty {
                 line += " — at " + diff.regions.prefix(4).map { "(\($0.x),\($0.y) \($0.width)×\($0.height): \($0.what))" }.joined(separator: ", ")
             }

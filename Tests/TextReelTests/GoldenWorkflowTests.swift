@@ -248,3 +248,23 @@ func rawHTTP(port: UInt16, _ request: String) throws -> String {
     }
     return String(decoding: answer, as: UTF8.self)
 }
+
+/// A case kept by snapshot names them where it fails: in the CLI's lines and in results.json.
+final class SnapshotNameTests: XCTestCase {
+    func testAFailingSnapshotIsNamed() throws {
+        let root = Paths.temporaryFolder()
+        let folder = root.appendingPathComponent("suite/named")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("# Title\n\nSome text.\n".utf8).write(to: root.appendingPathComponent("doc.md"))
+        try Data("{steps: [{snapshot: \"top\"}, {scroll: {by: 10}}, {snapshot: \"scrolled\"}]}".utf8).write(to: folder.appendingPathComponent("script.json5"))
+        try Data("{document: \"../../doc.md\", script: \"script.json5\", frames: \"snapshots\", viewport: {width: 300, height: 120}}".utf8)
+            .write(to: folder.appendingPathComponent("case.json5"))
+        XCTAssertEqual(try CLI.run(["test", root.appendingPathComponent("suite").path]).status, 0, "recorded")
+        try Data("# Title\n\nOther text, longer.\n".utf8).write(to: root.appendingPathComponent("doc.md"))
+        let json = root.appendingPathComponent("results.json")
+        let failed = try CLI.run(["test", root.appendingPathComponent("suite").path, "--update", "none", "--json", json.path])
+        XCTAssertEqual(failed.status, 1)
+        XCTAssertTrue(failed.stdout.contains("(snapshot 'top')") || failed.stderr.contains("(snapshot 'top')"), failed.stdout + failed.stderr)
+        XCTAssertTrue(try String(contentsOf: json, encoding: .utf8).contains("\"snapshot\""))
+    }
+}
