@@ -67,4 +67,22 @@ final class MathTests: XCTestCase {
         XCTAssertEqual(document.paragraphs[1].text, "$x$\n\n$y$")
         XCTAssertEqual(formulas(document.paragraphs[2]), ["z"])
     }
+
+    /// "```m`" opens no fence (a backtick fence's info holds no backtick), so the formula after
+    /// it is one, read whole or in sections (found by the fuzzer).
+    func testABacktickInAFenceInfoOpensNoFence() throws {
+        let source = "```m`\n\n$i$"
+        let whole = try TextDocument(markdownData: Data(source.utf8), sectionBytes: 0)
+        XCTAssertEqual(formulas(whole.paragraphs[1]), ["i"])
+        XCTAssertEqual(Array(try TextDocument(markdownData: Data(source.utf8), sectionBytes: 1).paragraphs), Array(whole.paragraphs))
+    }
+
+    /// A fence the formula scan did not see as one (indented in a list item) shows its `$` as
+    /// written, never a placeholder.
+    func testCodeTheScanTookForTextKeepsItsDollars() throws {
+        let document = try TextDocument(markdown: "- item\n\n      ```\n      $x$ stays\n      ```\n\n  and `$y$` too\n")
+        XCTAssertTrue(document.paragraphs.contains { $0.text.contains("$x$ stays") }, "\(document.paragraphs.map(\.text))")
+        XCTAssertTrue(document.paragraphs.contains { $0.text.contains("$y$") })
+        XCTAssertFalse(document.paragraphs.contains { $0.text.unicodeScalars.contains { (0xE000...0xF8FF).contains($0.value) } })
+    }
 }

@@ -159,7 +159,7 @@ struct MarkdownReader {
         case "html_block":
             try readHTMLBlock(string(cmark_node_get_literal(node)), line: line)
         case "code_block":
-            var literal = string(cmark_node_get_literal(node))
+            var literal = math?.restored(string(cmark_node_get_literal(node))) ?? string(cmark_node_get_literal(node))
             while literal.hasSuffix("\n") { literal.removeLast() }
             let info = string(cmark_node_get_fence_info(node))
             var fence: Int32 = 0, offset: Int32 = 0, character: CChar = 0
@@ -477,7 +477,9 @@ struct MarkdownReader {
         case "linebreak":
             inline.append("\u{2028}")
         case "code":
-            inline.append(cString: cmark_node_get_literal(node), extra: .code)
+            if let math { inline.append(math.restored(string(cmark_node_get_literal(node))), extra: .code) } else {
+                inline.append(cString: cmark_node_get_literal(node), extra: .code)
+            }
         case _ where cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_REFERENCE:
             // cmark-gfm numbers references in order of first use; the literal is the number.
             let number = string(cmark_node_get_literal(node))

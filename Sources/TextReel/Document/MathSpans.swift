@@ -22,6 +22,23 @@ struct MathSpans {
         return k >= 0 && k < spans.count ? spans[k] : nil
     }
 
+    /// `text` with every formula's marker and placeholder put back as the source wrote it: for
+    /// code the scan did not see as code (a fence indented inside a list item), which must show
+    /// its `$` as written, never a marker.
+    func restored(_ text: String) -> String {
+        guard text.unicodeScalars.contains(where: { span(marker: $0) != nil }) else { return text }
+        var out = String.UnicodeScalarView()
+        var skip = 0
+        for scalar in text.unicodeScalars {
+            if skip > 0 { skip -= 1; continue }
+            guard let span = span(marker: scalar) else { out.append(scalar); continue }
+            let fence = span.display ? "$$" : "$"
+            out.append(contentsOf: (fence + span.tex + fence).unicodeScalars)
+            skip = Self.placeholderLength(span)
+        }
+        return String(out)
+    }
+
     /// How many placeholder characters follow a formula's marker (its bytes less the marker's 3).
     static func placeholderLength(_ span: Span) -> Int { span.tex.utf8.count + (span.display ? 4 : 2) - 3 }
 
@@ -57,7 +74,9 @@ struct MathSpans {
                 if s < n, bytes[s] == 0x60 || bytes[s] == 0x7E {
                     var e = s
                     while e < n, bytes[e] == bytes[s] { e += 1 }
-                    if e - s >= 3 {
+                    // A backtick fence's info string holds no backtick (else cmark reads a code span).
+                    let isFence = e - s >= 3 && (bytes[s] == 0x7E || fence != nil || !bytes[e..<lineEnd(e)].contains(0x60))
+                    if isFence {
                         if let open = fence { if open.byte == bytes[s] && e - s >= open.length { fence = nil } } else { fence = (bytes[s], e - s) }
                         nextLine()
                         continue
