@@ -85,4 +85,15 @@ final class MathTests: XCTestCase {
         XCTAssertTrue(document.paragraphs.contains { $0.text.contains("$y$") })
         XCTAssertFalse(document.paragraphs.contains { $0.text.unicodeScalars.contains { (0xE000...0xF8FF).contains($0.value) } })
     }
+
+    /// Display math opened by "$$" and a line break keeps the file's line numbers (found by the
+    /// fuzzer: the marker took the break, and every block after it was placed a line up).
+    func testDisplayMathOverLinesKeepsLineNumbers() throws {
+        for source in ["$$\n$$\n\n`", "$$\nx^2\n+ y\n$$\n\nafter\n"] {
+            let whole = try TextDocument(markdownData: Data(source.utf8), sectionBytes: 0)
+            XCTAssertEqual(whole.paragraphs.last?.sourceLine, source.split(separator: "\n", omittingEmptySubsequences: false).firstIndex { $0 == "`" || $0 == "after" }.map { $0 + 1 })
+            XCTAssertEqual(Array(try TextDocument(markdownData: Data(source.utf8), sectionBytes: 1).paragraphs), Array(whole.paragraphs))
+        }
+        XCTAssertEqual(try TextDocument(markdown: "$$\nx^2\n+ y\n$$").paragraphs[0].attachments.first?.altText, "\nx^2\n+ y\n")
+    }
 }

@@ -18,7 +18,12 @@ public func fuzz(_ data: UnsafeRawPointer, _ size: Int) -> CInt {
     switch (whole, sections) {
     case (.success(let a), .success(let b)):
         if !a.paragraphs.elementsEqual(b.paragraphs) || a.warnings.map(unplaced) != b.warnings.map(unplaced) {
-            fatalError("a document read in sections differs from one read whole")
+            // Say how, so a shrunk input explains itself.
+            let (left, right) = (Array(a.paragraphs), Array(b.paragraphs))
+            let k = zip(left, right).enumerated().first { $0.element.0 != $0.element.1 }?.offset
+            fatalError("a document read in sections differs from one read whole: "
+                + (k.map { "paragraph \($0): \(left[$0]) / \(right[$0])" }
+                   ?? "\(left.count) / \(right.count) paragraphs; warnings \(a.warnings) / \(b.warnings)"))
         }
         let fresh = try! TextDocument(markdownData: bytes, sectionBytes: 1)
         for (index, paragraph) in a.paragraphs.enumerated() {

@@ -58,7 +58,18 @@ struct MathSpans {
             let tex = String(decoding: bytes[inner], as: UTF8.self)
             let marker = Array(String(Unicode.Scalar(firstMarker + UInt32(found.spans.count))!).utf8)
             found.spans.append(Span(tex: tex, display: display, line: line, column: column))
-            for k in start..<end { out[k] = k - start < 3 ? marker[k - start] : bytes[k] == 0x0A ? 0x0A : 0x78 }
+            if !bytes[start..<start + 3].contains(0x0A) {
+                for k in start..<end { out[k] = k - start < 3 ? marker[k - start] : bytes[k] == 0x0A ? 0x0A : 0x78 }
+            } else {
+                // "$$" then a line break: the marker's three bytes would take the break (and every
+                // later line number with it, found by the fuzzer). The breaks go last, each before
+                // an "x" (no blank line), which fits: every line of a formula holds a byte.
+                let breaks = bytes[start..<end].filter { $0 == 0x0A }.count
+                let head = end - start - 3 - 2 * breaks
+                for k in 0..<3 { out[start + k] = marker[k] }
+                for k in 0..<head { out[start + 3 + k] = 0x78 }
+                for k in 0..<breaks { out[start + 3 + head + 2 * k] = 0x0A; out[start + 3 + head + 2 * k + 1] = 0x78 }
+            }
         }
         /// Past the line `i` is in, to the next one's start.
         func nextLine() {

@@ -16,6 +16,8 @@ enum MathTypesetter {
 
     /// The formula typeset at `size` points, or why it cannot be.
     static func typeset(_ tex: String, size: Double) -> Result<Typeset, Problem> {
+        // A line break is a space to TeX; mathtext takes none.
+        let tex = tex.split(whereSeparator: \.isNewline).joined(separator: " ")
         guard let reply = PythonHelper.shared.exchange(["math": tex, "size": size]) else {
             return .failure(Problem(reason: "no TeX math engine (Debian's python3-matplotlib) is installed"))
         }
