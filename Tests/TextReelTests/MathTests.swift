@@ -71,10 +71,12 @@ final class MathTests: XCTestCase {
     /// "```m`" opens no fence (a backtick fence's info holds no backtick), so the formula after
     /// it is one, read whole or in sections (found by the fuzzer).
     func testABacktickInAFenceInfoOpensNoFence() throws {
-        let source = "```m`\n\n$i$"
-        let whole = try TextDocument(markdownData: Data(source.utf8), sectionBytes: 0)
-        XCTAssertEqual(formulas(whole.paragraphs[1]), ["i"])
-        XCTAssertEqual(Array(try TextDocument(markdownData: Data(source.utf8), sectionBytes: 1).paragraphs), Array(whole.paragraphs))
+        // Also: "```\" inside a fence closes nothing (a closing fence holds only spaces after it).
+        for (source, paragraph) in [("```m`\n\n$i$", 1), ("```\n```\\\n```\n\n$i$", 1)] {
+            let whole = try TextDocument(markdownData: Data(source.utf8), sectionBytes: 0)
+            XCTAssertEqual(formulas(whole.paragraphs[paragraph]), ["i"], source)
+            XCTAssertEqual(Array(try TextDocument(markdownData: Data(source.utf8), sectionBytes: 1).paragraphs), Array(whole.paragraphs), source)
+        }
     }
 
     /// A fence the formula scan did not see as one (indented in a list item) shows its `$` as

@@ -88,7 +88,9 @@ struct MathSpans {
                     // A backtick fence's info string holds no backtick (else cmark reads a code span).
                     let isFence = e - s >= 3 && (bytes[s] == 0x7E || fence != nil || !bytes[e..<lineEnd(e)].contains(0x60))
                     if isFence {
-                        if let open = fence { if open.byte == bytes[s] && e - s >= open.length { fence = nil } } else { fence = (bytes[s], e - s) }
+                        // A closing fence holds nothing after its run but spaces (else it is code).
+                        let bare = bytes[e..<lineEnd(e)].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+                        if let open = fence { if open.byte == bytes[s] && e - s >= open.length && bare { fence = nil } } else { fence = (bytes[s], e - s) }
                         nextLine()
                         continue
                     }
