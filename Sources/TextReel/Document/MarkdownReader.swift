@@ -235,7 +235,7 @@ struct MarkdownReader {
     /// Colours the code block just read from paragraph `first` by its info string's language.
     private mutating func highlightCode(from first: Int, language info: String?) {
         guard paragraphs.count > first, let language = SyntaxHighlighter.language(ofInfo: info),
-              let bands = SyntaxHighlighter.shared.highlighted(Array(paragraphs[first...]), language: language) else { return }
+              let bands = SyntaxHighlighter.highlighted(Array(paragraphs[first...]), language: language) else { return }
         paragraphs.replaceSubrange(first..<first + bands.count, with: bands)
     }
 

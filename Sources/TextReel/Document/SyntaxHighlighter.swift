@@ -10,28 +10,24 @@ import Foundation
 /// Highlighting is incremental by band: each band of a long block keeps the lexer's state stack
 /// at its start, so an edit re-lexes from its band and stops at the first later band whose start
 /// state is unchanged (editors' line-state technique).
-final class SyntaxHighlighter: @unchecked Sendable {
-    /// The attribute key of a highlighted run; its value is the class (`SyntaxClass`) as a string.
+enum SyntaxHighlighter {
+    /// The attribute key of a highlighted run; its value is the class ("keyword", "string", …:
+    /// `Theme.SyntaxColors.color(of:)` gives each its colour).
     static let classKey = "TextReel.syntax"
-
-    static let shared = SyntaxHighlighter()
 
     /// What one request gives: spans by class (UTF-8 byte offsets into the text sent), the state
     /// stack at each cut reached (nil where lexing cannot resume), and the cut where an edit's
     /// re-lexing met the state it had before (nil: it ran to the end).
-    struct Result: Equatable {
+    struct Result {
         var spans: [(range: Range<Int>, name: String)]
         var stacks: [[String]?]
         var synced: Int?
-        static func == (a: Result, b: Result) -> Bool {
-            a.spans.map(\.range) == b.spans.map(\.range) && a.spans.map(\.name) == b.spans.map(\.name) && a.stacks == b.stacks && a.synced == b.synced
-        }
     }
 
     /// Highlights `text` in `language` from the lexer state `stack` (nil: the start of a block);
     /// `cuts` are character offsets (Unicode scalars) where bands start, `expect` their state
     /// stacks before an edit. Nil when the language is unknown or Pygments is not there.
-    func highlight(_ text: String, language: String, stack: [String]? = nil, cuts: [Int] = [], expect: [[String]?]? = nil) -> Result? {
+    static func highlight(_ text: String, language: String, stack: [String]? = nil, cuts: [Int] = [], expect: [[String]?]? = nil) -> Result? {
         var request: [String: Any] = ["language": language.lowercased(), "text": text, "cuts": cuts]
         if let stack { request["stack"] = stack }
         if let expect { request["expect"] = expect.map { $0 as Any? ?? NSNull() } }
@@ -67,7 +63,7 @@ extension SyntaxHighlighter {
     /// With `syncAfter` (the band edited), lexing stops at the first later band whose start state
     /// has not changed. Returns the bands lexed (a prefix of `bands`), each with its syntax runs
     /// and start state; nil when the language is unknown or there is no highlighter.
-    func highlighted(_ bands: [TextParagraph], language: String, syncAfter edited: Int? = nil) -> [TextParagraph]? {
+    static func highlighted(_ bands: [TextParagraph], language: String, syncAfter edited: Int? = nil) -> [TextParagraph]? {
         guard !bands.isEmpty else { return [] }
         var cuts: [Int] = [], byteStarts = [0]
         var scalars = 0, bytes = 0

@@ -18,7 +18,7 @@ extension TextView {
         var bands = (first...last).map { document.paragraphs[$0] }
         // A block's first band starts where the language does (a split may have left another state).
         if !bands[0].ending.joinsPrevious { bands[0].syntaxStart = nil }
-        guard let lexed = SyntaxHighlighter.shared.highlighted(bands, language: language, syncAfter: index - first) else { return }
+        guard let lexed = SyntaxHighlighter.highlighted(bands, language: language, syncAfter: index - first) else { return }
         codeBandsLexed += lexed.count
         for (k, band) in lexed.enumerated() where band != bands[k] { manager.replaceParagraph(at: first + k, with: band) }
     }
