@@ -9,10 +9,10 @@
 #endif
 
 /* Whether `b` is one of the bytes the index looks at: NUL, vertical tab, form feed, CR, "!", "$",
- * "*", "[", "]", "_", "|", "~". */
+ * "*", "<", "[", "]", "_", "|", "~". */
 static inline int textreel_scan_special(uint8_t b) {
-    return b == 0x00 || b == 0x0B || b == 0x0C || b == 0x0D || b == 0x21 || b == 0x24 || b == 0x2A || b == 0x5B
-        || b == 0x5D || b == 0x5F || b == 0x7C || b == 0x7E;
+    return b == 0x00 || b == 0x0B || b == 0x0C || b == 0x0D || b == 0x21 || b == 0x24 || b == 0x2A || b == 0x3C
+        || b == 0x5B || b == 0x5D || b == 0x5F || b == 0x7C || b == 0x7E;
 }
 
 /* The offset of the first special byte in p[0..<n], or n; sets *non_ascii when a byte >= 0x80
@@ -21,7 +21,7 @@ static inline size_t textreel_scan_next(const uint8_t *p, size_t n, int *non_asc
     size_t i = 0;
 #if defined(__SSE2__)
     const __m128i nul = _mm_setzero_si128(), cr = _mm_set1_epi8(0x0D), bang = _mm_set1_epi8(0x21),
-        vt = _mm_set1_epi8(0x0B), ff = _mm_set1_epi8(0x0C), dollar = _mm_set1_epi8(0x24),
+        vt = _mm_set1_epi8(0x0B), ff = _mm_set1_epi8(0x0C), dollar = _mm_set1_epi8(0x24), angle = _mm_set1_epi8(0x3C),
         star = _mm_set1_epi8(0x2A), open = _mm_set1_epi8(0x5B), close = _mm_set1_epi8(0x5D),
         under = _mm_set1_epi8(0x5F), bar = _mm_set1_epi8(0x7C), tilde = _mm_set1_epi8(0x7E);
     for (; i + 16 <= n; i += 16) {
@@ -31,7 +31,8 @@ static inline size_t textreel_scan_next(const uint8_t *p, size_t n, int *non_asc
                                    _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, open), _mm_cmpeq_epi8(v, close)),
                                                 _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, under), _mm_cmpeq_epi8(v, bar)),
                                                              _mm_cmpeq_epi8(v, tilde))));
-        hit = _mm_or_si128(hit, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, vt), _mm_cmpeq_epi8(v, ff)), _mm_cmpeq_epi8(v, dollar)));
+        hit = _mm_or_si128(hit, _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, vt), _mm_cmpeq_epi8(v, ff)),
+                                             _mm_or_si128(_mm_cmpeq_epi8(v, dollar), _mm_cmpeq_epi8(v, angle))));
         int mask = _mm_movemask_epi8(hit);
         if (mask) {
             int at = __builtin_ctz(mask);

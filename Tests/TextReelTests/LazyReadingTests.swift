@@ -185,6 +185,17 @@ final class LazyReadingTests: XCTestCase {
         }
     }
 
+    /// Inline HTML that warns (an `<img>` of a missing file, mid-line) reads the same in sections
+    /// as whole: the index leaves such lines to a parse (found by the fuzzer).
+    func testInlineHTMLThatWarnsIsParsedAtOpen() throws {
+        for source in ["s<img src=e>", "# T\n\ntext <img src=\"nosuch.png\"> more\n\nplain\n", "a < b and a<3 stay lazy\n"] {
+            let whole = try TextDocument(markdownData: Data(source.utf8), sectionBytes: 0)
+            let sections = try TextDocument(markdownData: Data(source.utf8), sectionBytes: 1)
+            XCTAssertEqual(Array(sections.paragraphs), Array(whole.paragraphs), source)
+            XCTAssertEqual(sections.warnings, whole.warnings, source)
+        }
+    }
+
     /// A section that reads to another count than its index said (an index bug) still yields the
     /// paragraphs promised, its source shown as written, instead of ending the process.
     func testASectionTheIndexMiscountedStillGivesItsParagraphs() throws {

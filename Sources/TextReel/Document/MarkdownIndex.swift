@@ -349,6 +349,9 @@ struct MarkdownScan: @unchecked Sendable {
             mustStayWhole = true; splitting = false
         case 0x7C: if fence == nil { sure = false }                          // "|" — maybe a table
         case 0x24: if fence == nil { sure = false }                          // "$" — maybe math, typeset (and warned about) by a parse
+        case 0x3C where fence == nil && i + 1 < end:                          // "<" and a letter, "/" or "!": maybe inline HTML (an <img> warns)
+            let next = self[i + 1] | 0x20
+            if (next >= 0x61 && next <= 0x7A) || self[i + 1] == 0x2F || self[i + 1] == 0x21 { sure = false }
         case 0x21 where fence == nil && i + 1 < end && self[i + 1] == 0x5B:   // "!["
             if let after = attachment(from: i, end, &nonASCII) { return after }
             sure = false
