@@ -44,6 +44,12 @@ final class FailureTests: XCTestCase {
         XCTAssertEqual(inserted, 5, "the sixth would pass 5,000 bytes")
         XCTAssertLessThanOrEqual(view.document.textBytes, 5000, "the document limit holds as edited")
         XCTAssertEqual(view.document.textBytes, "Short.\n\nAnother.\n".utf8.count + 5 * 900, "what was read, and what edits added")
+        // A NUL is refused as a document's is (found by the fuzzer: typed, Pango's layout ended
+        // at it, and the caret asked for positions past the layout's text).
+        view.selectedTextRange = TextRange(location: TextLocation(paragraph: view.document.paragraphs[0].id))
+        XCTAssertThrowsError(try view.insertText("a\u{0}b")) { XCTAssertTrue("\($0)".contains("cannot insert a NUL character"), "\($0)") }
+        let script = try ScrollScript(data: Data("{steps: [{select: {paragraph: 0, from: 0}}, {type: \"\\u0000\"}]}".utf8))
+        XCTAssertThrowsError(try ScriptRunner(view: view, script: script).run { _, _, _ in })
     }
 
     func testStaleTemporariesOfADeadRunAreRemovedByTheNext() throws {

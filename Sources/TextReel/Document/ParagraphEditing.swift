@@ -19,6 +19,11 @@ extension TextParagraph {
 
     /// Inserts plain `string` before character `offset`; it takes the style of the run it lands in.
     public func inserting(_ string: String, atCharacter offset: Int) throws -> TextParagraph {
+        // Pango ends a layout's text at a NUL (the caret past it asked for positions outside the
+        // layout: found by the fuzzer); a document holding one is refused when read, as here.
+        guard !string.utf8.contains(0) else {
+            throw TextReelError("cannot insert a NUL character: text holds none (a document with one is refused when read)")
+        }
         guard let at = utf8Offset(ofCharacter: offset) else {
             throw TextReelError("cannot insert at character \(offset): the paragraph has \(characterCount) characters")
         }
