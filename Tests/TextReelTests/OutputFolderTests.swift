@@ -11,6 +11,19 @@ final class OutputFolderTests: XCTestCase {
         try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("summary.json"))) as? [String: Any] ?? [:]
     }
 
+    /// Renders the demo into `out` under `ulimit -f 600` (a disk that fills part way); its exit status.
+    private func renderUnderAFileSizeLimit(into out: URL) throws -> Int32 {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 600; exec \"$0\" render \"$1\" --script \"$2\" --out \"$3\" --quiet",
+                             CLI.executable.path, demo, script, out.path]
+        process.currentDirectoryURL = Paths.root
+        process.standardError = Pipe()
+        try process.run()
+        process.waitUntilExit()
+        return process.terminationStatus
+    }
+
     private func frames(_ folder: URL) throws -> [String] {
         try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix("frame-") }.sorted()
     }
@@ -20,15 +33,7 @@ final class OutputFolderTests: XCTestCase {
     /// summary of the failed render still says how tall the document is.
     func testAFailedRenderCountsOnlyFramesOnDisk() throws {
         let out = Paths.temporaryFolder()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 600; exec \"$0\" render \"$1\" --script \"$2\" --out \"$3\" --quiet",
-                             CLI.executable.path, demo, script, out.path]
-        process.currentDirectoryURL = Paths.root
-        process.standardError = Pipe()
-        try process.run()
-        process.waitUntilExit()
-        XCTAssertEqual(process.terminationStatus, 2)
+        XCTAssertEqual(try renderUnderAFileSizeLimit(into: out), 2)
         let summary = try summary(out)
         let onDisk = try frames(out)
         XCTAssertEqual(summary["status"] as? String, "failed")
@@ -44,14 +49,7 @@ final class OutputFolderTests: XCTestCase {
     /// the folder still lacks; "complete" only once every frame of the script is on disk.
     func testAPartOfAStoppedRenderIsNotComplete() throws {
         let out = Paths.temporaryFolder()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "trap '' XFSZ; ulimit -f 600; exec \"$0\" render \"$1\" --script \"$2\" --out \"$3\" --quiet",
-                             CLI.executable.path, demo, script, out.path]
-        process.currentDirectoryURL = Paths.root
-        process.standardError = Pipe()
-        try process.run()
-        process.waitUntilExit()
+        _ = try renderUnderAFileSizeLimit(into: out)
         let stopped = try frames(out).count
         let last = try CLI.run(["render", demo, "--script", script, "--out", out.path, "--frames", "\(stopped + 3)-\(stopped + 4)"])
         XCTAssertEqual(last.status, 0, last.stderr)

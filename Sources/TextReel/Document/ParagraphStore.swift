@@ -139,8 +139,7 @@ final class ParagraphStore: @unchecked Sendable {
     /// document was promised, so ids and counts already handed out hold: the section's source as
     /// written, then empty paragraphs. A render never ends here, and what it draws depends on the
     /// input alone.
-    private func fitted(_ parsed: [TextParagraph], to segment: Segment, section: MarkdownIndex.Section) -> [TextParagraph] {
-        if parsed.count == segment.count { return parsed }
+    private func fitted(to segment: Segment, section: MarkdownIndex.Section) -> [TextParagraph] {
         let text = String(decoding: source[section.bytes], as: UTF8.self)
         return (0..<segment.count).map { n in
             TextParagraph(id: ParagraphID(segment.firstID + n), kind: n == 0 ? .codeBlock(language: nil) : .body,
@@ -168,8 +167,8 @@ final class ParagraphStore: @unchecked Sendable {
         } catch {
             parsed = []
         }
-        if parsed.count != segments[k].count || !reader.warnings.isEmpty {
-            parsed = fitted(parsed, to: segments[k], section: section)
+        if parsed.count != segments[k].count {
+            parsed = fitted(to: segments[k], section: section)
         }
         segments[k].paragraphs = parsed
         lazyParses += 1

@@ -18,9 +18,6 @@ final class PythonHelper: @unchecked Sendable {
     private var buffer = Data()
     /// The helper could not start, or died: code stays plain for the rest of the process.
     private var unavailable = false
-    /// The Pygments version the helper reported.
-    private(set) var version: String?
-
     /// The reply to `request`; nil when the helper cannot start or died (then for good).
     func exchange(_ request: [String: Any]) -> [String: Any]? {
         guard let line = try? JSONSerialization.data(withJSONObject: request) else { return nil }
@@ -56,12 +53,12 @@ final class PythonHelper: @unchecked Sendable {
         self.process = process
         input = stdin.fileHandleForWriting
         output = stdout.fileHandleForReading
+        // The helper's first line names its Pygments: it started, with its libraries.
         guard let hello = readLine(), let object = try? JSONSerialization.jsonObject(with: hello) as? [String: Any],
-              let version = object["pygments"] as? String else {
+              object["pygments"] is String else {
             process.terminate()
             return false
         }
-        self.version = version
         return true
     }
 
