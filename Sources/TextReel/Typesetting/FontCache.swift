@@ -19,23 +19,27 @@ enum FontCache {
 
     static func folder(for fontSet: FontSet) -> (fonts: URL, cache: URL)? {
         guard let base = baseFolder() else { return nil }
-        // Named by the files' paths, sizes and times: a font file that changes gets a new
+        // Named by the files' paths, sizes and times ("fonts2": the links' numbering changed): a font file that changes gets a new
         // folder (fontconfig itself checks only the folder's time).
         let name = identity(of: fontSet.files)
-        let folder = base.appendingPathComponent("fonts-\(name)")
+        let folder = base.appendingPathComponent("fonts2-\(name)")
         let fonts = folder.appendingPathComponent("fonts"), cache = folder.appendingPathComponent("cache")
         let fm = FileManager.default
         if !fm.fileExists(atPath: fonts.path) {
             // Built aside and renamed into place, so concurrent first runs never see half a folder.
             // Unique per attempt: threads of one process may build it at the same time.
-            let staging = base.appendingPathComponent(".fonts-\(name).\(getpid()).\(UUID().uuidString)")
+            let staging = base.appendingPathComponent(".fonts2-\(name).\(getpid()).\(UUID().uuidString)")
             try? fm.removeItem(at: staging)
             do {
                 try fm.createDirectory(at: staging.appendingPathComponent("fonts"), withIntermediateDirectories: true)
                 try fm.createDirectory(at: staging.appendingPathComponent("cache"), withIntermediateDirectories: true)
+                // Numbered with as many digits as the last number, so that fontconfig's scan
+                // (sorted by name) lists the files in the font set's order: with 193 files,
+                // two digits sorted "100-" before "11-".
+                let digits = String(max(fontSet.files.count - 1, 0)).count
                 for (i, file) in fontSet.files.enumerated() {
-                    // Numbered, so the folder lists the files in the font set's order.
-                    let link = staging.appendingPathComponent("fonts").appendingPathComponent(String(format: "%02d-", i) + URL(fileURLWithPath: file).lastPathComponent)
+                    let number = String(repeating: "0", count: digits - String(i).count) + String(i)
+                    let link = staging.appendingPathComponent("fonts").appendingPathComponent(number + "-" + URL(fileURLWithPath: file).lastPathComponent)
                     try fm.createSymbolicLink(atPath: link.path, withDestinationPath: file)
                 }
                 if rename(staging.path, folder.path) != 0 { try? fm.removeItem(at: staging) }
