@@ -118,11 +118,12 @@ final class Explorer {
     /// Writes `script` as a golden case folder: case.json5 (with the budgets it broke),
     /// script.json5 and a copy of the document.
     func writeCase(_ script: ExploreScript, failure: ScriptCheck.Failure, name: String, in out: URL) throws -> URL {
-        let folder = out.appendingPathComponent(name)
-        try? FileManager.default.removeItem(at: folder)
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try Data(contentsOf: document).write(to: folder.appendingPathComponent("document.md"))
-        try Data(script.json5.utf8).write(to: folder.appendingPathComponent("script.json5"))
+        // Written aside and moved into place, so a stopped explorer never leaves half a case.
+        let folder = out.appendingPathComponent(name), staging = out.appendingPathComponent(".\(name).partial")
+        try? FileManager.default.removeItem(at: staging)
+        try FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+        try Data(contentsOf: document).write(to: staging.appendingPathComponent("document.md"))
+        try Data(script.json5.utf8).write(to: staging.appendingPathComponent("script.json5"))
         let expect = budget.settings.map { "\($0.name): \($0.value)" }.joined(separator: ", ")
         let text = """
         // Found by `textreel explore`: \(failure.check)\(failure.frame.map { " at frame \($0)" } ?? ""): \(failure.message)
@@ -133,7 +134,9 @@ final class Explorer {
         }
 
         """
-        try Data(text.utf8).write(to: folder.appendingPathComponent("case.json5"))
+        try Data(text.utf8).write(to: staging.appendingPathComponent("case.json5"))
+        try? FileManager.default.removeItem(at: folder)
+        try FileManager.default.moveItem(at: staging, to: folder)
         return folder
     }
 }

@@ -29,8 +29,6 @@ open class TextAttachmentViewProvider {
         return made
     }
 
-    var hasLoadedView: Bool { loadedView != nil }
-
     /// Makes the view. Override to return your own `AttachmentView` subclass.
     open func loadView() -> AttachmentView { AttachmentView(attachment: textAttachment) }
 

@@ -170,7 +170,4 @@ final class FrameRenderer {
         last = (composition, rendered)
         return rendered
     }
-
-    /// Forgets the last frame (the next one is drawn whatever it holds).
-    func forgetLastFrame() { last = nil }
 }

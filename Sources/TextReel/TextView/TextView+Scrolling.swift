@@ -28,10 +28,6 @@ extension TextView {
     /// Scrolls by `delta` points of visible content.
     public func scroll(by delta: Double) { revealPending = false; scrollPosition.scroll(by: delta) }
 
-    /// Measures paragraph `index` and those above it, so its position is exact; returns its fragment.
-    @discardableResult
-    func measureParagraphs(through index: Int) -> TextLayoutFragment { scrollPosition.measureParagraphs(through: index) }
-
     /// Measures the paragraphs above document `y` until the paragraph at `y` stops changing.
     public func measureParagraphs(above y: Double) { scrollPosition.measureParagraphs(above: y) }
 

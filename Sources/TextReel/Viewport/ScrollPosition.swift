@@ -82,14 +82,6 @@ public final class ScrollPosition {
         expectedY = y
     }
 
-    /// Measures paragraph `index` and those above it (up to `exactScrollLayoutLimit`), so its
-    /// position is exact; returns its fragment.
-    @discardableResult
-    func measureParagraphs(through index: Int) -> TextLayoutFragment {
-        manager.measure(paragraphsIn: max(0, index - exactScrollLayoutLimit)...index)
-        return manager.ensureLayout(forParagraphAt: index)
-    }
-
     /// Measures the paragraphs above document `y`, up to `limit` of them, until
     /// the paragraph at `y` stops changing. Without a limit, every one: `y` is then exact.
     func measureParagraphs(above target: Double, limit: Int = .max) {
