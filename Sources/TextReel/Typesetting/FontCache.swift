@@ -19,8 +19,9 @@ enum FontCache {
 
     static func folder(for fontSet: FontSet) -> (fonts: URL, cache: URL)? {
         guard let base = baseFolder() else { return nil }
-        // Named by the files' paths, sizes and times ("fonts2": the links' numbering changed): a font file that changes gets a new
-        // folder (fontconfig itself checks only the folder's time).
+        // Named by the files' paths, sizes and times, so a font file that changes gets a new
+        // folder (fontconfig itself checks only the folder's time); "fonts2": the links'
+        // numbering changed.
         let name = identity(of: fontSet.files)
         let folder = base.appendingPathComponent("fonts2-\(name)")
         let fonts = folder.appendingPathComponent("fonts"), cache = folder.appendingPathComponent("cache")
@@ -38,8 +39,7 @@ enum FontCache {
                 // two digits sorted "100-" before "11-".
                 let digits = String(max(fontSet.files.count - 1, 0)).count
                 for (i, file) in fontSet.files.enumerated() {
-                    let number = String(repeating: "0", count: digits - String(i).count) + String(i)
-                    let link = staging.appendingPathComponent("fonts").appendingPathComponent(number + "-" + URL(fileURLWithPath: file).lastPathComponent)
+                    let link = staging.appendingPathComponent("fonts").appendingPathComponent(String(format: "%0*d-", digits, i) + URL(fileURLWithPath: file).lastPathComponent)
                     try fm.createSymbolicLink(atPath: link.path, withDestinationPath: file)
                 }
                 if rename(staging.path, folder.path) != 0 { try? fm.removeItem(at: staging) }
