@@ -34,6 +34,6 @@ let package = Package(
         .executableTarget(name: "textreel-bench", dependencies: ["TextReel", "TextReelGolden", "CMark"]),
         .testTarget(name: "TextReelTests", dependencies: ["TextReel", "CPango", "textreel"]),
         .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel", "TextReelTesting"],
-                    exclude: ["__Goldens__", "Bubbles/__Goldens__", "LineNumbers/__Goldens__"]),
+                    exclude: ["__Goldens__", "Bubbles/__Goldens__", "LineNumbers/__Goldens__", "STTextView/__Goldens__"]),
     ]
 )

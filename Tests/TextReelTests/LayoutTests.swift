@@ -192,7 +192,7 @@ final class LineOffsetTests: XCTestCase {
         _ = try view.renderFrame()
         let manager = view.textLayoutManager
         let line = manager.ensureLayout(forParagraphAt: 0).textLineFragments[0]
-        XCTAssertEqual(line.characterRange, 0..<text.utf16.count)
+        XCTAssertEqual(line.characterRange, NSRange(location: 0, length: text.utf16.count))
         let start = manager.documentRange.location
         // The caret after "é👨‍👩‍👧 " by the manager's offsets, and by the line's: the same place.
         let offset = ("é👨‍👩‍👧 " as String).utf16.count

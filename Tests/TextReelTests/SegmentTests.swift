@@ -28,7 +28,7 @@ final class SegmentTests: XCTestCase {
         let lines = fragment.textLineFragments
         XCTAssertGreaterThanOrEqual(lines.count, 3)
         let id = fragment.paragraph.id
-        let range = TextRange(start: TextLocation(paragraph: id, offset: 8), end: TextLocation(paragraph: id, offset: lines[2].characterRange.lowerBound + 4))
+        let range = TextRange(start: TextLocation(paragraph: id, offset: 8), end: TextLocation(paragraph: id, offset: lines[2].utf8Range.lowerBound + 4))
         let frames = selectionFrames(manager, range)
         XCTAssertEqual(frames.count, 3, "one segment per line")
         // The text column: the fragment's frame inside the theme's insets.
@@ -63,7 +63,7 @@ final class SegmentTests: XCTestCase {
         let view = try view(wrapping)
         let manager = view.textLayoutManager
         let fragment = manager.ensureLayout(forParagraphAt: 0)
-        let wrap = fragment.textLineFragments[1].characterRange.lowerBound
+        let wrap = fragment.textLineFragments[1].utf8Range.lowerBound
         let caret = TextRange(location: TextLocation(paragraph: fragment.paragraph.id, offset: wrap))
         var down: [CGRect] = [], up: [CGRect] = [], baseline: CGFloat = 0
         manager.enumerateTextSegments(in: caret, type: .standard) { _, rect, b, _ in down.append(rect); baseline = b; return true }

@@ -13,7 +13,7 @@ final class SelectionTests: XCTestCase {
         let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
         let lines = fragment.textLineFragments
         XCTAssertGreaterThan(lines.count, 1)
-        let wrap = lines[1].characterRange.lowerBound
+        let wrap = lines[1].utf8Range.lowerBound
         let down = try XCTUnwrap(fragment.caretRect(atOffset: wrap, affinity: .downstream))
         let up = try XCTUnwrap(fragment.caretRect(atOffset: wrap, affinity: .upstream))
         XCTAssertEqual(down.midY, lines[1].typographicBounds.midY, accuracy: 1, "downstream: the next line's start")

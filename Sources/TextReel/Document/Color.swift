@@ -29,6 +29,16 @@ public final class Color: Hashable, Sendable, CustomStringConvertible {
         self.init(light: Color(red * a + (1 - a), green * a + (1 - a), blue * a + (1 - a)), dark: Color(red * a, green * a, blue * a))
     }
 
+    /// The colour at `alpha` (UIKit's `withAlphaComponent(_:)`): opaque, as it shows over white in
+    /// light looks and over black in dark ones, as `init(red:green:blue:alpha:)` makes it.
+    public func withAlphaComponent(_ alpha: Double) -> Color {
+        let a = min(max(alpha, 0), 1)
+        guard a < 1 else { return self }
+        let dark = dark ?? Components(red: red, green: green, blue: blue)
+        return Color(light: Color(red * a + (1 - a), green * a + (1 - a), blue * a + (1 - a)),
+                     dark: Color(dark.red * a, dark.green * a, dark.blue * a))
+    }
+
     /// A dynamic colour: `light` in light looks, `dark` in dark ones.
     public init(light: Color, dark: Color) {
         red = light.red; green = light.green; blue = light.blue

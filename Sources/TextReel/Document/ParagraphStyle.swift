@@ -20,6 +20,9 @@ public class ParagraphStyle: CustomStringConvertible {
     public var paragraphSpacing: CGFloat = 0
     /// Extra points before the paragraph.
     public var paragraphSpacingBefore: CGFloat = 0
+    /// Each line's natural height times this (0: unchanged). Pango shares the extra height
+    /// above and below the line, as CSS's `line-height`; TextKit puts it above.
+    public var lineHeightMultiple: CGFloat = 0
 
     /// The default style: natural alignment, no indents, no extra spacing.
     public init() {}
@@ -31,12 +34,14 @@ public class ParagraphStyle: CustomStringConvertible {
         alignment = values.alignment
         firstLineHeadIndent = values.firstLineHeadIndent; headIndent = values.headIndent; tailIndent = values.tailIndent
         lineSpacing = values.lineSpacing; paragraphSpacing = values.paragraphSpacing; paragraphSpacingBefore = values.paragraphSpacingBefore
+        lineHeightMultiple = values.lineHeightMultiple
     }
 
     /// Its values, as a paragraph keeps them.
     var values: Values {
         Values(alignment: alignment, firstLineHeadIndent: firstLineHeadIndent, headIndent: headIndent, tailIndent: tailIndent,
-               lineSpacing: lineSpacing, paragraphSpacing: paragraphSpacing, paragraphSpacingBefore: paragraphSpacingBefore)
+               lineSpacing: lineSpacing, paragraphSpacing: paragraphSpacing, paragraphSpacingBefore: paragraphSpacingBefore,
+               lineHeightMultiple: lineHeightMultiple)
     }
 
     /// A style's values, as a paragraph keeps them (hashable, so paragraphs stay values).
@@ -45,6 +50,8 @@ public class ParagraphStyle: CustomStringConvertible {
         public var alignment: TextAlignment
         /// Indents and extra spacing in points, as the `ParagraphStyle` properties of the same names.
         public var firstLineHeadIndent, headIndent, tailIndent, lineSpacing, paragraphSpacing, paragraphSpacingBefore: Double
+        /// As `ParagraphStyle.lineHeightMultiple`.
+        public var lineHeightMultiple: Double = 0
     }
 
     public var description: String { "\(values)" }

@@ -14,7 +14,10 @@ extension TextParagraph: TextElement {
     public var textParagraph: TextParagraph { self }
 
     /// From the paragraph's start to its end, by its id (so the range survives edits elsewhere).
-    public var elementRange: TextRange? {
+    public var elementRange: TextRange? { wholeRange }
+
+    /// From the paragraph's start to its end.
+    var wholeRange: TextRange {
         TextRange(start: TextLocation(paragraph: id), end: TextLocation(paragraph: id, offset: text.utf8.count))
     }
 }

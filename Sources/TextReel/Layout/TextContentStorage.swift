@@ -23,6 +23,22 @@ public final class TextContentStorage {
 
     init(manager: TextLayoutManager) { self.manager = manager }
 
+    /// From the document's start to its end (`NSTextContentManager.documentRange`).
+    public var documentRange: TextRange {
+        manager?.documentRange ?? TextRange(location: TextLocation(paragraph: ParagraphID(-1)))
+    }
+
+    /// The location `offset` UTF-16 units after `location` (before it when negative), nil outside
+    /// the document (`NSTextContentManager.location(_:offsetBy:)`).
+    public func location(_ location: TextLocation, offsetBy offset: Int) -> TextLocation? {
+        manager?.location(location, offsetBy: offset)
+    }
+
+    /// How far `to` is from `from`, in UTF-16 units (`NSTextContentManager.offset(from:to:)`).
+    public func offset(from: TextLocation, to: TextLocation) -> Int {
+        manager?.offset(from: from, to: to) ?? 0
+    }
+
     /// The document's text with its attributes, read on demand.
     public var textStorage: TextStorage? { manager.map(TextStorage.init) }
 

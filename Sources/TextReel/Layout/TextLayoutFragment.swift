@@ -23,8 +23,9 @@ open class TextLayoutFragment {
     public let paragraph: TextParagraph
     /// `paragraph`, by TextKit's name.
     public var textElement: TextElement { paragraph }
-    /// The part of the element it lays out, as given when it was made (the whole paragraph for TextReel's own).
-    public let rangeInElement: TextRange?
+    /// The part of the element it lays out, as given when it was made (the whole paragraph when
+    /// none was given, and for TextReel's own), as TextKit's.
+    public let rangeInElement: TextRange
     /// The layout manager that laid it out.
     public internal(set) weak var textLayoutManager: TextLayoutManager?
     /// The tiling rect in document coordinates, margins included; `origin.y` moves as the
@@ -58,7 +59,7 @@ open class TextLayoutFragment {
     /// asked its delegate for it.
     public init(textElement: TextElement, range rangeInElement: TextRange?) {
         paragraph = textElement.textParagraph
-        self.rangeInElement = rangeInElement
+        self.rangeInElement = rangeInElement ?? paragraph.wholeRange
         layoutFragmentFrame = .zero
         typographicSurfaceBounds = .zero
     }
@@ -66,7 +67,7 @@ open class TextLayoutFragment {
     /// A fragment that has not been shaped: an estimated height, no lines yet.
     init(estimating paragraph: TextParagraph, height: Double, containerWidth: Double) {
         self.paragraph = paragraph
-        rangeInElement = paragraph.elementRange
+        rangeInElement = paragraph.wholeRange
         layoutFragmentFrame = CGRect(x: 0, y: 0, width: containerWidth, height: height)
         typographicSurfaceBounds = CGRect(x: 0, y: 0, width: containerWidth, height: height)
         self.containerWidth = containerWidth
@@ -130,8 +131,10 @@ open class TextLayoutFragment {
 
     /// The caret at UTF-8 offset `offset` of the paragraph, relative to the frame's origin: a
     /// zero-width rect as tall as its line. With `.upstream` affinity at a wrap, the caret sits
-    /// at the end of the line before, as TextKit draws it; nil while not laid out.
-    public func caretRect(atOffset offset: Int, affinity: TextSelection.Affinity = .downstream) -> CGRect? {
+    /// at the end of the line before, as TextKit draws it; nil while not laid out. Internal, as
+    /// the other byte-offset readers here: the public API counts UTF-16 (`TextLineFragment`,
+    /// `enumerateTextSegments`).
+    func caretRect(atOffset offset: Int, affinity: TextSelection.Affinity = .downstream) -> CGRect? {
         guard let cursor else { return nil }
         let clamped = min(max(offset, 0), paragraph.text.utf8.count)
         var rect = cursor.caret(at: clamped)
@@ -144,13 +147,13 @@ open class TextLayoutFragment {
 
     /// The UTF-8 offset of the paragraph nearest `point` (relative to the frame's origin), as
     /// `NSTextLineFragment.characterIndex(for:)` answers for its line.
-    public func characterIndex(for point: CGPoint) -> Int? {
+    func characterIndex(for point: CGPoint) -> Int? {
         cursor?.offset(at: CGPoint(x: point.x - layoutOrigin.x, y: point.y - layoutOrigin.y))
     }
 
     /// Rects covering UTF-8 `range` of the paragraph, relative to the frame's origin: a piece per
     /// line and direction run.
-    public func selectionRects(for range: Range<Int>) -> [CGRect] {
+    func selectionRects(for range: Range<Int>) -> [CGRect] {
         (cursor?.selectionRects(range) ?? []).map { $0.offsetBy(dx: layoutOrigin.x, dy: layoutOrigin.y) }
     }
 

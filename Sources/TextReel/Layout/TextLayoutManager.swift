@@ -236,6 +236,14 @@ public final class TextLayoutManager {
         offsets.offset(of: location).flatMap { offsets.location(at: $0 + offset) }
     }
 
+    /// The direction the paragraph holding `location` runs in, as Pango resolved it from its
+    /// text and the theme (`NSTextLayoutManager.baseWritingDirection(at:)`); lays it out if need
+    /// be. `.natural` for a location outside the document.
+    public func baseWritingDirection(at location: TextLocation) -> WritingDirection {
+        guard let index = index(of: location.paragraph) else { return .natural }
+        return ensureLayout(forParagraphAt: index).textLineFragments.first?.isRightToLeft == true ? .rightToLeft : .leftToRight
+    }
+
     /// Walks fragments from `location` (nil: the start, or the end with `.reverse`) until `body`
     /// returns false; returns the location where it stopped. With `.reverse` it starts at the
     /// fragment before the one holding `location`, as TextKit does.
@@ -377,4 +385,14 @@ public final class TextLayoutManager {
         guard heights.count > 0 else { return }
         _ = heights.height(at: min(index, heights.count - 1))
     }
+}
+
+/// Which way a paragraph's text runs (`NSWritingDirection`).
+public enum WritingDirection: Int, Sendable {
+    /// From the text itself.
+    case natural = -1
+    /// Left to right (Latin, Cyrillic …).
+    case leftToRight = 0
+    /// Right to left (Arabic, Hebrew …).
+    case rightToLeft = 1
 }

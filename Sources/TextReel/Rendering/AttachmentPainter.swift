@@ -106,6 +106,18 @@ final class AttachmentPainter {
         cairo_restore(cr)
     }
 
+    /// One line of `text` in `font` (its family, or the theme's body families).
+    func label(_ text: String, font: Font) -> PangoLayoutBox {
+        let box = PangoLayoutBox(pango_layout_new(fonts.context))
+        pango_layout_set_text(box.layout, text, Int32(text.utf8.count))
+        let description = pango_font_description_from_string("\(font.familyName ?? theme.bodyFamilies) \(font.pointSize)")
+        if font.isBold { pango_font_description_set_weight(description, PANGO_WEIGHT_BOLD) }
+        if font.isItalic { pango_font_description_set_style(description, PANGO_STYLE_ITALIC) }
+        pango_layout_set_font_description(box.layout, description)
+        pango_font_description_free(description)
+        return box
+    }
+
     /// A one-line label in the theme's body font, ellipsized to `maxWidth` when given.
     func label(_ text: String, size: Double, bold: Bool = false, maxWidth: Double?, centered: Bool = false, lines: Int = 1) -> PangoLayoutBox {
         let box = PangoLayoutBox(pango_layout_new(fonts.context))

@@ -76,9 +76,7 @@ final class FrameRenderer {
             if max(surfaceRect.width, surfaceRect.height) * scale > Double(CairoSurface.maximumSide) {
                 pieces.append(.direct(fragment, x: device(frameRect.minX, scale), y: device(frameRect.minY, scale) - top))
             } else {
-                let surface = cache.surface(for: fragment, scale: scale) { fragment, cr in
-                    fragment.draw(at: .zero, in: GraphicsContext(cr, theme: theme, size: fragment.layoutFragmentFrame.size, typeset: painter, painter: attachments))
-                }
+                let surface = cache.surface(for: fragment, scale: scale) { fragment, cr in self.drawFragment(fragment, in: cr) }
                 pieces.append(.surface(surface, x: device(surfaceRect.minX, scale), y: device(surfaceRect.minY, scale) - top))
             }
             if !item.decorations.isEmpty {
@@ -102,7 +100,7 @@ final class FrameRenderer {
         let composition = Composition(width: width, height: height, pieces: pieces, overlay: overlay?.signature, highlight: highlight,
                                       focused: scene.isFocused, caret: caret, marked: marked)
         cache.trim(around: visibleRect)
-        if scene.ruler == nil, let last, last.composition == composition { return last.frame.repeated() }
+        if scene.ruler == nil, scene.views == nil, let last, last.composition == composition { return last.frame.repeated() }
 
         let frame = CairoSurface(width: width, height: height, opaque: true)
         frame.draw { cr in
@@ -130,7 +128,7 @@ final class FrameRenderer {
                     cairo_save(cr)
                     cairo_translate(cr, x, y)
                     cairo_scale(cr, scale, scale)
-                    fragment.draw(at: .zero, in: GraphicsContext(cr, theme: theme, size: fragment.layoutFragmentFrame.size, typeset: painter, painter: attachments))
+                    drawFragment(fragment, in: cr)
                     cairo_restore(cr)
                 case let .decorations(_, extra, x, y):
                     cairo_save(cr)
@@ -146,6 +144,13 @@ final class FrameRenderer {
                 cairo_scale(cr, scale, scale)
                 for underline in marked { Paint.fill(cr, underline, theme.text) }
                 if let caret { Paint.fill(cr, caret, theme.selection.caret) }
+                cairo_restore(cr)
+            }
+            if let views = scene.views {
+                cairo_save(cr)
+                cairo_scale(cr, scale, scale)
+                cairo_translate(cr, -visibleRect.minX, -visibleRect.minY)
+                for view in views.subviews { draw(view, in: cr) }
                 cairo_restore(cr)
             }
             if let ruler = scene.ruler {
@@ -169,5 +174,32 @@ final class FrameRenderer {
         let rendered = RenderedFrame(surface: frame)
         last = (composition, rendered)
         return rendered
+    }
+
+    /// A fragment's own drawing, with its context `GraphicsContext.current` (as AppKit's is while
+    /// a view draws), so string drawing there finds it.
+    private func drawFragment(_ fragment: TextLayoutFragment, in cr: OpaquePointer) {
+        let context = GraphicsContext(cr, theme: theme, size: fragment.layoutFragmentFrame.size, typeset: painter, painter: attachments)
+        context.whileCurrent { fragment.draw(at: .zero, in: context) }
+    }
+
+    /// A view of the text view's `contentView`, its layer's background, its own drawing and its
+    /// subviews, in its superview's coordinates.
+    private func draw(_ view: View, in cr: OpaquePointer) {
+        guard !view.isHidden else { return }
+        let bounds = view.bounds
+        cairo_save(cr)
+        cairo_translate(cr, view.frame.minX, view.frame.minY)
+        if view.clipsToBounds {
+            cairo_rectangle(cr, 0, 0, bounds.width, bounds.height)
+            cairo_clip(cr)
+        }
+        let context = GraphicsContext(cr, theme: theme, size: bounds.size, typeset: painter, painter: attachments)
+        if let layer = view.layer, let background = layer.backgroundColor {
+            context.fillRoundedRect(bounds, radius: layer.cornerRadius, background)
+        }
+        context.whileCurrent { view.draw(bounds) }
+        for subview in view.subviews { draw(subview, in: cr) }
+        cairo_restore(cr)
     }
 }

@@ -136,3 +136,26 @@ extension GraphicsContext {
         cairo_restore(cr)
     }
 }
+
+extension GraphicsContext {
+    /// Line `index` of `box` with its baseline starting at `baseline`, in `color` where the
+    /// line's runs set none.
+    func show(line index: Int, of box: PangoLayoutBox, baseline: CGPoint, color: Color) {
+        Paint.setColor(cr, color.resolved(for: theme))
+        cairo_move_to(cr, baseline.x, baseline.y)
+        FontLock.run {
+            guard let line = pango_layout_get_line_readonly(box.layout, Int32(index)) else { return }
+            pango_cairo_show_layout_line(cr, line)
+        }
+    }
+
+    /// One line of `string` in `font` with its top left at `point`; returns its size.
+    @discardableResult
+    func text(_ string: String, at point: CGPoint, font: Font, _ color: Color) -> CGSize {
+        let layout = painter.label(string, font: font)
+        Paint.setColor(cr, color.resolved(for: theme))
+        cairo_move_to(cr, point.x, point.y)
+        layout.show(in: cr)
+        return layout.logicalSize
+    }
+}

@@ -56,6 +56,8 @@ public struct Scene {
     var marked: [CGRect] = []
     /// The view's ruler, drawn on every frame (what it draws is its own: a frame is never reused).
     var ruler: RulerView?
+    /// The view's `contentView`, when a subview of it shows: drawn on every frame, as the ruler.
+    var views: View?
 }
 
 /// Surfaces drawn and reused by one frame.

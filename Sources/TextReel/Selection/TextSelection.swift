@@ -33,8 +33,11 @@ public struct TextSelection: Equatable, Sendable {
     public var affinity: Affinity
     /// The unit the selection was made in.
     public var granularity: Granularity
-    /// Ranges are in logical (text) order, not visual.
-    public var isLogical = true
+    /// Whether the selection is read logically (in text order) rather than visually. False
+    /// unless set, as TextKit's selections are at run time: STTextView finds its insertion
+    /// points as the selections that are not logical and hold an empty range, and a selection
+    /// made with `NSTextSelection(range:affinity:granularity:)` shows one. TextReel never reads it.
+    public var isLogical = false
     /// Where an extending selection started, and where it now ends (the caret's side).
     public var anchor: TextLocation
     /// The end that moves when the selection is extended (the caret's side).

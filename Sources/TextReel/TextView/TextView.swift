@@ -122,8 +122,9 @@ open class TextView: TextViewportLayoutControllerDelegate {
         }
         return Scene(visibleRect: visibleRect, scale: scale, fragments: fragments, liveViews: attachmentHost.liveViews,
                      overlay: showsOverlay ? Overlay(pass) : nil, highlight: pass.selection?.highlight.map(\.cgRect) ?? [],
-                     isFocused: isFocused, caret: caretIsShown ? pass.selection?.caret?.cgRect : nil,
-                     marked: pass.selection?.marked?.map(\.cgRect) ?? [], ruler: verticalRulerView)
+                     isFocused: isFocused, caret: caretIsShown && drawsCaret ? pass.selection?.caret?.cgRect : nil,
+                     marked: pass.selection?.marked?.map(\.cgRect) ?? [], ruler: verticalRulerView,
+                     views: contentView.subviews.contains { !$0.isHidden } ? contentView : nil)
     }
 
     /// Adds drawing to a fragment for this pass (call it from `configureRenderingSurfaceFor`).
@@ -137,6 +138,14 @@ open class TextView: TextViewportLayoutControllerDelegate {
 
     /// A ruler drawn beside the text on every frame (line numbers: see `RulerView`).
     public var verticalRulerView: RulerView?
+
+    /// Views drawn over the text in document coordinates, after the selection, on every frame
+    /// (an editor's own insertion points, markers): see `View`.
+    public let contentView = View(frame: .zero)
+
+    /// Whether the view draws the selection's caret itself; false for a program that draws its
+    /// own insertion point (as STTextView does, with views in `contentView`).
+    public var drawsCaret = true
 
     /// When false, every pass re-shapes and redraws every fragment (the benchmark's no-cache peer).
     public var cachesFragments = true

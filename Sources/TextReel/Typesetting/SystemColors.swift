@@ -40,6 +40,12 @@ extension Color {
     public static let secondaryLabel = system((138, 138, 142), (141, 141, 147))
     /// Background: white in light looks, black in dark ones.
     public static let systemBackground = system((255, 255, 255), (0, 0, 0))
+    /// AppKit's `placeholderTextColor` (black or white at 25%), as it shows on the background.
+    public static let placeholderTextColor = system((191, 191, 191), (64, 64, 64))
+    /// AppKit's `controlAccentColor` with the default accent (blue).
+    public static let controlAccentColor = systemBlue
+    /// AppKit's `textInsertionPointColor`: the accent colour.
+    public static let textInsertionPointColor = controlAccentColor
     /// White in every look.
     public static let white = Color(1, 1, 1)
     /// Black in every look.

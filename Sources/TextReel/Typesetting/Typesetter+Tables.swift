@@ -127,7 +127,7 @@ extension Typesetter {
             let origin = CGPoint(x: cell.x, y: textTop + ((tallest - cell.height) / 2).rounded())
             let shift = -cell.range.lowerBound
             let cursor = CursorGeometry(box: cell.box, shift: shift, length: bytes.count)
-            let cellLines = lineFragments(cell.box.layout, origin: origin, shift: shift, cursor: cursor, text: paragraph.text)
+            let cellLines = lineFragments(cell.box, origin: origin, shift: shift, cursor: cursor, paragraph: paragraph, color: style.color)
             lines += cellLines
             for (index, attachment) in paragraph.attachments.enumerated() where cell.range.contains(attachment.utf8Offset) {
                 let size = attachmentSize(attachment, available) ?? attachment.size

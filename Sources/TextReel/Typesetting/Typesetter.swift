@@ -89,6 +89,9 @@ final class Typesetter {
             // Code never gains hyphens that are not in the source.
             attributes.add(pango_attr_insert_hyphens_new(0), 0..<paragraph.text.utf8.count)
         }
+        if let multiple = set?.lineHeightMultiple, multiple > 0 {
+            attributes.add(pango_attr_line_height_new(multiple), 0..<paragraph.text.utf8.count)
+        }
         attributes.addRuns(paragraph.runs, theme: theme)
         attributes.addAttributes(paragraph.attributes, theme: theme)
         let sizes = paragraph.attachments.map {
@@ -102,8 +105,9 @@ final class Typesetter {
         let origin = CGPoint(x: layoutX, y: insets.top + style.spacingBefore + style.paddingTop)
         let contentHeight = PangoUnits.points(logical.height)
         let height = (insets.top + style.spacingBefore + style.paddingTop + style.paddingBottom + contentHeight + style.spacingAfter + insets.bottom).rounded(.up)
-        let lines = lineFragments(pl, origin: origin, shift: shift,
-                                  cursor: CursorGeometry(box: layout, shift: shift, length: paragraph.text.utf8.count), text: paragraph.text)
+        let lines = lineFragments(layout, origin: origin, shift: shift,
+                                  cursor: CursorGeometry(box: layout, shift: shift, length: paragraph.text.utf8.count),
+                                  paragraph: paragraph, color: style.color)
         let attachmentFrames = paragraph.attachments.enumerated().map { index, attachment in
             (attachment, attachmentFrame(pl, index: attachment.utf8Offset + shift, size: sizes[index],
                                          depth: attachment.baselineDepth * sizes[index].height / max(attachment.size.height, 1),
@@ -221,9 +225,10 @@ final class Typesetter {
         pango_tab_array_free(tabs)
     }
 
-    func lineFragments(_ layout: OpaquePointer, origin: CGPoint, shift: Int, cursor: CursorGeometry, text: String) -> [TextLineFragment] {
+    func lineFragments(_ box: PangoLayoutBox, origin: CGPoint, shift: Int, cursor: CursorGeometry, paragraph: TextParagraph,
+                       color: Color) -> [TextLineFragment] {
         var lines: [TextLineFragment] = []
-        let iter = pango_layout_get_iter(layout)
+        let iter = pango_layout_get_iter(box.layout)
         defer { pango_layout_iter_free(iter) }
         repeat {
             var logical = PangoRectangle()
@@ -237,7 +242,8 @@ final class Typesetter {
                 glyphOrigin: CGPoint(x: bounds.minX, y: origin.y + baseline),
                 utf8Range: max(start - shift, 0)..<max(start + length - shift, 0),
                 isRightToLeft: line.pointee.resolved_dir == PANGO_DIRECTION_RTL.rawValue,
-                cursor: cursor, layoutOrigin: origin, text: text))
+                cursor: cursor, layoutOrigin: origin,
+                shaped: TextLineFragment.Shaped(box: box, index: lines.count, shift: shift, color: color), paragraph: paragraph))
         } while pango_layout_iter_next_line(iter) != 0
         return lines
     }
