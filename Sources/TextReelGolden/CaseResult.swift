@@ -83,6 +83,11 @@ public struct CaseResult: Codable, Sendable {
     /// How long the case took, in seconds.
     public var seconds = 0.0
 
+    /// A result with nothing compared yet.
+    public init(name: String, folder: String, status: Status, frames: Int) {
+        self.name = name; self.folder = folder; self.status = status; self.frames = frames
+    }
+
     /// Whether the case fails the run: `failed` or `drift`.
     public var isFailure: Bool { status == .failed || status == .drift }
 }

@@ -158,19 +158,26 @@ public enum GoldenSuite {
     }
 
     /// The share of `cases` for shard `index` of `count`: no overlap and no gap across shards.
-    public static func shard(_ cases: [GoldenCase], index: Int, count: Int) -> [GoldenCase] {
+    public static func shard<Case>(_ cases: [Case], index: Int, count: Int) -> [Case] {
         cases.enumerated().filter { $0.offset % count == index - 1 }.map(\.element)
     }
 
+    /// Runs one case: its position in the list given to `run(_:options:runner:progress:)`, and
+    /// the case. The default renders it here; the CLI hands it to a worker process.
+    public typealias CaseRunner = @Sendable (_ index: Int, _ testCase: GoldenCase) throws -> CaseResult
+
     /// Runs `cases` on `options.workers` threads, calling `progress` after each, in case order.
     /// A throw (from a case or from `progress`) stops new cases from starting and is rethrown once
-    /// the cases under way have finished.
-    public static func run(_ cases: [GoldenCase], options: Options, progress: (CaseResult) throws -> Void = { _ in }) throws -> [CaseResult] {
-        let selected = options.shard.map { shard(cases, index: $0.index, count: $0.count) } ?? cases
+    /// the cases under way have finished. `runner` runs each case (by default, on the thread).
+    public static func run(_ cases: [GoldenCase], options: Options, runner: CaseRunner? = nil,
+                           progress: (CaseResult) throws -> Void = { _ in }) throws -> [CaseResult] {
+        let runner = runner ?? { _, golden in run(golden, options: options) }
+        let all = Array(cases.indices)
+        let selected = options.shard.map { shard(all, index: $0.index, count: $0.count) } ?? all
         let workers = max(1, min(options.workers, selected.count))
         guard workers > 1 else {
-            return try selected.map { golden in
-                let result = try run(golden, options: options)
+            return try selected.map { index in
+                let result = try runner(index, cases[index])
                 try progress(result)
                 return result
             }
@@ -180,7 +187,7 @@ public enum GoldenSuite {
         for _ in 0..<workers {
             let thread = Thread {
                 while let index = pool.take() {
-                    pool.finish(index, Result { try run(selected[index], options: options) })
+                    pool.finish(index, Result { try runner(selected[index], cases[selected[index]]) })
                 }
                 FontSet.releaseThreadFonts()
                 pool.workerDone()
@@ -228,7 +235,8 @@ public enum GoldenSuite {
         func waitForWorkers(_ count: Int) { condition.withLock { while done < count { condition.wait() } } }
     }
 
-    static func run(_ testCase: GoldenCase, options: Options) throws -> CaseResult {
+    /// Renders and compares one case; a case that cannot run is a failed result, not a throw.
+    public static func run(_ testCase: GoldenCase, options: Options) -> CaseResult {
         let start = DispatchTime.now().uptimeNanoseconds
         var result: CaseResult
         do {

@@ -22,8 +22,9 @@ enum TestCommand {
                         CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL, Buildkite's BUILDKITE_PARALLEL_JOB/
                         BUILDKITE_PARALLEL_JOB_COUNT, a Kubernetes Indexed Job's
                         JOB_COMPLETION_INDEX (with JOB_COMPLETIONS), and it says which
-      --workers N       cases rendered at once (default: the number of cores); output,
-                        reports and exit status are the same for every N
+      --workers N       cases rendered at once (default: the number of cores), each more than
+                        one in a worker process of its own, so a case that crashes fails alone;
+                        output, reports and exit status are the same for every N
       --report DIR      write a self-contained HTML report to DIR/index.html
       --junit FILE      write JUnit XML (image paths as attachments)
       --json FILE       write a JSON summary
@@ -108,7 +109,14 @@ enum TestCommand {
                                 enabled: true, unit: "cases")
         defer { progress.finish() }
         Interruption.install()
-        let results = try GoldenSuite.run(cases, options: options) { result in
+        // More than one worker: worker processes, each a thread's (see CaseWorkers).
+        let pool = options.workers > 1 ? CaseWorkers.Pool(hello: CaseWorkers.Hello(
+            version: CaseWorkers.protocolVersion, suites: suites.map(\.path), theme: look.theme, textSize: look.textSize?.rawValue,
+            direction: look.direction?.rawValue, update: options.update.rawValue, prune: options.prune)) : nil
+        defer { pool?.shutDown() }
+        var caseRunner: GoldenSuite.CaseRunner?
+        if let pool { caseRunner = { index, golden in try pool.run(index, golden) } }
+        let results = try GoldenSuite.run(cases, options: options, runner: caseRunner) { result in
             progress.clear()
             defer { progress.step() }
             show(result, quiet: quiet)

@@ -61,6 +61,9 @@ do {
         exit(try DiffCommand.run(arguments))
     case "test":
         exit(try TestCommand.run(arguments))
+    case "test-worker":
+        // Started by `textreel test` for each worker; not for people (see CaseWorkers).
+        exit(try CaseWorkers.serve())
     case "report":
         exit(try ReportCommand.run(arguments))
     case "review":

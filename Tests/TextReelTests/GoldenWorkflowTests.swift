@@ -22,6 +22,35 @@ final class GoldenWorkflowTests: XCTestCase {
         return strip(try JSONSerialization.jsonObject(with: Data(contentsOf: url))) as! NSObject
     }
 
+    /// Cases run in worker processes print, report and exit as in one process; a case that
+    /// ends its worker fails alone, with what the worker wrote, and the others still run.
+    func testWorkerProcessesGiveTheResultsOfOneProcess() throws {
+        let root = try suite()
+        let golden = root.appendingPathComponent("golden").path
+        func run(_ workers: Int, _ environment: [String: String] = [:]) throws -> (CLI.Result, NSObject) {
+            let json = root.appendingPathComponent("w\(workers)-\(environment.count).json")
+            let result = try CLI.run(["test", golden, "--workers", "\(workers)", "--json", json.path], environment: environment)
+            return (result, try stripped(json))
+        }
+        func lines(_ r: CLI.Result) -> [String] {
+            r.stdout.split(separator: "\n").map { $0.replacingOccurrences(of: #", [0-9.]+ s$"#, with: "", options: .regularExpression) }
+        }
+        let (one, oneJSON) = try run(1), (three, threeJSON) = try run(3)
+        XCTAssertEqual(one.status, 0, one.stdout + one.stderr)
+        XCTAssertEqual(three.status, 0, three.stdout + three.stderr)
+        XCTAssertEqual(lines(three), lines(one))
+        XCTAssertEqual(threeJSON, oneJSON)
+
+        let (crashed, _) = try run(2, ["TEXTREEL_TEST_WORKER_ABORT": "video-policy"])
+        XCTAssertEqual(crashed.status, 2, "a case that could not run")
+        XCTAssertTrue(crashed.stdout.contains("✗ video-policy — failed"), crashed.stdout)
+        XCTAssertTrue(crashed.stdout.contains("✓ eviction — passed") && crashed.stdout.contains("✓ emoji — passed"), crashed.stdout)
+        XCTAssertTrue(crashed.stdout.contains("killed by signal 6"), crashed.stdout)
+        XCTAssertTrue(crashed.stderr.contains("could not run: video-policy"), crashed.stderr)
+        let report = try String(contentsOf: root.appendingPathComponent("w2-1.json"), encoding: .utf8)
+        XCTAssertTrue(report.contains("aborting on case video-policy"), "the worker's stderr is in the report")
+    }
+
     func testShardBlobsMergeIntoTheReportsOfOneRun() throws {
         let root = try suite()
         let golden = root.appendingPathComponent("golden").path

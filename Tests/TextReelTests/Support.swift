@@ -56,8 +56,10 @@ struct CLI {
 
     @discardableResult
     /// `fileSizeLimitKB` runs it under `ulimit -f` (blocks of 1024 bytes), as CI runners set.
-    static func run(_ arguments: [String], in directory: URL = Paths.root, fileSizeLimitKB: Int? = nil) throws -> Result {
+    static func run(_ arguments: [String], in directory: URL = Paths.root, fileSizeLimitKB: Int? = nil,
+                    environment: [String: String] = [:]) throws -> Result {
         let process = Process()
+        if !environment.isEmpty { process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 } }
         if let fileSizeLimitKB {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -f \(fileSizeLimitKB) && exec \"$0\" \"$@\"", executable.path] + arguments
