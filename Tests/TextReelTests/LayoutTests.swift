@@ -198,9 +198,14 @@ final class LineOffsetTests: XCTestCase {
         let offset = ("é👨‍👩‍👧 " as String).utf16.count
         let location = try XCTUnwrap(manager.location(start, offsetBy: offset))
         XCTAssertEqual(manager.offset(from: start, to: location), offset)
-        let caret = try XCTUnwrap(manager.ensureLayout(forParagraphAt: 0).caretRect(atOffset: location.offset))
-        XCTAssertEqual(line.locationForCharacter(at: offset).x + line.typographicBounds.minX, caret.minX, accuracy: 0.01)
-        let hit = line.characterIndex(for: CGPoint(x: caret.minX - line.typographicBounds.minX + 0.5, y: 0))
+        XCTAssertEqual(location.offset, offset, "a location counts what the line fragment counts")
+        // The caret's segment (document coordinates) and the line's location (relative to the line).
+        var caret = CGRect.null
+        manager.enumerateTextSegments(in: TextRange(location: location), type: .standard) { _, rect, _, _ in caret = rect; return false }
+        let frame = manager.ensureLayout(forParagraphAt: 0).layoutFragmentFrame
+        XCTAssertEqual(line.locationForCharacter(at: offset).x + line.typographicBounds.minX + frame.minX, caret.minX, accuracy: 0.01)
+        let hit = line.characterIndex(for: CGPoint(x: caret.minX - frame.minX - line.typographicBounds.minX + 0.5, y: 0))
         XCTAssertEqual(hit, offset)
+        XCTAssertEqual(TextLocation(paragraph: location.paragraph, offset: hit), location, "a line's index is a location's offset")
     }
 }

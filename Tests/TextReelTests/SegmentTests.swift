@@ -111,12 +111,12 @@ final class SegmentTests: XCTestCase {
         let manager = view.textLayoutManager
         let id = manager.document.paragraphs[0].id
         let navigation = manager.textSelectionNavigation
-        let afterAccent = TextSelection(TextLocation(paragraph: id, offset: "ae\u{301}".utf8.count))
+        let afterAccent = TextSelection(TextLocation(paragraph: id, offset: "ae\u{301}".utf16.count))
         let whole = navigation.deletionRanges(for: afterAccent, direction: .backward, destination: .character, allowsDecomposition: false)
         XCTAssertEqual(whole, [TextRange(start: TextLocation(paragraph: id, offset: 1), end: afterAccent.head)], "e and its accent")
         let mark = navigation.deletionRanges(for: afterAccent, direction: .backward, destination: .character, allowsDecomposition: true)
         XCTAssertEqual(mark, [TextRange(start: TextLocation(paragraph: id, offset: 2), end: afterAccent.head)], "the accent alone")
-        let end = TextSelection(TextLocation(paragraph: id, offset: text.utf8.count))
+        let end = TextSelection(TextLocation(paragraph: id, offset: text.utf16.count))
         XCTAssertEqual(navigation.deletionRanges(for: end, direction: .backward, destination: .character, allowsDecomposition: true).first?.start.offset,
                        afterAccent.head.offset, "a ZWJ sequence never decomposes")
         XCTAssertEqual(navigation.deletionRanges(for: end, direction: .backward, destination: .word).first?.start.offset, 0)
@@ -129,14 +129,14 @@ final class SegmentTests: XCTestCase {
         let view = try view("نص عربي قصير.\n\nNext paragraph.")
         let manager = view.textLayoutManager
         let id = manager.document.paragraphs[0].id
-        view.selectedTextRange = TextRange(location: TextLocation(paragraph: id, offset: manager.document.paragraphs[0].text.utf8.count))
+        view.selectedTextRange = TextRange(location: TextLocation(paragraph: id, offset: manager.document.paragraphs[0].text.utf16.count))
         try view.deleteBackward()
         XCTAssertEqual(manager.document.paragraphs.map(\.text), ["نص عربي قصير", "Next paragraph."])
         let start = TextSelection(TextLocation(paragraph: id, offset: 0))
         XCTAssertEqual(manager.textSelectionNavigation.destinationSelection(for: start, direction: .forward, destination: .character, extending: false)?.head.offset,
-                       "ن".utf8.count, "forward is the text's order")
+                       "ن".utf16.count, "forward is the text's order")
         XCTAssertEqual(manager.textSelectionNavigation.destinationSelection(for: start, direction: .left, destination: .character, extending: false,
-                                                                             confined: true)?.head.offset, "ن".utf8.count, "left goes forward in right-to-left text")
+                                                                             confined: true)?.head.offset, "ن".utf16.count, "left goes forward in right-to-left text")
     }
 
     func testSentencesAreADestination() throws {

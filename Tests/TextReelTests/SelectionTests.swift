@@ -60,7 +60,7 @@ final class SelectionTests: XCTestCase {
         let family = "👨‍👩‍👧", flag = "🇫🇷", combining = "e\u{301}"
         let view = try view("x\(family)\(flag)\(combining)")
         let id = view.document.paragraphs[0].id
-        view.selectedTextRange = TextRange(location: TextLocation(paragraph: id, offset: view.document.paragraphs[0].text.utf8.count))
+        view.selectedTextRange = TextRange(location: TextLocation(paragraph: id, offset: view.document.paragraphs[0].text.utf16.count))
         var texts: [String] = []
         for _ in 0..<3 {
             try view.deleteBackward()
@@ -165,8 +165,8 @@ final class SelectionTests: XCTestCase {
             let script = try ScrollScript(data: Data("{steps: [{tap: {x: \(tapX), y: \(line.midY), count: \(count)}}]}".utf8))
             try ScriptRunner(view: view, script: script).run { _, _, _ in }
             let range = try XCTUnwrap(view.selectedTextRange)
-            let text = Array(view.document.paragraphs[0].text.utf8)
-            return (String(decoding: text[range.start.offset..<range.end.offset], as: UTF8.self), range.isEmpty ? "caret" : "range")
+            let text = Array(view.document.paragraphs[0].text.utf16)
+            return (String(decoding: text[range.start.offset..<range.end.offset], as: UTF16.self), range.isEmpty ? "caret" : "range")
         }
         XCTAssertEqual(try tap(1).1, "caret")
         XCTAssertEqual(try tap(2).0, "middle")
@@ -193,7 +193,7 @@ final class SelectionTests: XCTestCase {
         XCTAssertEqual(view.document.paragraphs[0].text, "Write here: 日本語.")
         XCTAssertEqual(marked?.count, 1, "one underline under the composed text")
         XCTAssertNil(view.textLayoutManager.textSelections.first?.markedTextRange, "committed")
-        XCTAssertEqual(view.selectedTextRange?.start, TextLocation(paragraph: id, offset: 12 + "日本語".utf8.count))
+        XCTAssertEqual(view.selectedTextRange?.start, TextLocation(paragraph: id, offset: 12 + "日本語".utf16.count))
     }
 
     /// Found by the typing benchmark: every typed version of a paragraph stayed in the surface

@@ -58,7 +58,7 @@ final class AttachmentViewHost {
     /// flicker: drawn as loading again after they had loaded, while they stayed in the bounds or
     /// left them under `.onScrollingOutOfViewport` (evictions over the caps excepted).
     @discardableResult
-    func update(inBounds attachments: [(TextAttachment, ParagraphID)], elapsed: Double,
+    func update(inBounds attachments: [(TextAttachment, TextLocation)], elapsed: Double,
                 surfaceBytes: [String: (instance: Int, bytes: Int)] = [:]) -> [String] {
         pass += 1
         defer { previouslyInBounds = Set(attachments.map(\.0.id)) }
@@ -72,7 +72,7 @@ final class AttachmentViewHost {
             }
         }
         var seen = Set<String>()
-        for (attachment, paragraph) in attachments where seen.insert(attachment.id).inserted {
+        for (attachment, location) in attachments where seen.insert(attachment.id).inserted {
             if var entry = entries[attachment.id] {
                 if !entry.madeByAction { record(entry.provider, entry.inBounds ? .visible : .reused) }
                 entry.madeByAction = false
@@ -81,7 +81,7 @@ final class AttachmentViewHost {
                 entry.lastVisiblePass = pass
                 entries[attachment.id] = entry
             } else {
-                make(attachment, in: paragraph, inBounds: true)
+                make(attachment, at: location, inBounds: true)
             }
         }
         // Views that finished loading while out of view say so too.
@@ -109,9 +109,9 @@ final class AttachmentViewHost {
     }
 
     @discardableResult
-    private func make(_ attachment: TextAttachment, in paragraph: ParagraphID, inBounds: Bool) -> Entry {
+    private func make(_ attachment: TextAttachment, at location: TextLocation, inBounds: Bool) -> Entry {
         let type = providers.type(forScheme: attachment.scheme) ?? TextAttachmentViewProvider.self
-        let provider = type.init(textAttachment: attachment, location: TextLocation(paragraph: paragraph, offset: attachment.utf8Offset))
+        let provider = type.init(textAttachment: attachment, location: location)
         let view = provider.view
         view.instance = nextInstance
         nextInstance += 1
@@ -167,7 +167,7 @@ final class AttachmentViewHost {
             if survivors.contains(attachment.id), policy(for: entry.provider).contains(.onEditingInlineParagraphs) {
                 for paragraph in new {
                     guard let moved = paragraph.attachments.first(where: { $0.id == attachment.id }) else { continue }
-                    entry.provider.location = TextLocation(paragraph: paragraph.id, offset: moved.utf8Offset)
+                    entry.provider.location = paragraph.location(utf8: moved.utf8Offset)
                 }
             } else {
                 discard(attachment.id)
@@ -177,9 +177,9 @@ final class AttachmentViewHost {
 
     /// Applies a scripted action to attachment `id`'s view, making the view if it has none (it is
     /// then judged by the next pass like any other).
-    func perform(_ action: AttachmentAction, on attachment: TextAttachment, in paragraph: ParagraphID) throws {
+    func perform(_ action: AttachmentAction, on attachment: TextAttachment, at location: TextLocation) throws {
         if entries[attachment.id] == nil {
-            make(attachment, in: paragraph, inBounds: true)
+            make(attachment, at: location, inBounds: true)
             entries[attachment.id]!.madeByAction = true
         }
         try entries[attachment.id]!.view.perform(action)

@@ -4,14 +4,22 @@ import Foundation
 /// attachments move with the text, and an attachment inside a deleted range goes with it.
 extension TextParagraph {
     /// The UTF-8 offset of character `offset`, or nil past the end.
-    func utf8Offset(ofCharacter offset: Int) -> Int? {
+    func utf8Offset(ofCharacter offset: Int) -> Int? { stringIndex(ofCharacter: offset).map { text.utf8.distance(from: text.startIndex, to: $0) } }
+
+    /// The UTF-16 offset (a `TextLocation`'s) of character `offset`, or nil past the end.
+    func utf16Offset(ofCharacter offset: Int) -> Int? { stringIndex(ofCharacter: offset).map { text.utf16.distance(from: text.startIndex, to: $0) } }
+
+    /// The character index (what edits count) at UTF-16 offset `offset`, or nil inside a Unicode
+    /// scalar (a combining mark may be reached alone: backspace decomposing).
+    func characterIndex(ofUTF16 offset: Int) -> Int? {
+        guard offset >= 0, let index = text.utf16.index(text.utf16.startIndex, offsetBy: offset, limitedBy: text.utf16.endIndex),
+              index.samePosition(in: text.unicodeScalars) != nil else { return nil }
+        return text.distance(from: text.startIndex, to: index)
+    }
+
+    private func stringIndex(ofCharacter offset: Int) -> String.Index? {
         guard offset >= 0 else { return nil }
-        var index = text.startIndex
-        for _ in 0..<offset {
-            guard index < text.endIndex else { return nil }
-            index = text.index(after: index)
-        }
-        return text.utf8.distance(from: text.startIndex, to: index)
+        return text.index(text.startIndex, offsetBy: offset, limitedBy: text.endIndex)
     }
 
     /// Length of the text in characters, the unit of these edits' offsets.

@@ -18,14 +18,15 @@ public struct TextAttachment: Hashable, Sendable {
     public let altText: String
     /// True when the attachment is alone in its paragraph.
     public let isBlock: Bool
-    /// Byte offset of its U+FFFC in the paragraph text.
-    public let utf8Offset: Int
+    /// Byte offset of its U+FFFC in the paragraph text (Pango's unit, so internal: its provider's
+    /// `location` counts UTF-16, as the public API does).
+    let utf8Offset: Int
     /// Why an image cannot be drawn ("damaged PNG: data ends at byte 812"), shown on its
     /// placeholder; nil when it can.
     public let problem: String?
 
     /// An attachment as the document reader makes it.
-    public init(scheme: String, id: String, size: CGSize, url: String, parameters: [String: String] = [:],
+    init(scheme: String, id: String, size: CGSize, url: String, parameters: [String: String] = [:],
                 file: URL? = nil, altText: String = "", isBlock: Bool = false, utf8Offset: Int = 0, problem: String? = nil) {
         self.scheme = scheme; self.id = id; self.size = size; self.url = url
         self.parameters = parameters; self.file = file; self.altText = altText

@@ -18,6 +18,6 @@ extension TextParagraph: TextElement {
 
     /// From the paragraph's start to its end.
     var wholeRange: TextRange {
-        TextRange(start: TextLocation(paragraph: id), end: TextLocation(paragraph: id, offset: text.utf8.count))
+        TextRange(start: TextLocation(paragraph: id), end: TextLocation(paragraph: id, offset: text.utf16.count))
     }
 }

@@ -1,11 +1,14 @@
-/// A position in the document: a paragraph and a UTF-8 byte offset into its text. It names the
-/// paragraph by id, so it stays valid while other paragraphs are edited.
+/// A position in the document: a paragraph and an offset into its text in UTF-16 code units, the
+/// unit TextKit counts everywhere (`NSRange`, `offset(from:to:)`, line fragments' character
+/// ranges). It names the paragraph by id, so it stays valid while other paragraphs are edited;
+/// TextKit's `NSTextLocation` is opaque, and `TextLayoutManager.location(_:offsetBy:)` and
+/// `offset(from:to:)` move and measure as there.
 public struct TextLocation: Hashable, Sendable, CustomStringConvertible {
     /// The paragraph, by id.
     public var paragraph: ParagraphID
-    /// UTF-8 byte offset into the paragraph's text.
+    /// UTF-16 offset into the paragraph's text (0: its start).
     public var offset: Int
-    /// The location `offset` bytes into `paragraph` (0: its start).
+    /// The location `offset` UTF-16 code units into `paragraph` (0: its start).
     public init(paragraph: ParagraphID, offset: Int = 0) {
         self.paragraph = paragraph
         self.offset = offset

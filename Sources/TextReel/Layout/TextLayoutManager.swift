@@ -210,7 +210,7 @@ public final class TextLayoutManager {
             let none = TextLocation(paragraph: ParagraphID(-1))
             return TextRange(start: none, end: none)
         }
-        return TextRange(start: TextLocation(paragraph: first.id), end: TextLocation(paragraph: last.id, offset: last.text.utf8.count))
+        return TextRange(start: TextLocation(paragraph: first.id), end: TextLocation(paragraph: last.id, offset: last.utf16Count))
     }
 
     /// How far `to` is from `from`, in UTF-16 code units with one per paragraph break (negative
@@ -346,24 +346,24 @@ public final class TextLayoutManager {
 
     /// Replaces paragraph `index` (an edit): its fragment is dropped and re-shaped when needed.
     func replaceParagraph(at index: Int, with paragraph: TextParagraph) {
-        offsets.invalidate()
         shaped[document.paragraphs[index].id] = nil
         document.replaceParagraph(at: index, with: paragraph)
+        offsets.replaced(at: index)
         heights.setHeight(estimator.estimate(paragraph), at: index, measured: false)
     }
 
     func insertParagraph(_ paragraph: TextParagraph, at index: Int) {
-        offsets.invalidate()
         touchHeights(near: index)
         document.insertParagraph(paragraph, at: index)
+        offsets.inserted(at: index)
         heights.insert(estimator.estimate(paragraph), at: index)
     }
 
     func removeParagraph(at index: Int) {
-        offsets.invalidate()
         shaped[document.paragraphs[index].id] = nil
         touchHeights(near: index)
         document.removeParagraph(at: index)
+        offsets.removed(at: index)
         heights.remove(at: index)
     }
 

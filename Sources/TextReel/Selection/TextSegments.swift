@@ -73,16 +73,18 @@ extension TextLayoutManager {
         guard let cursor = fragment.cursor else { return [] }
         let paragraph = fragment.paragraph
         let frame = fragment.layoutFragmentFrame
-        func location(_ offset: Int) -> TextLocation { TextLocation(paragraph: paragraph.id, offset: offset) }
+        // Pango counts bytes: the range's ends in bytes here, the segments' back in UTF-16.
+        func location(_ offset: Int) -> TextLocation { paragraph.location(utf8: offset) }
+        let length = paragraph.text.utf8.count
         if textRange.isEmpty {
             let affinity: TextSelection.Affinity = options.contains(.upstreamAffinity) ? .upstream : .downstream
-            guard let caret = fragment.caretRect(atOffset: textRange.start.offset, affinity: affinity) else { return [] }
+            guard let caret = fragment.caretRect(atOffset: paragraph.utf8Offset(of: textRange.start), affinity: affinity) else { return [] }
             let line = fragment.textLineFragments.first { $0.typographicBounds.minY <= caret.midY && caret.midY < $0.typographicBounds.maxY }
             let baseline = line.map { $0.glyphOrigin.y - caret.minY } ?? caret.height
             return [Segment(range: textRange, rect: caret.offsetBy(dx: frame.minX, dy: frame.minY), baseline: baseline)]
         }
-        let lower = first ? textRange.start.offset : 0
-        let upper = last ? textRange.end.offset : paragraph.text.utf8.count
+        let lower = first ? paragraph.utf8Offset(of: textRange.start) : 0
+        let upper = last ? paragraph.utf8Offset(of: textRange.end) : length
         // A range going on past the paragraph covers its end: its last line is selected to the edge.
         let pieces = cursor.linePieces(lower..<max(lower, upper) + (last ? 0 : 1))
         let origin = CGPoint(x: frame.minX + fragment.layoutOrigin.x, y: frame.minY + fragment.layoutOrigin.y)
@@ -91,7 +93,7 @@ extension TextLayoutManager {
             // between cells; top to bottom, then left to right, as the row shows them.
             return pieces.flatMap { piece in
                 piece.extents.map { extent in
-                    Segment(range: TextRange(start: location(piece.range.lowerBound), end: location(min(piece.range.upperBound, paragraph.text.utf8.count))),
+                    Segment(range: TextRange(start: location(piece.range.lowerBound), end: location(min(piece.range.upperBound, length))),
                             rect: CGRect(x: origin.x + extent.minX, y: origin.y + piece.rect.minY, width: max(extent.maxX - extent.minX, 0), height: piece.rect.height),
                             baseline: piece.baseline - piece.rect.minY)
                 }
@@ -118,7 +120,7 @@ extension TextLayoutManager {
                 let toEnd = (continuesAfter || (isTail && options.contains(.tailSegmentExtended)))
                 if k == 0, rightToLeft ? toEnd : toStart { minX = leading }
                 if k == extents.count - 1, rightToLeft ? toStart : toEnd { maxX = trailing }
-                let range = TextRange(start: location(piece.range.lowerBound), end: location(min(piece.range.upperBound, paragraph.text.utf8.count)))
+                let range = TextRange(start: location(piece.range.lowerBound), end: location(min(piece.range.upperBound, length)))
                 segments.append(Segment(range: range, rect: CGRect(x: minX, y: top, width: max(maxX - minX, 0), height: bottom - top),
                                         baseline: origin.y + piece.baseline - top))
             }

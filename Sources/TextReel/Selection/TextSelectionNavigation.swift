@@ -72,14 +72,15 @@ public final class TextSelectionNavigation {
         guard let index = manager.index(of: location.paragraph) else { return location }
         let fragment = manager.ensureLayout(forParagraphAt: index)
         let paragraph = fragment.paragraph
+        // Pango's cursor positions count bytes: moves are made in bytes, locations given in UTF-16.
         let length = paragraph.text.utf8.count
-        let offset = min(location.offset, length)
+        let offset = paragraph.utf8Offset(of: location)
         // Left and right are visual: in a right-to-left paragraph, left goes forward. Forward and
         // backward are logical everywhere (the explorer found backspace at the end of an Arabic
         // paragraph joining the next one: backward had been flipped too).
         let rightToLeft = paragraph.isRightToLeft(fragment)
         let forward = direction == .forward || direction == .down || (direction == .right && !rightToLeft) || (direction == .left && rightToLeft)
-        func at(_ i: Int, _ o: Int) -> TextLocation { TextLocation(paragraph: manager.document.paragraphs[i].id, offset: o) }
+        func at(_ i: Int, _ o: Int) -> TextLocation { manager.document.paragraphs[i].location(utf8: o) }
         func neighbour(forward: Bool) -> TextLocation? {
             guard !confined else { return nil }
             let next = index + (forward ? 1 : -1)
@@ -134,9 +135,9 @@ public final class TextSelectionNavigation {
         guard textSelection.isEmpty else { return textSelection.textRanges.filter { !$0.isEmpty } }
         let caret = textSelection.head
         if allowsDecomposition, destination == .character, direction == .backward,
-           let index = textLayoutManager.index(of: caret.paragraph),
-           let mark = textLayoutManager.document.paragraphs[index].lastCombiningMark(before: caret.offset) {
-            return [TextRange(start: TextLocation(paragraph: caret.paragraph, offset: mark), end: caret)]
+           let index = textLayoutManager.index(of: caret.paragraph), case let paragraph = textLayoutManager.document.paragraphs[index],
+           let mark = paragraph.lastCombiningMark(before: paragraph.utf8Offset(of: caret)) {
+            return [TextRange(start: paragraph.location(utf8: mark), end: caret)]
         }
         let saved = goalX
         defer { goalX = saved }
@@ -156,8 +157,7 @@ public final class TextSelectionNavigation {
         let frame = fragment.layoutFragmentFrame
         let local = CGPoint(x: point.x - frame.minX, y: point.y - frame.minY)
         guard let offset = fragment.characterIndex(for: local) else { return [] }
-        let id = fragment.paragraph.id
-        func location(_ o: Int) -> TextLocation { TextLocation(paragraph: id, offset: o) }
+        func location(_ o: Int) -> TextLocation { fragment.paragraph.location(utf8: o) }
         switch clickCount {
         case ...1:
             let lines = fragment.textLineFragments
@@ -178,7 +178,7 @@ public final class TextSelectionNavigation {
     /// Up or down a line, keeping the goal column; across paragraphs unless confined.
     private func vertical(from location: TextLocation, in fragment: TextLayoutFragment, index: Int, down: Bool, confined: Bool) -> TextLocation {
         let manager = textLayoutManager
-        let offset = min(location.offset, fragment.paragraph.text.utf8.count)
+        let offset = fragment.paragraph.utf8Offset(of: location)
         let caret = fragment.caretRect(atOffset: offset) ?? .zero
         let x = goalX ?? caret.minX
         goalX = x
@@ -187,17 +187,17 @@ public final class TextSelectionNavigation {
         let target = current + (down ? 1 : -1)
         if target >= 0 && target < lines.count {
             let y = lines[target].typographicBounds.midY
-            return TextLocation(paragraph: fragment.paragraph.id, offset: fragment.characterIndex(for: CGPoint(x: x, y: y)) ?? offset)
+            return fragment.paragraph.location(utf8: fragment.characterIndex(for: CGPoint(x: x, y: y)) ?? offset)
         }
         let next = index + (down ? 1 : -1)
         guard !confined, next >= 0, next < manager.paragraphCount else {
-            return TextLocation(paragraph: fragment.paragraph.id, offset: down ? fragment.paragraph.text.utf8.count : 0)
+            return TextLocation(paragraph: fragment.paragraph.id, offset: down ? fragment.paragraph.utf16Count : 0)
         }
         let other = manager.ensureLayout(forParagraphAt: next)
         guard let line = down ? other.textLineFragments.first : other.textLineFragments.last else {
             return TextLocation(paragraph: other.paragraph.id)
         }
-        return TextLocation(paragraph: other.paragraph.id, offset: other.characterIndex(for: CGPoint(x: x, y: line.typographicBounds.midY)) ?? 0)
+        return other.paragraph.location(utf8: other.characterIndex(for: CGPoint(x: x, y: line.typographicBounds.midY)) ?? 0)
     }
 }
 

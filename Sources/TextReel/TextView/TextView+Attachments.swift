@@ -28,7 +28,7 @@ extension TextView {
               let attachment = paragraph.attachments.first(where: { $0.id == id }) else {
             throw TextReelError("no attachment '\(id)' in the document")
         }
-        try attachmentHost.perform(action, on: attachment, in: paragraph.id)
+        try attachmentHost.perform(action, on: attachment, at: paragraph.location(utf8: attachment.utf8Offset))
     }
 
     /// Attachment events of the passes since the last call (each pass's own are in its

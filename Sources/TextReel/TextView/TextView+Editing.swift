@@ -15,7 +15,7 @@ extension TextView {
         let old = document.paragraphs[index]
         let edited = try old.inserting(text, atCharacter: offset)
         try document.checkEdit(adding: [edited], removing: old, at: index)
-        if let at = old.utf8Offset(ofCharacter: offset) { moveSelections(in: old.id) { $0 >= at ? $0 + text.utf8.count : $0 } }
+        if let at = old.utf16Offset(ofCharacter: offset) { moveSelections(in: old.id) { $0 >= at ? $0 + text.utf16.count : $0 } }
         textLayoutManager.replaceParagraph(at: index, with: edited)
         attachmentHost.paragraphReplaced(old, with: [edited])
         rehighlightCode(at: index)
@@ -27,7 +27,7 @@ extension TextView {
         try checkIndex(index)
         let old = document.paragraphs[index]
         let edited = try old.deleting(fromCharacter: from, length: length)
-        if let start = old.utf8Offset(ofCharacter: from), let end = old.utf8Offset(ofCharacter: from + length) {
+        if let start = old.utf16Offset(ofCharacter: from), let end = old.utf16Offset(ofCharacter: from + length) {
             moveSelections(in: old.id) { $0 <= start ? $0 : max($0 - (end - start), start) }
         }
         textLayoutManager.replaceParagraph(at: index, with: edited)
@@ -64,7 +64,7 @@ extension TextView {
         // A selection in it moves to the start of the paragraph taking its place (the end of the
         // one before, for the last).
         let next = index + 1 < textLayoutManager.paragraphCount ? TextLocation(paragraph: document.paragraphs[index + 1].id)
-            : TextLocation(paragraph: document.paragraphs[index - 1].id, offset: document.paragraphs[index - 1].text.utf8.count)
+            : TextLocation(paragraph: document.paragraphs[index - 1].id, offset: document.paragraphs[index - 1].utf16Count)
         textLayoutManager.textSelections = textLayoutManager.textSelections.map { selection in
             guard selection.textRanges.contains(where: { $0.start.paragraph == id || $0.end.paragraph == id }) else { return selection }
             return TextSelection(next)
@@ -84,7 +84,7 @@ extension TextView {
         let first = document.paragraphs[index], second = document.paragraphs[index + 1]
         let joined = first.appending(second)
         try document.checkEdit(adding: [joined], removing: first, at: index)
-        let shift = first.text.utf8.count
+        let shift = first.utf16Count
         moveSelections { $0.paragraph == second.id ? TextLocation(paragraph: first.id, offset: $0.offset + shift) : $0 }
         textLayoutManager.replaceParagraph(at: index, with: joined)
         attachmentHost.paragraphReplaced(first, with: [joined])
@@ -95,16 +95,16 @@ extension TextView {
         setNeedsLayout()
     }
 
-    /// Breaks paragraph `index` in two at UTF-8 offset `offset` (Return typed there): the text
-    /// after goes to a new paragraph below, with the selections in it and its attachments (kept
-    /// or discarded as their policy says of an edit).
-    public func splitParagraph(at index: Int, utf8Offset offset: Int) throws {
+    /// Breaks paragraph `index` in two at `offset` (UTF-16, as a `TextLocation`'s; Return typed
+    /// there): the text after goes to a new paragraph below, with the selections in it and its
+    /// attachments (kept or discarded as their policy says of an edit).
+    public func splitParagraph(at index: Int, offset: Int) throws {
         try checkIndex(index)
         let old = document.paragraphs[index]
-        guard old.characterIndex(ofUTF8: offset) != nil else {
-            throw TextReelError("cannot break paragraph \(index) at byte \(offset): it is not between two characters of its \(old.text.utf8.count) bytes")
+        guard old.characterIndex(ofUTF16: offset) != nil else {
+            throw TextReelError("cannot break paragraph \(index) at offset \(offset): it is not between two characters of its \(old.utf16Count) UTF-16 units")
         }
-        let (head, tail) = old.splitting(at: offset, newID: textLayoutManager.makeParagraphID())
+        let (head, tail) = old.splitting(at: old.text.utf8Offset(ofUTF16: offset), newID: textLayoutManager.makeParagraphID())
         try document.checkEdit(adding: [head, tail], removing: old, at: index)
         moveSelections { $0.paragraph == old.id && $0.offset > offset ? TextLocation(paragraph: tail.id, offset: $0.offset - offset) : $0 }
         textLayoutManager.replaceParagraph(at: index, with: head)

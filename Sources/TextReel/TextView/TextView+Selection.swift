@@ -50,12 +50,12 @@ extension TextView {
         for (n, line) in lines.enumerated() {
             guard let index = textLayoutManager.index(of: caret.paragraph) else { return }
             if n > 0 {
-                try splitParagraph(at: index, utf8Offset: caret.offset)
+                try splitParagraph(at: index, offset: caret.offset)
                 caret = TextLocation(paragraph: document.paragraphs[index + 1].id, offset: 0)
             }
-            guard !line.isEmpty, let at = document.paragraphs[index + (n > 0 ? 1 : 0)].characterIndex(ofUTF8: caret.offset) else { continue }
+            guard !line.isEmpty, let at = document.paragraphs[index + (n > 0 ? 1 : 0)].characterIndex(ofUTF16: caret.offset) else { continue }
             try insertText(String(line), inParagraphAt: index + (n > 0 ? 1 : 0), atCharacter: at)
-            caret.offset += line.utf8.count
+            caret.offset += line.utf16.count
         }
         selectedTextRange = TextRange(location: caret)
     }
@@ -81,19 +81,19 @@ extension TextView {
     private func delete(_ range: TextRange) throws {
         guard let first = textLayoutManager.index(of: range.start.paragraph), let last = textLayoutManager.index(of: range.end.paragraph),
               first <= last else { return }
-        func deleteBytes(_ index: Int, _ bytes: Range<Int>) throws {
+        func deleteUnits(_ index: Int, _ units: Range<Int>) throws {
             let paragraph = document.paragraphs[index]
-            guard let from = paragraph.characterIndex(ofUTF8: bytes.lowerBound), let to = paragraph.characterIndex(ofUTF8: bytes.upperBound),
+            guard let from = paragraph.characterIndex(ofUTF16: units.lowerBound), let to = paragraph.characterIndex(ofUTF16: units.upperBound),
                   to > from else { return }
             try deleteText(inParagraphAt: index, fromCharacter: from, length: to - from)
         }
         if first == last {
-            try deleteBytes(first, range.start.offset..<max(range.start.offset, range.end.offset))
+            try deleteUnits(first, range.start.offset..<max(range.start.offset, range.end.offset))
         } else {
-            try deleteBytes(last, 0..<max(range.end.offset, 0))
+            try deleteUnits(last, 0..<max(range.end.offset, 0))
             for index in stride(from: last - 1, to: first, by: -1) { try deleteParagraph(at: index) }
-            let length = document.paragraphs[first].text.utf8.count
-            try deleteBytes(first, min(range.start.offset, length)..<length)
+            let length = document.paragraphs[first].utf16Count
+            try deleteUnits(first, min(range.start.offset, length)..<length)
             try joinParagraph(at: first)
         }
         selectedTextRange = TextRange(location: range.start)
@@ -106,7 +106,7 @@ extension TextView {
         guard let start = selectedTextRange?.start else { throw TextReelError("there is no caret to type at; select a place first") }
         try insertText(text)
         guard var selection = textLayoutManager.textSelections.first else { return }
-        selection.markedTextRange = text.isEmpty ? nil : TextRange(start: start, end: TextLocation(paragraph: start.paragraph, offset: start.offset + text.utf8.count))
+        selection.markedTextRange = text.isEmpty ? nil : TextRange(start: start, end: TextLocation(paragraph: start.paragraph, offset: start.offset + text.utf16.count))
         textLayoutManager.textSelections = [selection]
     }
 
@@ -172,15 +172,5 @@ extension TextView {
                 .filter { !$0.isNull && $0.width > 0 }
         }
         return (rects, nil, marked)
-    }
-}
-
-extension TextParagraph {
-    /// The character index (what edits count) at UTF-8 offset `offset`, or nil inside a character.
-    func characterIndex(ofUTF8 offset: Int) -> Int? {
-        guard offset >= 0, offset <= text.utf8.count,
-              let index = text.utf8.index(text.utf8.startIndex, offsetBy: offset, limitedBy: text.utf8.endIndex),
-              index.samePosition(in: text.unicodeScalars) != nil else { return nil }
-        return text.distance(from: text.startIndex, to: index)
     }
 }

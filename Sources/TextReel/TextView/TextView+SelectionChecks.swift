@@ -4,11 +4,16 @@ import Foundation
 /// a line of its paragraph, the highlight's segments lie inside their fragments in order without
 /// overlapping, and after a step that reveals it the caret is inside the visible rect.
 extension TextView {
-    /// The pass's record of the first selection.
+    /// The pass's record of the first selection. Its offsets count UTF-8 bytes, as the line
+    /// starts beside them do (the stored format of events and layout snapshots).
     func selectionRecord() -> LayoutPass.Selection? {
         guard let selection = textLayoutManager.textSelections.first, let range = selection.textRanges.first else { return nil }
         let layer = selectionLayer()
-        return LayoutPass.Selection(start: [range.start.paragraph.rawValue, range.start.offset], end: [range.end.paragraph.rawValue, range.end.offset],
+        func bytes(_ location: TextLocation) -> [Int] {
+            let offset = textLayoutManager.index(of: location.paragraph).map { document.paragraphs[$0].utf8Offset(of: location) }
+            return [location.paragraph.rawValue, offset ?? location.offset]
+        }
+        return LayoutPass.Selection(start: bytes(range.start), end: bytes(range.end),
                                     affinity: selection.affinity.rawValue, caret: layer.caret.map(LayoutRect.init),
                                     highlight: layer.highlight.map(LayoutRect.init), marked: layer.marked.isEmpty ? nil : layer.marked.map(LayoutRect.init))
     }

@@ -181,7 +181,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
             }
         }
         // Then the attachment views, once per pass, for the fragments it settled on.
-        let inBounds = configuredFragments.flatMap { fragment in fragment.paragraph.attachments.map { ($0, fragment.paragraph.id) } }
+        let inBounds = configuredFragments.flatMap { fragment in fragment.paragraph.attachments.map { ($0, fragment.paragraph.location(utf8: $0.utf8Offset)) } }
         let flicker = attachmentHost.update(inBounds: inBounds, elapsed: lastPassTime.map { max(time - $0, 0) } ?? 0,
                                             surfaceBytes: renderer.attachmentSurfaces.bytes)
         lastPassTime = time

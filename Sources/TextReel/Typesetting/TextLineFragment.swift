@@ -110,20 +110,8 @@ public struct TextLineFragment: Hashable, @unchecked Sendable {
         return CGPoint(x: cursor.caret(at: clamped).minX + layoutOrigin.x - typographicBounds.minX, y: baseline)
     }
 
-    /// A UTF-8 offset of the text as UTF-16 (offsets inside a character count to its start).
-    private func utf16(_ utf8: Int) -> Int {
-        let utf8View = text.utf8
-        guard let index = utf8View.index(utf8View.startIndex, offsetBy: utf8, limitedBy: utf8View.endIndex) else { return text.utf16.count }
-        return text.utf16.distance(from: text.startIndex, to: index.samePosition(in: text.unicodeScalars) ?? index)
-    }
-
-    /// A UTF-16 offset of the text as UTF-8 (clamped to the text).
-    private func utf8(_ utf16: Int) -> Int {
-        let utf16View = text.utf16
-        guard utf16 > 0 else { return 0 }
-        guard let index = utf16View.index(utf16View.startIndex, offsetBy: utf16, limitedBy: utf16View.endIndex) else { return text.utf8.count }
-        return text.utf8.distance(from: text.startIndex, to: index.samePosition(in: text.unicodeScalars) ?? index)
-    }
+    private func utf16(_ utf8: Int) -> Int { text.utf16Offset(ofUTF8: utf8) }
+    private func utf8(_ utf16: Int) -> Int { text.utf8Offset(ofUTF16: utf16) }
 }
 
 extension TextLineFragment.Shaped {

@@ -98,7 +98,7 @@ public final class TextViewportLayoutController {
         storedFragments = fragments
         if let first = fragments.first, let last = fragments.last {
             storedRange = TextRange(start: TextLocation(paragraph: first.paragraph.id),
-                                    end: TextLocation(paragraph: last.paragraph.id, offset: last.paragraph.text.utf8.count))
+                                    end: TextLocation(paragraph: last.paragraph.id, offset: last.paragraph.utf16Count))
         } else {
             storedRange = nil
         }

@@ -53,13 +53,13 @@ public struct SelectStep: ScriptStep, Equatable {
         switch target {
         case .all:
             guard let first = paragraphs.first, let last = paragraphs.last else { return nil }
-            view.selectedTextRange = TextRange(start: TextLocation(paragraph: first.id), end: TextLocation(paragraph: last.id, offset: last.text.utf8.count))
+            view.selectedTextRange = TextRange(start: TextLocation(paragraph: first.id), end: TextLocation(paragraph: last.id, offset: last.utf16Count))
         case .find(let text):
             for paragraph in paragraphs {
                 if let found = paragraph.text.range(of: text) {
-                    let start = paragraph.text.utf8.distance(from: paragraph.text.startIndex, to: found.lowerBound)
+                    let start = paragraph.text.utf16.distance(from: paragraph.text.startIndex, to: found.lowerBound)
                     view.selectedTextRange = TextRange(start: TextLocation(paragraph: paragraph.id, offset: start),
-                                                       end: TextLocation(paragraph: paragraph.id, offset: start + text.utf8.count))
+                                                       end: TextLocation(paragraph: paragraph.id, offset: paragraph.text.utf16.distance(from: paragraph.text.startIndex, to: found.upperBound)))
                     return nil
                 }
             }
@@ -69,7 +69,7 @@ public struct SelectStep: ScriptStep, Equatable {
                 throw TextReelError("paragraph \(p) does not exist; the document has paragraphs 0 to \(paragraphs.count - 1)")
             }
             let paragraph = paragraphs[p]
-            guard let start = paragraph.utf8Offset(ofCharacter: from), let end = paragraph.utf8Offset(ofCharacter: to ?? from), end >= start else {
+            guard let start = paragraph.utf16Offset(ofCharacter: from), let end = paragraph.utf16Offset(ofCharacter: to ?? from), end >= start else {
                 throw TextReelError("cannot select characters \(from) to \(to ?? from) of paragraph \(p): it has \(paragraph.characterCount)")
             }
             view.selectedTextRange = TextRange(start: TextLocation(paragraph: paragraph.id, offset: start), end: TextLocation(paragraph: paragraph.id, offset: end))
