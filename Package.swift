@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark", "CHTMLTree", "CCompress", "COptionalLibraries"]),
         .target(name: "TextReelGolden", dependencies: ["TextReel", "CPango"]),
         .target(name: "TextReelTesting", dependencies: ["TextReel", "TextReelGolden"]),
-        .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelGolden", "CPango", "CChafa", "CHTTP", "CWebP"]),
+        .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelGolden", "CChafa", "CHTTP", "CWebP"]),
         .executableTarget(name: "textreel-bench", dependencies: ["TextReel", "TextReelGolden", "CMark"]),
         .testTarget(name: "TextReelTests", dependencies: ["TextReel", "CPango", "textreel"]),
         .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel", "TextReelTesting"],

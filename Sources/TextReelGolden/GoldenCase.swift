@@ -214,19 +214,19 @@ public struct GoldenCase: Sendable {
         var rendered = Rendered(fingerprint: .current(fontSet: fontSet))
         rendered.frameCount = runner.frameCount
         rendered.snapshots = Dictionary(grouping: runner.snapshots, by: \.value).mapValues { $0.map(\.key).sorted().joined(separator: ", ") }
-        let encoder = FrameEncoder()
+        let encoder = FrameWriter()
         var kept: [Int: RenderedFrame] = [:]
         try runner.run(drawingWhere: wanted.contains) { number, frame, event in
             let broken = budget.violations(of: event)
             rendered.violations += broken
             rendered.chart.add(event, broken: broken.count)
             guard wanted.contains(number), let frame else { return }
-            encoder.encode(frame, number: number)
+            try encoder.encode(frame)
             kept[number] = frame
             rendered.layout.frames[number] = LayoutSnapshot.frame(of: frame.pass!)
         }
-        let pngs = try encoder.finish()
-        for (number, frame) in kept { rendered.frames[number] = Frame(png: pngs[number]!, frame: frame) }
+        try encoder.finish()
+        for (number, frame) in kept { rendered.frames[number] = Frame(png: try frame.pngData(compression: encoder.compression), frame: frame) }
         return rendered
     }
 }

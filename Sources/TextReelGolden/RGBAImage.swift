@@ -1,8 +1,8 @@
 import Foundation
 import TextReel
 
-/// Straight (not premultiplied) 8-bit RGBA pixels, read and written with libpng's simplified
-/// API — Cairo premultiplies on load, which loses what translucent pixels hold.
+/// Straight (not premultiplied) 8-bit RGBA pixels, read by `PNGDecoder` and written by
+/// `PNGWriter` — Cairo premultiplies on load, which loses what translucent pixels hold.
 public struct RGBAImage: Equatable, Sendable {
     /// Width in pixels.
     public let width: Int

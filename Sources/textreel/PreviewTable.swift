@@ -1,4 +1,4 @@
-import CPango
+import CChafa   // libchafa's GLib: the Unicode width tables terminals follow
 import Foundation
 import TextReel
 
@@ -9,7 +9,6 @@ struct TextStyle {
     func bold(_ t: String) -> String { apply("1", t) }
     func dim(_ t: String) -> String { apply("2", t) }
     func blue(_ t: String) -> String { apply("34", t) }
-    func green(_ t: String) -> String { apply("32", t) }
     func yellow(_ t: String) -> String { apply("33", t) }
     func magenta(_ t: String) -> String { apply("35", t) }
 }

@@ -1,5 +1,4 @@
 import CMark
-import CPango
 import Foundation
 
 /// One scan over a Markdown file that splits it into sections cmark-gfm parses alike alone or
@@ -60,7 +59,7 @@ struct MarkdownIndex {
             let head = UnsafeRawBufferPointer(rebasing: bytes[..<front.byteCount])
             sections = [Section(bytes: 0..<front.byteCount, firstLine: 1)]
                 + scan.sections.map { var s = $0; s.firstLine += front.lineCount; return s }.filter { !$0.bytes.isEmpty }
-            invalidUTF8 = scan.invalidUTF8 || g_utf8_validate_len(head.baseAddress?.assumingMemoryBound(to: CChar.self), gsize(head.count), nil) == 0
+            invalidUTF8 = scan.invalidUTF8 || UTF8Text.firstInvalidByte(in: head) != nil
             return
         }
         let whole = 0..<bytes.count
@@ -334,7 +333,7 @@ struct MarkdownScan: @unchecked Sendable {
             i += textreel_scan_next(base + i, end - i, &nonASCII)
             if i < end { i = special(at: i, end, &nonASCII) }
         }
-        if nonASCII != 0, g_utf8_validate_len(UnsafeRawPointer(base + start).assumingMemoryBound(to: CChar.self), gsize(end - start), nil) == 0 {
+        if nonASCII != 0, UTF8Text.firstInvalidByte(in: UnsafeRawBufferPointer(start: base + start, count: end - start)) != nil {
             invalidUTF8 = true
         }
     }

@@ -1,5 +1,4 @@
 import CMark
-import CPango
 import Foundation
 
 /// Reads Markdown with cmark-gfm (tables, strikethrough, task lists, autolinks) into paragraphs.
@@ -110,10 +109,7 @@ struct MarkdownReader {
 
     static func validateUTF8(_ data: Data, fileName: String) throws {
         try data.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress?.assumingMemoryBound(to: CChar.self) else { return }
-            var end: UnsafePointer<CChar>? = nil
-            if g_utf8_validate(base, raw.count, &end) != 0 { return }
-            let offset = end.map { base.distance(to: $0) } ?? 0
+            guard let offset = UTF8Text.firstInvalidByte(in: raw) else { return }
             let prefix = raw.prefix(offset)
             let line = prefix.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }
             let lineStart = prefix.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0

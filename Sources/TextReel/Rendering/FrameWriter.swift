@@ -1,9 +1,10 @@
 import Foundation
 
-/// Writes frames as PNG files. In parallel mode, frames are encoded and written by two worker
-/// threads while the next frames are laid out and drawn (drawing takes well under a millisecond,
-/// encoding several); at most two frames are in flight, and the bytes are the same as in serial mode
-/// (each frame owns its surface, and encoding has no shared state).
+/// Writes frames as PNG files, or only encodes them (a golden case compares bytes and writes
+/// none). In parallel mode, frames are encoded (and written) by two worker threads while the next
+/// frames are laid out and drawn (drawing takes well under a millisecond, encoding several); at
+/// most two frames are in flight, and the bytes are the same as in serial mode (each frame owns
+/// its surface, and encoding has no shared state).
 public final class FrameWriter: @unchecked Sendable {
     /// Whether frames are encoded and written on worker threads.
     public let parallel: Bool
@@ -37,19 +38,32 @@ public final class FrameWriter: @unchecked Sendable {
     /// a failure of an earlier frame is thrown here or by `finish()`.
     @discardableResult
     public func write(_ frame: RenderedFrame, to url: URL) throws -> Int {
+        let compression = compression
+        return try submit(frame, folder: url.deletingLastPathComponent().path) { try $0.write(to: url, compression: compression, durable: false) }
+    }
+
+    /// Hands the frame over to be encoded only: its `pngData(compression:)` is ready (cached on
+    /// the frame) once `finish()` returns. Returns its place in hand-over order.
+    @discardableResult
+    public func encode(_ frame: RenderedFrame) throws -> Int {
+        let compression = compression
+        return try submit(frame, folder: nil) { _ = try $0.pngData(compression: compression) }
+    }
+
+    private func submit(_ frame: RenderedFrame, folder: String?, work: @escaping @Sendable (RenderedFrame) throws -> Void) throws -> Int {
         try rethrow()
-        let index = lock.withLock { defer { handedOver += 1 }; folders.insert(url.deletingLastPathComponent().path); return handedOver }
+        let index = lock.withLock { defer { handedOver += 1 }; if let folder { folders.insert(folder) }; return handedOver }
         guard parallel else {
-            try frame.write(to: url, compression: compression, durable: false)
+            try work(frame)
             written(index)
             return index
         }
         workers.wait()
-        let job = Job(frame: frame, url: url)
+        let job = Job(frame: frame)
         queue.async(group: group) { [self] in
             defer { workers.signal() }
             do {
-                try job.frame.write(to: job.url, compression: compression, durable: false)
+                try work(job.frame)
                 written(index)
             } catch {
                 lock.withLock { if failure.map({ index < $0.index }) ?? true { failure = (index, error) } }
@@ -90,10 +104,7 @@ public final class FrameWriter: @unchecked Sendable {
     }
 
     /// A frame in flight: only the writer thread touches it once handed over.
-    private struct Job: @unchecked Sendable {
-        let frame: RenderedFrame
-        let url: URL
-    }
+    private struct Job: @unchecked Sendable { let frame: RenderedFrame }
 }
 
 /// Linux's `syncfs(2)` (Glibc declares it only under _GNU_SOURCE, which Swift's Glibc module

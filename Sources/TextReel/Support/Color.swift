@@ -65,3 +65,22 @@ public final class Color: Hashable, Sendable, CustomStringConvertible {
         String(format: "#%02X%02X%02X", Int((red * 255).rounded()), Int((green * 255).rounded()), Int((blue * 255).rounded()))
     }
 }
+
+extension Color {
+    /// From hue, saturation and brightness in 0…1 (hue wraps).
+    public convenience init(hue: Double, saturation: Double, brightness: Double) {
+        let h = (hue - hue.rounded(.down)) * 6
+        let c = brightness * saturation
+        let x = c * (1 - abs(h.truncatingRemainder(dividingBy: 2) - 1))
+        let m = brightness - c
+        let (r, g, b): (Double, Double, Double) = switch Int(h) {
+        case 0: (c, x, 0)
+        case 1: (x, c, 0)
+        case 2: (0, c, x)
+        case 3: (0, x, c)
+        case 4: (x, 0, c)
+        default: (c, 0, x)
+        }
+        self.init(r + m, g + m, b + m)
+    }
+}

@@ -34,8 +34,6 @@ public final class TextViewportLayoutController {
         public var configured = 0
         /// Reads of `viewportBounds`, `viewportRange` or `textLayoutFragments` before `didLayout`.
         public var earlyReads: [TextViewError] = []
-        /// How many times the bounds were asked again after measurements moved the anchor.
-        public var convergencePasses = 0
     }
 
     init(textLayoutManager: TextLayoutManager, viewportHeight: Double) {
@@ -105,7 +103,7 @@ public final class TextViewportLayoutController {
         phase = .didLayout
         delegate.textViewportLayoutControllerDidLayout(self)
         phase = .idle
-        return Report(configured: fragments.count, earlyReads: earlyReads, convergencePasses: convergencePasses)
+        return Report(configured: fragments.count, earlyReads: earlyReads)
     }
 
     /// Ensures layout of every paragraph intersecting `bounds`, top to bottom.
@@ -113,15 +111,18 @@ public final class TextViewportLayoutController {
         let manager = textLayoutManager
         guard manager.paragraphCount > 0 else { return [] }
         var index = manager.paragraph(at: bounds.minY).index
-        var fragments: [TextLayoutFragment] = []
+        var placed: [(index: Int, fragment: TextLayoutFragment)] = []
         while index < manager.paragraphCount {
             let fragment = manager.ensureLayout(forParagraphAt: index)
-            if fragment.layoutFragmentFrame.minY >= bounds.maxY && !fragments.isEmpty { break }
-            if fragment.layoutFragmentFrame.maxY > bounds.minY { fragments.append(fragment) }
+            if fragment.layoutFragmentFrame.minY >= bounds.maxY && !placed.isEmpty { break }
+            if fragment.layoutFragmentFrame.maxY > bounds.minY { placed.append((index, fragment)) }
             index += 1
         }
-        // Positions above may have changed while measuring: the manager places every one again.
-        return fragments.map { manager.index(of: $0.paragraph.id).map(manager.ensureLayout(forParagraphAt:)) ?? $0 }
+        // Positions above may have changed while measuring: each is read again from the index.
+        return placed.map { index, fragment in
+            fragment.layoutFragmentFrame.origin.y = manager.y(ofParagraphAt: index)
+            return fragment
+        }
     }
 
     /// Asks for another pass.
