@@ -1,6 +1,7 @@
-/* Compressors for the PNG writer: ISA-L's igzip (fast), libdeflate (small), zlib (stored
- * blocks, CRC-32). */
+/* Compressors for the PNG writer: ISA-L's igzip (fast) and CRC-32, libdeflate (small), zlib
+ * (stored blocks, Adler-32 combining). */
 #include <isa-l/igzip_lib.h>
+#include <isa-l/crc.h>
 #include <libdeflate.h>
 #include <zlib.h>
 

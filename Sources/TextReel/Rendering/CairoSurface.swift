@@ -1,11 +1,18 @@
 import CPango
 import Foundation
+import Synchronization
+
+/// Serial numbers of surfaces, never reused within a process.
+private let surfaceSerials = Atomic<UInt64>(0)
 
 /// Owns a Cairo image surface. Opaque frames use RGB24; fragment and attachment surfaces ARGB32.
 final class CairoSurface {
     let surface: OpaquePointer
     let width: Int
     let height: Int
+    /// Names these pixels: a surface placed in a frame is never drawn into again (caches make a
+    /// new one), so a band of the same serials at the same places is the same bytes.
+    let serial = surfaceSerials.add(1, ordering: .relaxed).newValue
 
     /// Cairo's limit for image surfaces.
     static let maximumSide = ReadingLimits.imageSide

@@ -9,6 +9,8 @@ final class FrameRenderer {
     let attachments: AttachmentPainter
     let cache = FragmentSurfaceCache()
     let attachmentSurfaces = AttachmentSurfaceCache()
+    /// Compressed bands of this renderer's frames (see `FrameBands`).
+    let bands = BandCache()
 
     init(fonts: FontSystem, theme: Theme, providers: AttachmentProviders) {
         self.theme = theme
@@ -171,9 +173,35 @@ final class FrameRenderer {
                 cairo_restore(cr)
             }
         }
-        let rendered = RenderedFrame(surface: frame)
+        let rendered = RenderedFrame(surface: frame, bands: bandPlan(scene, pieces: pieces, composition: composition, top: top))
         last = (composition, rendered)
         return rendered
+    }
+
+    /// How the frame's rows are cut for compression, and what each band is made of.
+    private func bandPlan(_ scene: Scene, pieces: [Piece], composition: Composition, top: Double) -> FrameBands {
+        let scale = scene.scale
+        var layer = FrameBands.Layer()
+        layer.coversAll = composition.overlay != nil || scene.ruler != nil || scene.views != nil
+        /// The device rows a rect in points (relative to the frame) touches, a pixel of margin around.
+        func rows(_ rect: CGRect) -> Range<Int> {
+            let start = Int((rect.minY * scale).rounded(.down)) - 1, end = Int((rect.maxY * scale).rounded(.up)) + 1
+            return start..<max(start, end)
+        }
+        for piece in pieces {
+            switch piece {
+            case let .surface(surface, x, y):
+                layer.surfaces.append((surface.serial, Int(x), Int(y), surface.width, surface.height))
+            case let .placeholder(_, box, _, y):
+                layer.unkeyed.append(rows(box.offsetBy(dx: 0, dy: y / scale)))
+            case .decorations, .direct:
+                // Drawn by code each time, anywhere in its fragment and beyond: no band is kept.
+                layer.coversAll = true
+            }
+        }
+        layer.unkeyed += (composition.highlight + composition.marked + [composition.caret].compactMap { $0 }).map(rows)
+        return FrameBands(width: composition.width, height: composition.height, top: Int(top),
+                          fragmentTops: scene.fragments.map { Int(device($0.frame.minY, scale)) }, layer: layer, cache: bands)
     }
 
     /// A fragment's own drawing, with its context `GraphicsContext.current` (as AppKit's is while

@@ -17,10 +17,51 @@ public enum PNGCompression: String, Sendable, CaseIterable {
 /// and small enough to write by hand; the compression is the libraries' (ISA-L, libdeflate, zlib).
 public enum PNGWriter {
     /// Recorded in golden fingerprints: the writer and its default mode's compressor.
-    public static let encoderDescription = "TextReel PNGWriter 1 (RGB, filter None, ISA-L igzip level 1)"
+    public static let encoderDescription = "TextReel PNGWriter 2 (RGB, filter None, ISA-L igzip level 1 in bands)"
 
-    static func encode(_ surface: CairoSurface, compression: PNGCompression) throws -> Data {
-        try encode(rows: rgbRows(surface), width: surface.width, height: surface.height, colorType: 2, compression: compression)
+    /// `bands` cut the rows for the fast mode (see `FrameBands`); the other modes compress the
+    /// rows whole.
+    static func encode(_ surface: CairoSurface, compression: PNGCompression, bands: FrameBands) throws -> Data {
+        guard compression == .fast else {
+            return try encode(rows: rgbRows(surface), width: surface.width, height: surface.height, colorType: 2, compression: compression)
+        }
+        return png(stream: try bandedStream(surface, bands), width: surface.width, height: surface.height, colorType: 2)
+    }
+
+    /// The zlib stream of the frame's rows, band by band: each band a raw deflate piece by ISA-L
+    /// ended by a full flush (taken from the cache when its key is there), then an empty final
+    /// block, and the Adler-32 of the whole combined from the pieces'. Only the rows of bands
+    /// compressed here are converted to RGB.
+    static func bandedStream(_ surface: CairoSurface, _ plan: FrameBands) throws -> [UInt8] {
+        let rowBytes = 1 + surface.width * 3
+        var stream: [UInt8] = [0x78, 0x01]   // zlib: deflate, 32 KB window, no dictionary
+        var adler: uLong = 1
+        for (k, band) in plan.bands.enumerated() {
+            let entry: BandCache.Entry
+            if let key = band.key, let kept = plan.cache?.entry(for: key) {
+                entry = kept
+            } else {
+                let rows = [UInt8](unsafeUninitializedCapacity: rowBytes * band.rows.count) { out, count in
+                    surface.withPixels { data, stride in
+                        for (n, y) in band.rows.enumerated() {
+                            out[n * rowBytes] = 0   // filter type None
+                            RowConversion.bgrxToRGB(data + y * stride, out.baseAddress! + n * rowBytes + 1, count: surface.width)
+                        }
+                    }
+                    count = rowBytes * band.rows.count
+                }
+                entry = try rows.withUnsafeBufferPointer { piece in
+                    BandCache.Entry(stream: try isal(piece, level: 1, format: UInt16(IGZIP_DEFLATE), final: false),
+                                    adler: UInt32(isal_adler32(1, piece.baseAddress, UInt64(piece.count))), length: piece.count)
+                }
+                if let key = band.key { plan.cache?.store(entry, for: key) }
+            }
+            stream += entry.stream
+            adler = k == 0 ? uLong(entry.adler) : adler32_combine(adler, uLong(entry.adler), off_t(entry.length))
+        }
+        stream += [0x03, 0x00]   // an empty final block (fixed Huffman codes): the stream's end
+        stream.append(bigEndian: UInt32(adler))
+        return stream
     }
 
     /// The surface's scanlines as RGB, each led by filter byte None.
@@ -104,8 +145,9 @@ public enum PNGWriter {
         let typeBytes = Array(type.utf8)
         png.append(contentsOf: typeBytes)
         png.append(contentsOf: body)
-        var crc = crc32(0, typeBytes, UInt32(typeBytes.count))
-        crc = body.withUnsafeBufferPointer { crc32(crc, $0.baseAddress, UInt32($0.count)) }
+        // ISA-L's CRC-32 (the gzip and PNG polynomial, chained as zlib's is), several times zlib's speed.
+        var crc = crc32_gzip_refl(0, typeBytes, UInt64(typeBytes.count))
+        crc = body.withUnsafeBufferPointer { crc32_gzip_refl(crc, $0.baseAddress, UInt64($0.count)) }
         var tail = [UInt8]()
         tail.append(bigEndian: UInt32(crc))
         png.append(contentsOf: tail)

@@ -17,15 +17,19 @@ public final class RenderedFrame {
     /// not drawn, and its PNG bytes are the previous frame's, encoded once.
     public let isRepeat: Bool
     private let encoded: EncodedPNG
+    /// The rows cut as the scene places its surfaces (the whole frame for one read from a file).
+    let bands: FrameBands
 
-    init(surface: CairoSurface) {
+    init(surface: CairoSurface, bands: FrameBands? = nil) {
         self.surface = surface
+        self.bands = bands ?? .whole(height: surface.height)
         isRepeat = false
         encoded = EncodedPNG()
     }
 
     private init(repeating frame: RenderedFrame) {
         surface = frame.surface
+        bands = frame.bands
         isRepeat = true
         encoded = frame.encoded
     }
@@ -57,7 +61,7 @@ public final class RenderedFrame {
     public func pngData(compression: PNGCompression = .fast) throws -> Data {
         try encoded.lock.withLock {
             if let data = encoded.data[compression] { return data }
-            let data = try PNGWriter.encode(surface, compression: compression)
+            let data = try PNGWriter.encode(surface, compression: compression, bands: bands)
             encoded.data[compression] = data
             return data
         }

@@ -35,6 +35,15 @@ public enum ScriptCheck {
             let viewport = script.viewport ?? .standard
             return TextView(document: document, viewportSize: CGSize(width: viewport.width, height: viewport.height), scale: viewport.scale)
         }
+        // A frame's pixels and its PNG bytes: both must be the same in every run (the bytes must
+        // not depend on what the band cache held).
+        func digest(_ frame: RenderedFrame?) -> Int {
+            guard let frame else { return 0 }
+            var hasher = Hasher()
+            hasher.combine(frame.pixelDigest)
+            hasher.combine(try? frame.pngData())
+            return hasher.finalize()
+        }
         var digests: [Int] = []
         var failure: Failure?
         let first = try ScriptRunner(view: view(), script: script)
@@ -42,7 +51,7 @@ public enum ScriptCheck {
             if failure == nil, let broken = budget.violations(of: event).first {
                 failure = Failure(check: broken.check, frame: number, message: broken.message)
             }
-            digests.append(frame?.pixelDigest ?? 0)
+            digests.append(digest(frame))
         }
         if let failure { return failure }
         // The second run draws every fragment afresh: the first's frames, from cached surfaces,
@@ -51,18 +60,18 @@ public enum ScriptCheck {
         uncached.cachesFragments = false
         let second = try ScriptRunner(view: uncached, script: script)
         try second.run { number, frame, _ in
-            if failure == nil, frame?.pixelDigest != digests[number - 1] {
+            if failure == nil, digest(frame) != digests[number - 1] {
                 failure = Failure(check: "determinism", frame: number,
-                                  message: "a second run, drawing every surface afresh, draws different pixels (a stale cached surface, or a frame that is not deterministic)")
+                                  message: "a second run, drawing every surface afresh, draws different pixels or PNG bytes (a stale cached surface or band, or a frame that is not deterministic)")
             }
         }
         if let failure { return failure }
         if let range, range.upperBound <= digests.count {
             let partial = try ScriptRunner(view: view(), script: script)
             try partial.run(drawing: range) { number, frame, _ in
-                if failure == nil, let frame, frame.pixelDigest != digests[number - 1] {
+                if failure == nil, let frame, digest(frame) != digests[number - 1] {
                     failure = Failure(check: "frames", frame: number,
-                                      message: "drawing only frames \(range.lowerBound)-\(range.upperBound) gives other pixels than the full run")
+                                      message: "drawing only frames \(range.lowerBound)-\(range.upperBound) gives other pixels or PNG bytes than the full run")
                 }
             }
         }

@@ -1,0 +1,127 @@
+import Foundation
+
+/// A frame's rows cut into bands for PNG compression. Each band is compressed on its own (a raw
+/// deflate piece ended by a full flush, the pigz technique), so a band made of the same surfaces
+/// at the same places as one compressed before is a copy of its bytes: in a scroll, the rows of a
+/// paragraph wholly on screen were compressed when it first came in, and only the bands at the
+/// edges and what is new cost compression.
+///
+/// The cut is a function of the scene alone (never of what the cache holds): a band starts at the
+/// frame's top and at the top of the first fragment in each `bucketPixels` of document height, so
+/// a frame's bytes are the same cold, warm, in a `--frames` sub-range or in a shard; and a piece's
+/// bytes depend only on its rows' pixels, which its key names.
+struct FrameBands: Sendable {
+    /// Rows of the document per band, about: a few pieces a frame, so their deflate headers and
+    /// the matches they cannot share cost little.
+    static let bucketPixels = 128.0
+
+    /// One band: its rows, and what they are made of when that is known (nil: something drawn
+    /// over them that has no identity, as the caret or an overlay; compressed every time).
+    struct Band: Sendable, Equatable {
+        let rows: Range<Int>
+        let key: Key?
+    }
+
+    /// What a band's pixels are made of: surfaces (which never change once drawn) at places
+    /// relative to the band's top, over the background, in a frame of one width.
+    struct Key: Hashable, Sendable {
+        let width: Int
+        let height: Int
+        let pieces: [Piece]
+    }
+
+    /// A surface in a band: its serial number and where its top left lies from the band's top left.
+    struct Piece: Hashable, Sendable {
+        let surface: UInt64
+        let x: Int
+        let y: Int
+    }
+
+    let bands: [Band]
+    /// Where compressed bands are kept between frames (the renderer's).
+    let cache: BandCache?
+
+    /// The whole frame as one band, not kept (a frame read from a file).
+    static func whole(height: Int) -> FrameBands { FrameBands(bands: [Band(rows: 0..<max(height, 1), key: nil)], cache: nil) }
+}
+
+extension FrameBands {
+    /// What the renderer placed, in device pixels relative to the frame's top left.
+    struct Layer {
+        /// A surface's serial, its place and size.
+        var surfaces: [(serial: UInt64, x: Int, y: Int, width: Int, height: Int)] = []
+        /// Rows drawn by something without an identity (a placeholder, the selection, the caret).
+        var unkeyed: [Range<Int>] = []
+        /// Something drawn over the whole frame (an overlay, a ruler, views): no band is kept.
+        var coversAll = false
+    }
+
+    /// The bands of a frame `width` × `height` whose fragments start at `fragmentTops` (device
+    /// pixels from the document's top, in order), the frame's top being `top`.
+    init(width: Int, height: Int, top: Int, fragmentTops: [Int], layer: Layer, cache: BandCache) {
+        var cuts = [0]
+        var bucket: Int?
+        for documentTop in fragmentTops {
+            let next = Int((Double(documentTop) / Self.bucketPixels).rounded(.down))
+            defer { bucket = next }
+            guard next != bucket else { continue }
+            let row = documentTop - top
+            if row > cuts[cuts.count - 1], row < height { cuts.append(row) }
+        }
+        cuts.append(height)
+        bands = zip(cuts, cuts.dropFirst()).map { start, end in
+            let rows = start..<end
+            guard !layer.coversAll, !layer.unkeyed.contains(where: { $0.overlaps(rows) }) else { return Band(rows: rows, key: nil) }
+            let pieces = layer.surfaces.filter { $0.y < end && $0.y + $0.height > start && $0.x < width && $0.x + $0.width > 0 }
+                .map { Piece(surface: $0.serial, x: $0.x, y: $0.y - start) }
+            return Band(rows: rows, key: Key(width: width, height: rows.count, pieces: pieces))
+        }
+        self.cache = cache
+    }
+}
+
+/// Compressed bands by what they are made of, within a byte budget; the least recently used go
+/// first. Shared by the frames of one renderer and the threads encoding them: what it holds
+/// changes only how much work a frame costs, never its bytes.
+final class BandCache: @unchecked Sendable {
+    /// A band compressed: the raw deflate piece, the Adler-32 of its rows and their byte count.
+    struct Entry: Sendable {
+        let stream: [UInt8]
+        let adler: UInt32
+        let length: Int
+    }
+
+    private let lock = NSLock()
+    private var entries: [FrameBands.Key: (entry: Entry, used: UInt64)] = [:]
+    private var clock: UInt64 = 0
+    private var bytes = 0
+    /// Most bytes of compressed bands kept.
+    let budget: Int
+    private(set) var hits = 0, misses = 0
+
+    init(budget: Int = 24 << 20) { self.budget = budget }
+
+    func entry(for key: FrameBands.Key) -> Entry? {
+        lock.withLock {
+            clock += 1
+            guard let found = entries[key] else { misses += 1; return nil }
+            hits += 1
+            entries[key] = (found.entry, clock)
+            return found.entry
+        }
+    }
+
+    func store(_ entry: Entry, for key: FrameBands.Key) {
+        lock.withLock {
+            clock += 1
+            if let old = entries.updateValue((entry, clock), forKey: key) { bytes -= old.entry.stream.count }
+            bytes += entry.stream.count
+            guard bytes > budget else { return }
+            // Down to three quarters of the budget, oldest use first.
+            for (key, value) in entries.sorted(by: { $0.value.used < $1.value.used }) where bytes > budget * 3 / 4 {
+                bytes -= value.entry.stream.count
+                entries[key] = nil
+            }
+        }
+    }
+}

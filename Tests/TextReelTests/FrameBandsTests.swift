@@ -1,0 +1,70 @@
+import XCTest
+@testable import TextReel
+
+/// Frames are compressed band by band, and a band made of the same surfaces at the same places
+/// is a copy of its bytes: the PNG must decode to the frame's pixels, and its bytes must not
+/// depend on what the cache held.
+final class FrameBandsTests: XCTestCase {
+    private func demoView(scale: Double = 1) throws -> TextView {
+        TextView(document: try TextDocument(contentsOf: Paths.demo), viewportSize: CGSize(width: 800, height: 600), scale: scale)
+    }
+
+    private func assertDecodesToItsPixels(_ frame: RenderedFrame, _ what: String, file: StaticString = #filePath, line: UInt = #line) throws {
+        let decoded = try PNGDecoder.decode(try frame.pngData(), maximumPixels: 1 << 26)
+        XCTAssertEqual(decoded.width, frame.width, what, file: file, line: line)
+        XCTAssertTrue(decoded.rgba == frame.rgbaPixels(), "\(what): the PNG's pixels are the frame's", file: file, line: line)
+    }
+
+    /// A scroll drawn whole and one drawing only its last frames (`--frames`, a shard) give the
+    /// same bytes, though the second's band cache starts cold.
+    func testAScrolledFrameIsTheSameBytesColdAndWarm() throws {
+        let script = try ScrollScript(data: Data(#"{fps: 60, steps: [{scroll: {by: 1200, duration: 0.5, curve: "linear"}}]}"#.utf8))
+        for scale in [1.0, 2.0] {
+            let warm = try demoView(scale: scale)
+            var frames: [Int: RenderedFrame] = [:]
+            try ScriptRunner(view: warm, script: script).run { number, frame, _ in
+                frames[number] = frame
+                _ = try frame?.pngData()   // in frame order, as a render writes them
+            }
+            for (number, frame) in frames.sorted(by: { $0.key < $1.key }) where number % 4 == 0 {
+                try assertDecodesToItsPixels(frame, "scale \(scale), frame \(number)")
+            }
+            XCTAssertGreaterThan(warm.renderer.bands.hits, frames.count, "bands of paragraphs wholly on screen are reused while scrolling")
+            let last = frames.keys.max()!
+            let cold = try demoView(scale: scale)
+            try ScriptRunner(view: cold, script: script).run(drawing: last - 1...last) { number, frame, _ in
+                guard let frame else { return }
+                XCTAssertEqual(frame.pixelDigest, frames[number]!.pixelDigest)
+                XCTAssertEqual(try frame.pngData(), try frames[number]!.pngData(), "scale \(scale), frame \(number): the bytes are the same whatever the cache held")
+            }
+            XCTAssertLessThan(cold.renderer.bands.hits, cold.renderer.bands.misses, "the second run compressed most of its bands itself")
+        }
+    }
+
+    /// The bands cost little size: within 1.3× of zlib at level 6 with libpng's adaptive filters.
+    func testBandsCostLittleSize() throws {
+        let view = try demoView()
+        view.scroll(by: 400)
+        let frame = try view.renderFrame()
+        XCTAssertGreaterThan(frame.bands.bands.count, 3, "the frame is cut into several bands")
+        let banded = try frame.pngData().count, zlib6 = try frame.libpngData().count
+        XCTAssertLessThan(Double(banded), 1.3 * Double(zlib6), "banded \(banded) bytes against zlib-6 \(zlib6)")
+    }
+
+    /// The caret and the selection have no identity of their own: their bands are compressed
+    /// every time, so a moved caret is never a stale band.
+    func testBandsUnderTheCaretAreNeverReused() throws {
+        let view = try demoView()
+        view.isFocused = true
+        let id = view.document.paragraphs[2].id
+        var digests = Set<Int>()
+        for offset in 0..<6 {
+            view.selectedTextRange = TextRange(location: TextLocation(paragraph: id, offset: offset))
+            let frame = try view.renderFrame()
+            digests.insert(frame.pixelDigest)
+            try assertDecodesToItsPixels(frame, "caret at \(offset)")
+            XCTAssertTrue(frame.bands.bands.contains { $0.key == nil }, "the caret's band has no key")
+        }
+        XCTAssertEqual(digests.count, 6, "each frame shows the caret somewhere else")
+    }
+}
