@@ -15,11 +15,14 @@ struct FrameBands: Sendable {
     /// the matches they cannot share cost little.
     static let bucketPixels = 128.0
 
-    /// One band: its rows, and what they are made of when that is known (nil: something drawn
-    /// over them that has no identity, as the caret or an overlay; compressed every time).
-    struct Band: Sendable, Equatable {
+    /// One band: its rows, what they are made of when that is known (nil: something drawn over
+    /// them that has no identity, as the caret or an overlay; compressed every time), and its
+    /// compressed bytes when the cache held them as the frame was planned (its rows are then not
+    /// drawn until something reads the frame's pixels).
+    struct Band: Sendable {
         let rows: Range<Int>
         let key: Key?
+        var kept: BandCache.Entry? = nil
     }
 
     /// What a band's pixels are made of: surfaces (which never change once drawn) at places
@@ -74,7 +77,8 @@ extension FrameBands {
             guard !layer.coversAll, !layer.unkeyed.contains(where: { $0.overlaps(rows) }) else { return Band(rows: rows, key: nil) }
             let pieces = layer.surfaces.filter { $0.y < end && $0.y + $0.height > start && $0.x < width && $0.x + $0.width > 0 }
                 .map { Piece(surface: $0.serial, x: $0.x, y: $0.y - start) }
-            return Band(rows: rows, key: Key(width: width, height: rows.count, pieces: pieces))
+            let key = Key(width: width, height: rows.count, pieces: pieces)
+            return Band(rows: rows, key: key, kept: cache.entry(for: key))
         }
         self.cache = cache
     }

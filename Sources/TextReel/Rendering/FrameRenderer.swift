@@ -104,8 +104,17 @@ final class FrameRenderer {
         cache.trim(around: visibleRect)
         if scene.ruler == nil, scene.views == nil, let last, last.composition == composition { return last.frame.repeated() }
 
+        // Bands whose compressed bytes are kept are left undrawn until pixels are asked for.
+        let plan = bandPlan(scene, pieces: pieces, composition: composition, top: top)
+        let deferred = plan.bands.filter { $0.kept != nil }.map(\.rows)
         let frame = CairoSurface(width: width, height: height, opaque: true)
         frame.draw { cr in
+            if !deferred.isEmpty {
+                for band in plan.bands where band.kept == nil {
+                    cairo_rectangle(cr, 0, Double(band.rows.lowerBound), Double(width), Double(band.rows.count))
+                }
+                cairo_clip(cr)
+            }
             Paint.fill(cr, CGRect(x: 0, y: 0, width: frame.width, height: frame.height), theme.background)
             if !highlight.isEmpty {
                 // Behind the text: fragment surfaces are transparent around their glyphs.
@@ -173,7 +182,11 @@ final class FrameRenderer {
                 cairo_restore(cr)
             }
         }
-        let rendered = RenderedFrame(surface: frame, bands: bandPlan(scene, pieces: pieces, composition: composition, top: top))
+        let surfaces = pieces.compactMap { piece -> (surface: CairoSurface, x: Double, y: Double)? in
+            if case let .surface(surface, x, y) = piece { (surface, x, y) } else { nil }
+        }
+        let rendered = RenderedFrame(surface: frame, bands: plan,
+                                     deferred: DeferredRows(rows: deferred, surfaces: surfaces, background: theme.background))
         last = (composition, rendered)
         return rendered
     }

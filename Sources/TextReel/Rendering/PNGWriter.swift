@@ -19,17 +19,19 @@ public enum PNGWriter {
     /// Recorded in golden fingerprints: the writer and its default mode's compressor.
     public static let encoderDescription = "TextReel PNGWriter 2 (RGB, filter None, ISA-L igzip level 1 in bands)"
 
-    /// `bands` cut the rows for the fast mode (see `FrameBands`); the other modes compress the
-    /// rows whole.
-    static func encode(_ surface: CairoSurface, compression: PNGCompression, bands: FrameBands) throws -> Data {
-        guard compression == .fast else {
-            return try encode(rows: rgbRows(surface), width: surface.width, height: surface.height, colorType: 2, compression: compression)
-        }
-        return png(stream: try bandedStream(surface, bands), width: surface.width, height: surface.height, colorType: 2)
+    /// The fast mode: compressed band by band (see `FrameBands`); only the rows of bands not
+    /// kept are read, so the others need not be drawn.
+    static func encode(_ surface: CairoSurface, bands: FrameBands) throws -> Data {
+        png(stream: try bandedStream(surface, bands), width: surface.width, height: surface.height, colorType: 2)
+    }
+
+    /// The other modes: the rows compressed whole.
+    static func encode(_ surface: CairoSurface, compression: PNGCompression) throws -> Data {
+        try encode(rows: rgbRows(surface), width: surface.width, height: surface.height, colorType: 2, compression: compression)
     }
 
     /// The zlib stream of the frame's rows, band by band: each band a raw deflate piece by ISA-L
-    /// ended by a full flush (taken from the cache when its key is there), then an empty final
+    /// ended by a full flush (the kept piece when the plan found one), then an empty final
     /// block, and the Adler-32 of the whole combined from the pieces'. Only the rows of bands
     /// compressed here are converted to RGB.
     static func bandedStream(_ surface: CairoSurface, _ plan: FrameBands) throws -> [UInt8] {
@@ -38,7 +40,7 @@ public enum PNGWriter {
         var adler: uLong = 1
         for (k, band) in plan.bands.enumerated() {
             let entry: BandCache.Entry
-            if let key = band.key, let kept = plan.cache?.entry(for: key) {
+            if let kept = band.kept {
                 entry = kept
             } else {
                 let rows = [UInt8](unsafeUninitializedCapacity: rowBytes * band.rows.count) { out, count in

@@ -5,13 +5,23 @@ import Foundation
 /// One rendered frame: opaque pixels, width × height × scale. Written as PNG atomically (a
 /// temporary name, then a rename), so an interrupted run leaves no half file.
 public final class RenderedFrame {
-    let surface: CairoSurface
+    /// The pixels, drawn but for the rows of bands whose compressed bytes were already kept.
+    private let drawn: CairoSurface
+    /// Those rows, drawn when something first asks for the whole frame's pixels.
+    private let deferred: DeferredRows
     /// The layout pass the frame was drawn from (nil for a frame read from a file).
     public internal(set) var pass: LayoutPass?
     /// Width in pixels (points × scale).
-    public var width: Int { surface.width }
+    public var width: Int { drawn.width }
     /// Height in pixels (points × scale).
-    public var height: Int { surface.height }
+    public var height: Int { drawn.height }
+
+    /// Every pixel of the frame (a PNG written alone never needs the rows of kept bands: they
+    /// are composited only for the sinks and checks that read pixels).
+    var surface: CairoSurface {
+        deferred.draw(into: drawn)
+        return drawn
+    }
 
     /// True when the frame is the previous one again (same surfaces at the same places): it was
     /// not drawn, and its PNG bytes are the previous frame's, encoded once.
@@ -20,15 +30,17 @@ public final class RenderedFrame {
     /// The rows cut as the scene places its surfaces (the whole frame for one read from a file).
     let bands: FrameBands
 
-    init(surface: CairoSurface, bands: FrameBands? = nil) {
-        self.surface = surface
+    init(surface: CairoSurface, bands: FrameBands? = nil, deferred: DeferredRows = DeferredRows()) {
+        drawn = surface
         self.bands = bands ?? .whole(height: surface.height)
+        self.deferred = deferred
         isRepeat = false
         encoded = EncodedPNG()
     }
 
     private init(repeating frame: RenderedFrame) {
-        surface = frame.surface
+        drawn = frame.drawn
+        deferred = frame.deferred
         bands = frame.bands
         isRepeat = true
         encoded = frame.encoded
@@ -61,7 +73,9 @@ public final class RenderedFrame {
     public func pngData(compression: PNGCompression = .fast) throws -> Data {
         try encoded.lock.withLock {
             if let data = encoded.data[compression] { return data }
-            let data = try PNGWriter.encode(surface, compression: compression, bands: bands)
+            let data = compression == .fast
+                ? try deferred.whileDrawnRowsAreRead { try PNGWriter.encode(drawn, bands: bands) }
+                : try PNGWriter.encode(surface, compression: compression)
             encoded.data[compression] = data
             return data
         }
@@ -163,3 +177,40 @@ enum PNGPeers {
         return sink.data
     }
 }
+
+/// Rows of a frame left undrawn because their bands' compressed bytes were kept: made only of
+/// the background and surfaces (a band with anything else is never kept), so drawing them later,
+/// on any thread, is painting those surfaces clipped to the rows, as the whole frame would have.
+/// Shared by a frame and its repeats.
+final class DeferredRows: @unchecked Sendable {
+    private let lock = NSLock()
+    private var rows: [Range<Int>]
+    private let surfaces: [(surface: CairoSurface, x: Double, y: Double)]
+    private let background: Color
+
+    init(rows: [Range<Int>] = [], surfaces: [(surface: CairoSurface, x: Double, y: Double)] = [], background: Color = .white) {
+        self.rows = rows; self.surfaces = surfaces; self.background = background
+    }
+
+    /// Draws the rows still undrawn into `frame`.
+    func draw(into frame: CairoSurface) {
+        lock.withLock {
+            guard !rows.isEmpty else { return }
+            frame.draw { cr in
+                for band in rows { cairo_rectangle(cr, 0, Double(band.lowerBound), Double(frame.width), Double(band.count)) }
+                cairo_clip(cr)
+                Paint.fill(cr, CGRect(x: 0, y: 0, width: frame.width, height: frame.height), background)
+                for piece in surfaces {
+                    cairo_set_source_surface(cr, piece.surface.surface, piece.x, piece.y)
+                    cairo_paint(cr)
+                }
+            }
+            cairo_surface_flush(frame.surface)
+            rows = []
+        }
+    }
+
+    /// Runs `body`, which reads drawn rows of the frame, while no deferred row is being drawn.
+    func whileDrawnRowsAreRead<T>(_ body: () throws -> T) rethrows -> T { try lock.withLock { try body() } }
+}
+
