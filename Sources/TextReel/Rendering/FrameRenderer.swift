@@ -104,17 +104,17 @@ final class FrameRenderer {
         cache.trim(around: visibleRect)
         if scene.ruler == nil, scene.views == nil, let last, last.composition == composition { return last.frame.repeated() }
 
-        // Bands whose compressed bytes are kept are left undrawn until pixels are asked for.
+        // Bands whose compressed bytes are kept are left undrawn until pixels are asked for: the
+        // surfaces wholly inside them are not painted now. (Not by clipping the frame: Cairo
+        // antialiases a clipped caret's edge otherwise than an unclipped one.)
         let plan = bandPlan(scene, pieces: pieces, composition: composition, top: top)
         let deferred = plan.bands.filter { $0.kept != nil }.map(\.rows)
+        func isDeferred(_ surface: CairoSurface, at y: Double) -> Bool {
+            let rows = Int(y)..<Int(y) + surface.height
+            return plan.bands.allSatisfy { $0.kept != nil || !$0.rows.overlaps(rows) }
+        }
         let frame = CairoSurface(width: width, height: height, opaque: true)
         frame.draw { cr in
-            if !deferred.isEmpty {
-                for band in plan.bands where band.kept == nil {
-                    cairo_rectangle(cr, 0, Double(band.rows.lowerBound), Double(width), Double(band.rows.count))
-                }
-                cairo_clip(cr)
-            }
             Paint.fill(cr, CGRect(x: 0, y: 0, width: frame.width, height: frame.height), theme.background)
             if !highlight.isEmpty {
                 // Behind the text: fragment surfaces are transparent around their glyphs.
@@ -127,6 +127,7 @@ final class FrameRenderer {
             for piece in pieces {
                 switch piece {
                 case let .surface(surface, x, y):
+                    guard deferred.isEmpty || !isDeferred(surface, at: y) else { continue }
                     cairo_set_source_surface(cr, surface.surface, x, y)
                     cairo_paint(cr)
                 case let .placeholder(attachment, box, x, y):
