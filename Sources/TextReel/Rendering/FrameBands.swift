@@ -7,15 +7,14 @@ import Foundation
 /// edges and what is new cost compression.
 ///
 /// The cut is a function of the scene alone (never of what the cache holds): a band starts at the
-/// frame's top and at the top of the first fragment in each `bucketPixels` of document height, so
-/// a frame's bytes are the same cold, warm, in a `--frames` sub-range or in a shard; and a piece's
-/// bytes depend only on its rows' pixels, which its key names.
+/// frame's top and at the top of every fragment, so a frame's bytes are the same cold, warm, in a
+/// `--frames` sub-range or in a shard; and a piece's bytes depend only on its rows' pixels, which
+/// its key names. Cuts depend on where fragments lie in the frame, never on their document y,
+/// which an estimate corrected elsewhere shifts without changing a pixel (the explorer found
+/// cuts at the first fragment of each 32 px of the document differing between two runs of the
+/// same frames). Merging short paragraphs' bands saved no bytes (measured: 16, 32 and 128 px of
+/// document per band gave the same total size on a 300-frame scroll; 128 took 1.6× the time).
 struct FrameBands: Sendable {
-    /// Rows of the document per band, at least (a fragment shorter than this shares its band):
-    /// nearly a band per paragraph. Measured on a 300-frame scroll of generated text: 32 against
-    /// 128 is 0.6× the time for the same total bytes (16 cuts where 32 does).
-    static let bucketPixels = 32.0
-
     /// One band: its rows, what they are made of when that is known (nil: something drawn over
     /// them that has no identity, as the caret or an overlay; compressed every time), and its
     /// compressed bytes when the cache held them as the frame was planned (its rows are then not
@@ -60,18 +59,11 @@ extension FrameBands {
         var coversAll = false
     }
 
-    /// The bands of a frame `width` × `height` whose fragments start at `fragmentTops` (device
-    /// pixels from the document's top, in order), the frame's top being `top`.
-    init(width: Int, height: Int, top: Int, fragmentTops: [Int], layer: Layer, cache: BandCache) {
+    /// The bands of a frame `width` × `height` whose fragments start at rows `fragmentTops` (in
+    /// order, relative to the frame's top).
+    init(width: Int, height: Int, fragmentTops: [Int], layer: Layer, cache: BandCache) {
         var cuts = [0]
-        var bucket: Int?
-        for documentTop in fragmentTops {
-            let next = Int((Double(documentTop) / Self.bucketPixels).rounded(.down))
-            defer { bucket = next }
-            guard next != bucket else { continue }
-            let row = documentTop - top
-            if row > cuts[cuts.count - 1], row < height { cuts.append(row) }
-        }
+        for row in fragmentTops where row > cuts[cuts.count - 1] && row < height { cuts.append(row) }
         cuts.append(height)
         bands = zip(cuts, cuts.dropFirst()).map { start, end in
             let rows = start..<end

@@ -55,14 +55,15 @@ final class FrameRenderer {
     }
     private var last: (composition: Composition, frame: RenderedFrame)?
 
-    /// Draws `scene`; returns the frame and the surfaces it drew and reused.
-    func render(_ scene: Scene) -> (frame: RenderedFrame, counters: RenderCounters) {
+    /// Draws `scene`; returns the frame, the surfaces it drew and reused, and the bytes of each
+    /// attachment view's surface (id → view instance and bytes), which flow back to the view.
+    func render(_ scene: Scene) -> (frame: RenderedFrame, counters: RenderCounters, attachmentBytes: [String: (instance: Int, bytes: Int)]) {
         let before = (cache.draws, cache.hits, attachmentSurfaces.draws, attachmentSurfaces.hits)
         let frame = draw(scene)
         let counters = RenderCounters(surfaceDraws: cache.draws - before.0, surfaceHits: cache.hits - before.1,
                                       attachmentDraws: attachmentSurfaces.draws - before.2,
                                       attachmentHits: attachmentSurfaces.hits - before.3)
-        return (frame, counters)
+        return (frame, counters, attachmentSurfaces.bytes)
     }
 
     private func draw(_ scene: Scene) -> RenderedFrame {
@@ -214,8 +215,8 @@ final class FrameRenderer {
             }
         }
         layer.unkeyed += (composition.highlight + composition.marked + [composition.caret].compactMap { $0 }).map(rows)
-        return FrameBands(width: composition.width, height: composition.height, top: Int(top),
-                          fragmentTops: scene.fragments.map { Int(device($0.frame.minY, scale)) }, layer: layer, cache: bands)
+        return FrameBands(width: composition.width, height: composition.height,
+                          fragmentTops: scene.fragments.map { Int(device($0.frame.minY, scale) - top) }, layer: layer, cache: bands)
     }
 
     /// A fragment's own drawing, with its context `GraphicsContext.current` (as AppKit's is while

@@ -5,20 +5,9 @@ public struct FrameEvent: Encodable, Sendable {
     /// Rects are in points, in document coordinates.
     public typealias Rect = LayoutRect
 
-    /// A fragment handed to the delegate this frame.
-    public struct Fragment: Encodable, Sendable {
-        /// The paragraph's id (`ParagraphID.rawValue`).
-        public var paragraph: Int
-        /// The paragraph's index in the document.
-        public var index: Int
-        /// `layoutFragmentFrame`, in document coordinates.
-        public var frame: Rect
-        /// "layoutAvailable" or "estimatedUsageBounds".
-        public var state: String
-        /// A warning when the view cuts part of the fragment off (a table too wide even at its
-        /// columns' narrowest); left out when all of it shows.
-        public var clipped: String?
-    }
+    /// A fragment handed to the delegate this frame: the pass's own record, written as its
+    /// paragraph, index, frame, state and (when the view cuts part of it off) `clipped`.
+    public typealias Fragment = LayoutPass.Fragment
 
     /// An edit a step made before this frame.
     public struct Edit: Encodable, Sendable {
@@ -75,7 +64,7 @@ public struct FrameEvent: Encodable, Sendable {
         scale = pass.scale
         viewportBounds = pass.viewportBounds
         self.pass = pass.delegateCalls
-        fragments = pass.fragments.map { Fragment(paragraph: $0.paragraph, index: $0.index, frame: $0.frame, state: $0.state.rawValue, clipped: $0.clipped) }
+        fragments = pass.fragments
         self.edits = edits
         correction = pass.correction
         laidOut = pass.shaped

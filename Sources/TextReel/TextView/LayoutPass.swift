@@ -136,3 +136,17 @@ extension LayoutPass.Fragment {
                 + fragment.paragraph.attachments.filter(\.isNotFetched).map { "remote image not fetched: \($0.url)" })
     }
 }
+
+/// An `events.jsonl` line's fragment: the keys its readers have always had.
+extension LayoutPass.Fragment: Encodable {
+    private enum EventKeys: String, CodingKey { case paragraph, index, frame, state, clipped }
+
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: EventKeys.self)
+        try container.encode(paragraph, forKey: .paragraph)
+        try container.encode(index, forKey: .index)
+        try container.encode(frame, forKey: .frame)
+        try container.encode(state.rawValue, forKey: .state)
+        try container.encodeIfPresent(clipped, forKey: .clipped)
+    }
+}

@@ -31,6 +31,9 @@ open class TextView: TextViewportLayoutControllerDelegate {
     public var time: Double = 0
     /// The script time of the last pass, or of the last quiet frame (`passedQuietly()`).
     var lastPassTime: Double?
+    /// The bytes of each attachment view's surface as the last frame drew them (id → view
+    /// instance and bytes), which the kept-view byte cap counts on the next pass.
+    var attachmentSurfaceBytes: [String: (instance: Int, bytes: Int)] = [:]
     /// What the base delegate implementations saw during the current pass.
     var callOrder = CallOrder()
     /// Fragments handed to `configureRenderingSurfaceFor` in the current or last pass, top to bottom.
@@ -100,7 +103,8 @@ open class TextView: TextViewportLayoutControllerDelegate {
         // A view made from Swift too large for a frame is an error here, not a crash in Cairo.
         try ViewportLimits.check(viewportSize, scale: scale, theme: theme)
         var pass = try layoutPass()
-        let (frame, counters) = renderer.render(scene(of: pass))
+        let (frame, counters, surfaceBytes) = renderer.render(scene(of: pass))
+        attachmentSurfaceBytes = surfaceBytes
         pass.counters = counters
         lastPass = pass
         frame.pass = pass
@@ -183,7 +187,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
         // Then the attachment views, once per pass, for the fragments it settled on.
         let inBounds = configuredFragments.flatMap { fragment in fragment.paragraph.attachments.map { ($0, fragment.paragraph.location(utf8: $0.utf8Offset)) } }
         let flicker = attachmentHost.update(inBounds: inBounds, elapsed: lastPassTime.map { max(time - $0, 0) } ?? 0,
-                                            surfaceBytes: renderer.attachmentSurfaces.bytes)
+                                            surfaceBytes: attachmentSurfaceBytes)
         lastPassTime = time
         let moved = scrollPosition.endPass(before: before)
         try verifyCallOrder(report)
