@@ -75,7 +75,7 @@ final class LayoutTests: XCTestCase {
         let view = try view("Before ![](video:v?size=50x40) middle ![](control:c?kind=toggle&size=30x12) after")
         let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
         XCTAssertEqual(fragment.attachmentFrames.count, 2)
-        let layout = fragment.layout!.layout
+        let layout = fragment.shaped!.layout.layout
         for (attachment, frame) in fragment.attachmentFrames {
             XCTAssertEqual(frame.size, attachment.size)
             var position = PangoRectangle()
@@ -116,9 +116,9 @@ final class LayoutTests: XCTestCase {
             let right = width - view.theme.insets.right
             for row in rows {
                 XCTAssertEqual(row.textLineFragments.filter { $0.typographicBounds.maxX > right + 0.5 }.count, 0, "every cell inside the column at \(width)")
-                XCTAssertNil(row.table?.overflow)
+                XCTAssertNil(row.shaped?.table?.overflow)
             }
-            XCTAssertEqual(Set(rows.map { $0.table!.edges }).count, 1, "the same column edges in every row")
+            XCTAssertEqual(Set(rows.map { $0.shaped!.table!.edges }).count, 1, "the same column edges in every row")
             // The description wraps in the narrow view, not the wide one.
             let descriptionLines = rows[1].textLineFragments.filter { $0.characterRange.lowerBound > 6 && $0.characterRange.upperBound < 6 + long.utf8.count + 2 }
             XCTAssertEqual(descriptionLines.count > 1, width < 500, "\(width): \(descriptionLines.count) lines")
@@ -164,7 +164,7 @@ final class LayoutTests: XCTestCase {
         var boxes: [String] = []
         for index in 0..<document.count {
             let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: index)
-            if pango_layout_get_unknown_glyphs_count(fragment.layout!.layout) > 0 { boxes.append(fragment.paragraph.text) }
+            if pango_layout_get_unknown_glyphs_count(fragment.shaped!.layout.layout) > 0 { boxes.append(fragment.paragraph.text) }
         }
         XCTAssertEqual(boxes, [], "lines with glyphs no font covers")
     }
@@ -177,7 +177,7 @@ final class LayoutTests: XCTestCase {
             let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))
             for index in 0..<document.count {
                 let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: index)
-                XCTAssertEqual(pango_layout_get_unknown_glyphs_count(fragment.layout!.layout), 0,
+                XCTAssertEqual(pango_layout_get_unknown_glyphs_count(fragment.shaped!.layout.layout), 0,
                                "paragraph \(index) has glyphs no font covers: \(fragment.paragraph.text)")
             }
         }

@@ -39,21 +39,17 @@ open class TextLayoutFragment {
     /// Attachment frames relative to the frame's origin, in text order.
     public private(set) var attachmentFrames: [(attachment: TextAttachment, frame: CGRect)] = []
     /// Whether it is shaped, or only has an estimated height.
-    public var state: State { layout == nil ? .estimatedUsageBounds : .layoutAvailable }
+    public var state: State { shaped == nil ? .estimatedUsageBounds : .layoutAvailable }
 
-    /// Where the Pango layout's origin sits, relative to the frame's origin.
-    private(set) var layoutOrigin: CGPoint = .zero
-    private(set) var style: BlockStyle?
-    /// The shaped paragraph; nil while the fragment only has an estimated height.
-    private(set) var layout: PangoLayoutBox?
-    /// The content width it was laid out for.
+    /// What the typesetter made of the paragraph, as drawing and caret geometry read it; nil
+    /// while the fragment only has an estimated height.
+    private(set) var shaped: ShapedParagraph?
+    /// The content width it was laid out (or estimated) for.
     private(set) var containerWidth: Double = 0
-    /// Bytes of the list marker before the paragraph's text in the layout.
-    private var textShift = 0
+    /// Where the Pango layout's origin sits, relative to the frame's origin.
+    var layoutOrigin: CGPoint { shaped?.layoutOrigin ?? .zero }
     /// A table row's cell layouts and where they sit (empty for other paragraphs).
-    private(set) var cells: [(box: PangoLayoutBox, origin: CGPoint)] = []
-    /// A table row's borders.
-    private(set) var table: TableRowGeometry?
+    var cells: [(box: PangoLayoutBox, origin: CGPoint)] { shaped?.cells ?? [] }
 
     /// A fragment for `textElement` (its `textParagraph`), laid out by the layout manager that
     /// asked its delegate for it.
@@ -79,21 +75,16 @@ open class TextLayoutFragment {
         typographicSurfaceBounds = shaped.renderingSurfaceBounds
         textLineFragments = shaped.lines
         attachmentFrames = shaped.attachmentFrames
-        layoutOrigin = shaped.layoutOrigin
-        style = shaped.style
-        layout = shaped.layout
         containerWidth = shaped.containerWidth
-        textShift = shaped.textShift
-        cells = shaped.cells
-        table = shaped.table
+        self.shaped = shaped
     }
 
     /// Pango's cursor geometry of the shaped paragraph (nil while only estimated).
     var cursor: CursorGeometry? {
-        layout.map { box in
+        shaped.map { shaped in
             let length = paragraph.text.utf8.count
             let ranges = TableColumns.cellRanges(of: paragraph.text)
-            return CursorGeometry(box: box, shift: textShift, length: length, cells: zip(cells, ranges).map { cell, range in
+            return CursorGeometry(box: shaped.layout, shift: shaped.textShift, length: length, cells: zip(shaped.cells, ranges).map { cell, range in
                 CursorGeometry.Cell(geometry: CursorGeometry(box: cell.box, shift: -range.lowerBound, length: length), range: range,
                                     offset: CGPoint(x: cell.origin.x - layoutOrigin.x, y: cell.origin.y - layoutOrigin.y))
             })

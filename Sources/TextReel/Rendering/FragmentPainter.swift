@@ -6,7 +6,8 @@ struct FragmentPainter {
     let theme: Theme
 
     func draw(_ fragment: TextLayoutFragment, in cr: OpaquePointer) {
-        guard let style = fragment.style else { return }
+        guard let shaped = fragment.shaped else { return }
+        let style = shaped.style
         let paragraph = fragment.paragraph
         let size = fragment.layoutFragmentFrame.size
         // A custom fragment's paddings and margins take room around the block, as around its text.
@@ -23,10 +24,10 @@ struct FragmentPainter {
         }
         drawDecorations(fragment, style: style, box: box, in: cr)
         cairo_restore(cr)
-        guard let layout = fragment.layout, !paragraph.kind.isThematicBreak else { return }
+        guard !paragraph.kind.isThematicBreak else { return }
         if style.isCode { drawContinuationMarkers(fragment, style: style, in: cr) }
         Paint.setColor(cr, style.color)
-        for (box, origin) in fragment.cells.isEmpty ? [(layout, fragment.layoutOrigin)] : fragment.cells {
+        for (box, origin) in shaped.cells.isEmpty ? [(shaped.layout, shaped.layoutOrigin)] : shaped.cells {
             cairo_move_to(cr, origin.x, origin.y)
             box.show(in: cr)
         }
@@ -64,7 +65,7 @@ struct FragmentPainter {
             let middle = fragment.topMargin + (size.height - fragment.topMargin - fragment.bottomMargin) / 2
             Paint.fill(cr, CGRect(x: box.minX, y: middle.rounded() - 1, width: box.width, height: 2), theme.rule)
         case .tableRow(let row):
-            if let table = fragment.table { drawTableRow(row, table, width: fragment.containerWidth, in: cr) }
+            if let table = fragment.shaped?.table { drawTableRow(row, table, width: fragment.containerWidth, in: cr) }
         case .heading(let level) where level <= 2:
             Paint.fill(cr, CGRect(x: box.minX, y: box.maxY + 3, width: box.width, height: 1), theme.rule)
         default:

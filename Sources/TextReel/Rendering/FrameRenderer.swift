@@ -75,7 +75,7 @@ final class FrameRenderer {
         for item in scene.fragments {
             let fragment = item.fragment, frameRect = item.frame
             let surfaceRect = fragment.renderingSurfaceBounds.offsetBy(dx: frameRect.minX, dy: frameRect.minY)
-            guard surfaceRect.intersects(visibleRect), fragment.layout != nil else { continue }
+            guard surfaceRect.intersects(visibleRect), fragment.state == .layoutAvailable else { continue }
             if max(surfaceRect.width, surfaceRect.height) * scale > Double(CairoSurface.maximumSide) {
                 pieces.append(.direct(fragment, x: device(frameRect.minX, scale), y: device(frameRect.minY, scale) - top))
             } else {

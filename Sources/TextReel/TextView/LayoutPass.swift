@@ -131,8 +131,8 @@ extension LayoutPass.Fragment {
                 LayoutPass.Attachment(id: $0.attachment.id, provider: $0.attachment.scheme, frame: LayoutRect($0.frame),
                                       state: viewState($0.attachment.id))
             },
-            text: fragment.paragraph.text, clipped: fragment.table?.overflow,
-            warnings: (fragment.table?.overflow.map { ["table cut: \($0)"] } ?? [])
+            text: fragment.paragraph.text, clipped: fragment.shaped?.table?.overflow,
+            warnings: (fragment.shaped?.table?.overflow.map { ["table cut: \($0)"] } ?? [])
                 + fragment.paragraph.attachments.filter(\.isNotFetched).map { "remote image not fetched: \($0.url)" })
     }
 }
