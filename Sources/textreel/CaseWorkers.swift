@@ -10,10 +10,10 @@ import TextReelGolden
 /// in-process run.
 ///
 /// The protocol, over the worker's stdin and stdout, one JSON document per line: the parent sends
-/// a `Hello` (protocol version, suites, look, update mode, prune), then case numbers (positions in
-/// the suites' case list, which the worker reads the same way); the worker answers each number
-/// with that case's `CaseResult`. Closing stdin ends the worker. Its stderr goes to a file the
-/// parent copies to its own stderr after each case.
+/// a `Hello` (protocol version, suites, look, update mode, prune), then `Job`s (a position in the
+/// suites' case list, which the worker reads the same way, and the case's folder to check it);
+/// the worker answers each with that case's `CaseResult`. Closing stdin ends the worker. What it
+/// writes to stderr is shown with its case, in case order.
 enum CaseWorkers {
     static let protocolVersion = 1
 
@@ -29,66 +29,107 @@ enum CaseWorkers {
     }
 
     /// A runner for `GoldenSuite.run` that sends each case to the calling thread's worker; call
-    /// `shutDown()` on the pool when the run is over.
+    /// `shutDown()` on the pool when the run is over. Its `count` workers are started at once, so
+    /// their start-up (a process, its fonts) overlaps the parent's and each other's.
     final class Pool: @unchecked Sendable {
         private let hello: Hello
         private let lock = NSLock()
+        /// Held while a worker's pipes are made and it is started: Foundation's pipes are not
+        /// close-on-exec, so a worker started at the same moment on another thread could inherit
+        /// another's pipe ends and keep it from ever seeing the end of its input.
+        private static let spawning = NSLock()
         private var workers: [Worker] = []
+        /// Started and not yet taken by a thread.
+        private var idle: [Worker] = []
         private var started = 0
+        /// What each case's worker wrote to stderr, by case folder, until the case is shown.
+        private var stderr: [String: String] = [:]
         private let key = "TextReel.CaseWorkers.worker.\(UUID().uuidString)"
 
-        init(hello: Hello) { self.hello = hello }
+        init(hello: Hello, count: Int) throws {
+            self.hello = hello
+            idle = try (0..<count).map { _ in try start() }
+        }
 
-        /// Runs case `index` in this thread's worker, starting one if need be.
-        func run(_ index: Int, _ testCase: GoldenCase) throws -> CaseResult {
-            let worker = try threadWorker()
+        private func start() throws -> Worker {
+            let number = lock.withLock { started += 1; return started }
+            let worker = try Self.spawning.withLock { try Worker(hello: hello, number: number) }
+            lock.withLock { workers.append(worker) }
+            return worker
+        }
+
+        /// Runs case `index` in this thread's worker, starting one if need be. A worker that
+        /// cannot start or ends before answering fails the case, not the run.
+        func run(_ index: Int, _ testCase: GoldenCase) -> CaseResult {
             do {
-                return try worker.run(index)
-            } catch let ended as Worker.Ended {
+                let worker = try threadWorker()
+                defer { let text = worker.newStderr(); if !text.isEmpty { lock.withLock { stderr[testCase.folder.path, default: ""] += text } } }
+                return try worker.run(Job(index: index, folder: testCase.folder.path))
+            } catch {
                 Thread.current.threadDictionary.removeObject(forKey: key)
+                let how = (error as? Worker.Ended).map { "its worker process \($0.how)" } ?? "its worker process could not start (\(error))"
+                let wrote = (error as? Worker.Ended)?.stderr ?? ""
                 var result = CaseResult(name: testCase.name, folder: testCase.folder.path, status: .failed, frames: 0)
-                result.error = "its worker process \(ended.how) while running it" + (ended.stderr.isEmpty ? "" : "; it wrote:\n\(ended.stderr)")
-                result.structure = ["the case cannot run: its worker process \(ended.how)"]
+                result.error = how + " while running it" + (wrote.isEmpty ? "" : "; it wrote:\n\(wrote)")
+                result.structure = ["the case cannot run: \(how)"]
                 return result
             }
         }
 
+        /// What the worker of `result`'s case wrote to stderr while running it (shown in case
+        /// order, as one process would have written it).
+        func takeStderr(of result: CaseResult) -> String { lock.withLock { stderr.removeValue(forKey: result.folder) ?? "" } }
+
         private func threadWorker() throws -> Worker {
             if let worker = Thread.current.threadDictionary[key] as? Worker { return worker }
-            let number = lock.withLock { started += 1; return started }
-            let worker = try Worker(hello: hello, number: number)
-            lock.withLock { workers.append(worker) }
+            // A started one, or a new one for a thread whose worker ended.
+            let worker = try lock.withLock { idle.popLast() } ?? start()
             Thread.current.threadDictionary[key] = worker
             return worker
         }
 
-        /// Ends every worker (each finishes on its stdin's end) and removes their stderr files.
+        /// Ends every worker: all their inputs are closed first (each finishes on its input's
+        /// end), then each is waited for.
         func shutDown() {
-            for worker in lock.withLock({ workers }) { worker.finish() }
+            let all = lock.withLock { workers }
+            for worker in all { worker.closeInput() }
+            for worker in all { worker.waitUntilExit() }
         }
     }
 
-    /// One worker process and its pipes.
+    /// One case for a worker: its position in the suites' case list, and its folder (which the
+    /// worker checks, so a suite read otherwise never runs the wrong case).
+    struct Job: Codable {
+        var index: Int
+        var folder: String
+    }
+
+    /// One worker process and its pipes. Its stderr goes to an unlinked file read back after each
+    /// case, so a chatty worker never blocks on a full pipe and nothing is left behind.
     final class Worker {
         /// The worker ended before answering: how, and what it wrote to stderr meanwhile.
         struct Ended: Error { let how: String; let stderr: String }
 
         private let process = Process()
         private let input = Pipe(), output = Pipe()
-        private let stderrFile: URL
-        private let stderrHandle: FileHandle
-        private var stderrRead: UInt64 = 0
+        private let stderrWriter: FileHandle
+        private let stderrReader: FileHandle
         private var buffer = Data()
 
         init(hello: Hello, number: Int) throws {
-            stderrFile = FileManager.default.temporaryDirectory.appendingPathComponent("textreel-worker-\(getpid())-\(number).stderr")
-            _ = FileManager.default.createFile(atPath: stderrFile.path, contents: nil)
-            stderrHandle = try FileHandle(forWritingTo: stderrFile)
-            process.executableURL = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            let path = FileManager.default.temporaryDirectory.appendingPathComponent("textreel-worker-\(getpid())-\(number)-\(UUID().uuidString).stderr").path
+            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw TextReelError(file: path, "cannot make the worker's stderr file")
+            }
+            defer { unlink(path) }
+            stderrWriter = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
+            stderrReader = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            // This executable, as it is now (not a path a rebuild could replace).
+            process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
             process.arguments = ["test-worker"]
             process.standardInput = input
             process.standardOutput = output
-            process.standardError = stderrHandle
+            process.standardError = stderrWriter
             try process.run()
             try send(JSONEncoder().encode(hello))
         }
@@ -97,10 +138,9 @@ enum CaseWorkers {
             do { try input.fileHandleForWriting.write(contentsOf: line + Data("\n".utf8)) } catch { throw ended() }
         }
 
-        /// Sends case `index`; returns the worker's result for it.
-        func run(_ index: Int) throws -> CaseResult {
-            try send(Data("\(index)".utf8))
-            defer { forwardStderr() }
+        /// Sends `job`; returns the worker's result for it.
+        func run(_ job: Job) throws -> CaseResult {
+            try send(JSONEncoder().encode(job))
             while true {
                 if let newline = buffer.firstIndex(of: 0x0A) {
                     let line = buffer[buffer.startIndex..<newline]
@@ -122,26 +162,16 @@ enum CaseWorkers {
         }
 
         /// What the worker wrote to stderr since the last look.
-        private func newStderr() -> String {
-            guard let handle = try? FileHandle(forReadingFrom: stderrFile) else { return "" }
-            defer { try? handle.close() }
-            try? handle.seek(toOffset: stderrRead)
-            let data = (try? handle.readToEnd()) ?? Data()
-            stderrRead += UInt64(data.count)
-            return String(decoding: data, as: UTF8.self)
-        }
+        func newStderr() -> String { String(decoding: stderrReader.availableData, as: UTF8.self) }
 
-        private func forwardStderr() {
-            let text = newStderr()
-            if !text.isEmpty { Terminal.write(text, to: STDERR_FILENO) }
-        }
+        func closeInput() { try? input.fileHandleForWriting.close() }
 
-        func finish() {
-            try? input.fileHandleForWriting.close()
+        func waitUntilExit() {
             if process.isRunning { process.waitUntilExit() }
-            forwardStderr()
-            try? stderrHandle.close()
-            try? FileManager.default.removeItem(at: stderrFile)
+            let rest = newStderr()
+            if !rest.isEmpty { Terminal.write(rest, to: STDERR_FILENO) }
+            try? stderrWriter.close()
+            try? stderrReader.close()
         }
     }
 
@@ -150,6 +180,8 @@ enum CaseWorkers {
     static func serve() throws -> Int32 {
         let answers = FileHandle(fileDescriptor: dup(STDOUT_FILENO), closeOnDealloc: true)
         dup2(STDERR_FILENO, STDOUT_FILENO)
+        // Set up the fonts while the parent is still reading its cases (a frame of one word).
+        _ = try? TextView(document: TextDocument(markdown: "warm"), viewportSize: CGSize(width: 64, height: 32)).renderFrame()
         guard let first = readLine(), let hello = try? JSONDecoder().decode(Hello.self, from: Data(first.utf8)) else {
             Terminal.error("textreel test-worker: expected a hello line on stdin (it is started by `textreel test`)")
             return 2
@@ -166,10 +198,12 @@ enum CaseWorkers {
         // Fault injection for the project's tests: the case named here ends its worker, as a crash would.
         let abortCase = ProcessInfo.processInfo.environment["TEXTREEL_TEST_WORKER_ABORT"]
         while let line = readLine() {
-            guard let index = Int(line), cases.indices.contains(index) else {
-                Terminal.error("textreel test-worker: no case \(line) (the suites hold \(cases.count))")
+            guard let job = try? JSONDecoder().decode(Job.self, from: Data(line.utf8)), cases.indices.contains(job.index),
+                  cases[job.index].folder.path == job.folder else {
+                Terminal.error("textreel test-worker: no case \(line) in the suites as this worker reads them (\(cases.count) cases)")
                 return 2
             }
+            let index = job.index
             if cases[index].name == abortCase {
                 Terminal.error("textreel test-worker: aborting on case \(cases[index].name), as TEXTREEL_TEST_WORKER_ABORT asks")
                 abort()

@@ -105,20 +105,21 @@ enum TestCommand {
         }
         let cases = try GoldenSuite.cases(in: suites).map { $0.restyled(look) }
         for warning in cases.flatMap(\.warnings) { Terminal.error(warning) }
-        let progress = Progress(total: options.shard.map { GoldenSuite.shard(cases, index: $0.index, count: $0.count).count } ?? cases.count,
-                                enabled: true, unit: "cases")
+        let selected = options.shard.map { GoldenSuite.shard(cases, index: $0.index, count: $0.count).count } ?? cases.count
+        let progress = Progress(total: selected, enabled: true, unit: "cases")
         defer { progress.finish() }
         Interruption.install()
-        // More than one worker: worker processes, each a thread's (see CaseWorkers).
-        let pool = options.workers > 1 ? CaseWorkers.Pool(hello: CaseWorkers.Hello(
+        // More than one worker for more than one case: worker processes, each a thread's (see CaseWorkers).
+        let pool = min(options.workers, selected) > 1 ? try CaseWorkers.Pool(hello: CaseWorkers.Hello(
             version: CaseWorkers.protocolVersion, suites: suites.map(\.path), theme: look.theme, textSize: look.textSize?.rawValue,
-            direction: look.direction?.rawValue, update: options.update.rawValue, prune: options.prune)) : nil
+            direction: look.direction?.rawValue, update: options.update.rawValue, prune: options.prune), count: min(options.workers, selected)) : nil
         defer { pool?.shutDown() }
         var caseRunner: GoldenSuite.CaseRunner?
-        if let pool { caseRunner = { index, golden in try pool.run(index, golden) } }
+        if let pool { caseRunner = { index, golden in pool.run(index, golden) } }
         let results = try GoldenSuite.run(cases, options: options, runner: caseRunner) { result in
             progress.clear()
             defer { progress.step() }
+            if let text = pool?.takeStderr(of: result), !text.isEmpty { Terminal.write(text, to: STDERR_FILENO) }
             show(result, quiet: quiet)
             try Interruption.check("after case \(result.name)")
         }

@@ -1,6 +1,7 @@
 /// The two units of a text's offsets: UTF-16 code units, which the public API counts (as TextKit
 /// does: `TextLocation`, `NSRange`s, line fragments), and UTF-8 bytes, which Pango, the runs and
-/// attachments count inside. Conversions round an offset inside a character down to its start.
+/// attachments count inside. Conversions round an offset inside a Unicode scalar (a surrogate
+/// pair, a multi-byte sequence) down to the scalar's start.
 extension String {
     /// UTF-16 offset `offset` in UTF-8 bytes, clamped to the text.
     func utf8Offset(ofUTF16 offset: Int) -> Int {

@@ -94,15 +94,18 @@ final class BandCache: @unchecked Sendable {
     private var bytes = 0
     /// Most bytes of compressed bands kept.
     let budget: Int
-    private(set) var hits = 0, misses = 0
+    private var counts = (hits: 0, misses: 0)
+    /// Bands found kept, and not.
+    var hits: Int { lock.withLock { counts.hits } }
+    var misses: Int { lock.withLock { counts.misses } }
 
     init(budget: Int = 24 << 20) { self.budget = budget }
 
     func entry(for key: FrameBands.Key) -> Entry? {
         lock.withLock {
             clock += 1
-            guard let found = entries[key] else { misses += 1; return nil }
-            hits += 1
+            guard let found = entries[key] else { counts.misses += 1; return nil }
+            counts.hits += 1
             entries[key] = (found.entry, clock)
             return found.entry
         }

@@ -11,6 +11,9 @@ final class FrameRenderer {
     let attachmentSurfaces = AttachmentSurfaceCache()
     /// Compressed bands of this renderer's frames (see `FrameBands`).
     let bands = BandCache()
+    /// Held while its surfaces are composited: a frame's deferred rows are painted from the same
+    /// surfaces on whatever thread reads its pixels, and pixman's reference counts are not atomic.
+    let compositing = NSLock()
 
     init(fonts: FontSystem, theme: Theme, providers: AttachmentProviders) {
         self.theme = theme
@@ -115,6 +118,8 @@ final class FrameRenderer {
             return plan.bands.allSatisfy { $0.kept != nil || !$0.rows.overlaps(rows) }
         }
         let frame = CairoSurface(width: width, height: height, opaque: true)
+        compositing.lock()
+        defer { compositing.unlock() }
         frame.draw { cr in
             Paint.fill(cr, CGRect(x: 0, y: 0, width: frame.width, height: frame.height), theme.background)
             if !highlight.isEmpty {
@@ -184,11 +189,12 @@ final class FrameRenderer {
                 cairo_restore(cr)
             }
         }
-        let surfaces = pieces.compactMap { piece -> (surface: CairoSurface, x: Double, y: Double)? in
+        // Only a frame with deferred rows holds its surfaces (until it paints those rows).
+        let surfaces = deferred.isEmpty ? [] : pieces.compactMap { piece -> (surface: CairoSurface, x: Double, y: Double)? in
             if case let .surface(surface, x, y) = piece { (surface, x, y) } else { nil }
         }
         let rendered = RenderedFrame(surface: frame, bands: plan,
-                                     deferred: DeferredRows(rows: deferred, surfaces: surfaces, background: theme.background))
+                                     deferred: DeferredRows(rows: deferred, surfaces: surfaces, background: theme.background, lock: compositing))
         last = (composition, rendered)
         return rendered
     }
@@ -198,9 +204,11 @@ final class FrameRenderer {
         let scale = scene.scale
         var layer = FrameBands.Layer()
         layer.coversAll = composition.overlay != nil || scene.ruler != nil || scene.views != nil
-        /// The device rows a rect in points (relative to the frame) touches, a pixel of margin around.
-        func rows(_ rect: CGRect) -> Range<Int> {
-            let start = Int((rect.minY * scale).rounded(.down)) - 1, end = Int((rect.maxY * scale).rounded(.up)) + 1
+        /// The device rows a rect in points (relative to the frame) touches, `margin` points (at
+        /// least a pixel) around.
+        func rows(_ rect: CGRect, margin: Double = 0) -> Range<Int> {
+            let pad = max((margin * scale).rounded(.up), 1)
+            let start = Int((rect.minY * scale).rounded(.down) - pad), end = Int((rect.maxY * scale).rounded(.up) + pad)
             return start..<max(start, end)
         }
         for piece in pieces {
@@ -208,14 +216,16 @@ final class FrameRenderer {
             case let .surface(surface, x, y):
                 layer.surfaces.append((surface.serial, Int(x), Int(y), surface.width, surface.height))
             case let .placeholder(_, box, _, y):
-                layer.unkeyed.append(rows(box.offsetBy(dx: 0, dy: y / scale)))
+                // Its badge's label (11 pt, centred) may overhang a box shorter than itself.
+                layer.unkeyed.append(rows(box.offsetBy(dx: 0, dy: y / scale), margin: 12))
             case .decorations, .direct:
                 // Drawn by code each time, anywhere in its fragment and beyond: no band is kept.
                 layer.coversAll = true
             }
         }
-        layer.unkeyed += (composition.highlight + composition.marked + [composition.caret].compactMap { $0 }).map(rows)
-        return FrameBands(width: composition.width, height: composition.height,
+        layer.unkeyed += (composition.highlight + composition.marked + [composition.caret].compactMap { $0 }).map { rows($0) }
+        // The frame's own size: Cairo makes a frame of no height one row tall.
+        return FrameBands(width: max(composition.width, 1), height: max(composition.height, 1),
                           fragmentTops: scene.fragments.map { Int(device($0.frame.minY, scale) - top) }, layer: layer, cache: bands)
     }
 

@@ -4,7 +4,8 @@ import Foundation
 /// none). In parallel mode, frames are encoded (and written) by two worker threads while the next
 /// frames are laid out and drawn (drawing takes well under a millisecond, encoding several); at
 /// most two frames are in flight, and the bytes are the same as in serial mode (each frame owns
-/// its surface, and encoding has no shared state).
+/// its surface, and the one state encoders share, the band cache, changes how much work a frame
+/// costs, never its bytes).
 public final class FrameWriter: @unchecked Sendable {
     /// Whether frames are encoded and written on worker threads.
     public let parallel: Bool

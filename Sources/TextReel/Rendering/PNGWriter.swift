@@ -27,7 +27,8 @@ public enum PNGWriter {
 
     /// The other modes: the rows compressed whole.
     static func encode(_ surface: CairoSurface, compression: PNGCompression) throws -> Data {
-        try encode(rows: rgbRows(surface), width: surface.width, height: surface.height, colorType: 2, compression: compression)
+        precondition(compression != .fast, "the fast mode is banded: encode(_:bands:)")
+        return try encode(rows: rgbRows(surface), width: surface.width, height: surface.height, colorType: 2, compression: compression)
     }
 
     /// The zlib stream of the frame's rows, band by band: each band a raw deflate piece by ISA-L
@@ -35,53 +36,49 @@ public enum PNGWriter {
     /// block, and the Adler-32 of the whole combined from the pieces'. Only the rows of bands
     /// compressed here are converted to RGB.
     static func bandedStream(_ surface: CairoSurface, _ plan: FrameBands) throws -> [UInt8] {
-        let rowBytes = 1 + surface.width * 3
-        var stream: [UInt8] = [0x78, 0x01]   // zlib: deflate, 32 KB window, no dictionary
-        var adler: uLong = 1
-        for (k, band) in plan.bands.enumerated() {
-            let entry: BandCache.Entry
-            if let kept = band.kept {
-                entry = kept
-            } else {
-                let rows = [UInt8](unsafeUninitializedCapacity: rowBytes * band.rows.count) { out, count in
-                    surface.withPixels { data, stride in
-                        for (n, y) in band.rows.enumerated() {
-                            out[n * rowBytes] = 0   // filter type None
-                            RowConversion.bgrxToRGB(data + y * stride, out.baseAddress! + n * rowBytes + 1, count: surface.width)
-                        }
-                    }
-                    count = rowBytes * band.rows.count
-                }
-                entry = try rows.withUnsafeBufferPointer { piece in
-                    BandCache.Entry(stream: try isal(piece, level: 1, format: UInt16(IGZIP_DEFLATE), final: false),
-                                    adler: UInt32(isal_adler32(1, piece.baseAddress, UInt64(piece.count))), length: piece.count)
-                }
-                if let key = band.key { plan.cache?.store(entry, for: key) }
+        let pieces = try plan.bands.map { band in
+            if let kept = band.kept { return kept }
+            let piece = try rgbRows(surface, band.rows).withUnsafeBufferPointer { rows in
+                BandCache.Entry(stream: try isal(rows, level: 1, format: UInt16(IGZIP_DEFLATE), final: false),
+                                adler: UInt32(isal_adler32(1, rows.baseAddress, UInt64(rows.count))), length: rows.count)
             }
-            stream += entry.stream
-            adler = k == 0 ? uLong(entry.adler) : adler32_combine(adler, uLong(entry.adler), off_t(entry.length))
+            if let key = band.key { plan.cache?.store(piece, for: key) }
+            return piece
         }
-        stream += [0x03, 0x00]   // an empty final block (fixed Huffman codes): the stream's end
+        return zlibStream(joining: pieces, lastIsFinal: false)
+    }
+
+    /// One zlib stream of raw deflate pieces, each ended on a byte boundary, behind the zlib
+    /// header, with the Adler-32 of the whole combined from the pieces' (zlib's
+    /// `adler32_combine`). When the last piece is not final, an empty final block ends it.
+    private static func zlibStream(joining pieces: [BandCache.Entry], lastIsFinal: Bool) -> [UInt8] {
+        var stream: [UInt8] = [0x78, 0x01]   // zlib: deflate, 32 KB window, no dictionary
+        stream.reserveCapacity(pieces.reduce(8) { $0 + $1.stream.count })
+        var adler: uLong = 1
+        for (k, piece) in pieces.enumerated() {
+            stream += piece.stream
+            adler = k == 0 ? uLong(piece.adler) : adler32_combine(adler, uLong(piece.adler), off_t(piece.length))
+        }
+        if !lastIsFinal { stream += [0x03, 0x00] }   // an empty final block (fixed Huffman codes)
         stream.append(bigEndian: UInt32(adler))
         return stream
     }
 
-    /// The surface's scanlines as RGB, each led by filter byte None.
-    static func rgbRows(_ surface: CairoSurface) -> [UInt8] {
-        let width = surface.width, height = surface.height
+    /// The surface's scanlines `rows` (all by default) as RGB, each led by filter byte None.
+    static func rgbRows(_ surface: CairoSurface, _ rows: Range<Int>? = nil) -> [UInt8] {
+        let rows = rows ?? 0..<surface.height, width = surface.width
         let rowBytes = 1 + width * 3
         // Every byte is written below: no need to zero a megabyte first.
-        let rows = [UInt8](unsafeUninitializedCapacity: rowBytes * height) { out, count in
+        return [UInt8](unsafeUninitializedCapacity: rowBytes * rows.count) { out, count in
             surface.withPixels { data, stride in
                 let out = out.baseAddress!
-                for y in 0..<height {
-                    out[y * rowBytes] = 0   // filter type None
-                    RowConversion.bgrxToRGB(data + y * stride, out + y * rowBytes + 1, count: width)
+                for (n, y) in rows.enumerated() {
+                    out[n * rowBytes] = 0   // filter type None
+                    RowConversion.bgrxToRGB(data + y * stride, out + n * rowBytes + 1, count: width)
                 }
             }
-            count = rowBytes * height
+            count = rowBytes * rows.count
         }
-        return rows
     }
 
     /// Straight RGBA pixels (4 bytes each, row after row) as an RGBA PNG.
@@ -201,15 +198,11 @@ public enum PNGWriter {
             }
             return pieces.results
         }
-        var stream: [UInt8] = [0x78, 0x01]   // zlib: deflate, 32 KB window, no dictionary
-        var adler: uLong = 1
-        for (k, result) in results.enumerated() {
+        let pieces = try results.enumerated().map { k, result in
             let piece = try result.get()
-            stream += piece.stream
-            adler = k == 0 ? uLong(piece.adler) : adler32_combine(adler, uLong(piece.adler), off_t(range(k).count))
+            return BandCache.Entry(stream: piece.stream, adler: piece.adler, length: range(k).count)
         }
-        stream.append(bigEndian: UInt32(adler))
-        return stream
+        return zlibStream(joining: pieces, lastIsFinal: true)
     }
 
     /// A zlib stream by ISA-L's stateless igzip.

@@ -81,6 +81,14 @@ public final class RenderedFrame {
         }
     }
 
+    /// The frame's PNG bytes encoded anew, every band compressed, nothing kept (what encoding
+    /// costs cold, for the benchmark); the same bytes as `pngData(compression:)`.
+    public func pngDataEncodedAfresh(compression: PNGCompression = .fast) throws -> Data {
+        guard compression == .fast else { return try PNGWriter.encode(surface, compression: compression) }
+        let cold = FrameBands(bands: bands.bands.map { FrameBands.Band(rows: $0.rows, key: $0.key) }, cache: nil)
+        return try PNGWriter.encode(surface, bands: cold)
+    }
+
     /// PNG bytes from libpng at its defaults (the benchmark's peer for size).
     public func libpngData() throws -> Data { try PNGPeers.encodeWithLibpng(surface) }
 
@@ -179,23 +187,29 @@ enum PNGPeers {
 }
 
 /// Rows of a frame left undrawn because their bands' compressed bytes were kept: made only of
-/// the background and surfaces (a band with anything else is never kept), so drawing them later,
-/// on any thread, is painting those surfaces clipped to the rows, as the whole frame would have.
-/// Shared by a frame and its repeats.
+/// the background and surfaces (a band with anything else is never kept), so drawing them later
+/// is painting those surfaces clipped to the rows (whole rows: the pixels are those of an
+/// unclipped paint), as the whole frame would have. On any thread: under the renderer's
+/// compositing lock, since the next frame may be painting from the same surfaces. Shared by a
+/// frame and its repeats.
 final class DeferredRows: @unchecked Sendable {
     private let lock = NSLock()
     private var rows: [Range<Int>]
-    private let surfaces: [(surface: CairoSurface, x: Double, y: Double)]
+    private var surfaces: [(surface: CairoSurface, x: Double, y: Double)]
     private let background: Color
+    private let compositing: NSLock?
 
-    init(rows: [Range<Int>] = [], surfaces: [(surface: CairoSurface, x: Double, y: Double)] = [], background: Color = .white) {
-        self.rows = rows; self.surfaces = surfaces; self.background = background
+    init(rows: [Range<Int>] = [], surfaces: [(surface: CairoSurface, x: Double, y: Double)] = [], background: Color = .white,
+         lock compositing: NSLock? = nil) {
+        self.rows = rows; self.surfaces = surfaces; self.background = background; self.compositing = compositing
     }
 
     /// Draws the rows still undrawn into `frame`.
     func draw(into frame: CairoSurface) {
         lock.withLock {
             guard !rows.isEmpty else { return }
+            compositing?.lock()
+            defer { compositing?.unlock() }
             frame.draw { cr in
                 for band in rows { cairo_rectangle(cr, 0, Double(band.lowerBound), Double(frame.width), Double(band.count)) }
                 cairo_clip(cr)
@@ -207,6 +221,7 @@ final class DeferredRows: @unchecked Sendable {
             }
             cairo_surface_flush(frame.surface)
             rows = []
+            surfaces = []
         }
     }
 
