@@ -160,13 +160,14 @@ public struct GoldenCase: Sendable {
     }
 
     /// One rendered frame: its PNG bytes (as `textreel render` writes them, compared with the
-    /// golden's bytes first) and its pixels, converted only when the bytes differ.
+    /// golden's bytes first) and its pixels, decoded from them only when the bytes differ. The
+    /// frame itself is not kept: a passing 300-frame case held 300 frame surfaces (576 MB at
+    /// 800 × 600) only to throw them away.
     public struct Frame {
         /// The PNG bytes.
         public let png: Data
-        let frame: RenderedFrame
-        /// The pixels, converted from the frame's surface on each use.
-        public var image: RGBAImage { RGBAImage(frame) }
+        /// The pixels, decoded from the PNG on each use (the PNG is lossless: they are the frame's).
+        public var image: RGBAImage { (try? RGBAImage(pngData: png)) ?? RGBAImage(width: 1, height: 1) }
     }
 
     /// What a render of the case produced.
@@ -215,18 +216,27 @@ public struct GoldenCase: Sendable {
         rendered.frameCount = runner.frameCount
         rendered.snapshots = Dictionary(grouping: runner.snapshots, by: \.value).mapValues { $0.map(\.key).sorted().joined(separator: ", ") }
         let encoder = FrameWriter()
-        var kept: [Int: RenderedFrame] = [:]
+        // Frames handed to the encoder, in order; each is let go once its bytes are ready.
+        var inFlight: [(number: Int, frame: RenderedFrame)] = [], handedOver = 0
+        func collect(_ encoded: Int) throws {
+            while handedOver - inFlight.count < encoded, let (number, frame) = inFlight.first {
+                rendered.frames[number] = Frame(png: try frame.pngData(compression: encoder.compression))
+                inFlight.removeFirst()
+            }
+        }
         try runner.run(drawingWhere: wanted.contains) { number, frame, event in
             let broken = budget.violations(of: event)
             rendered.violations += broken
             rendered.chart.add(event, broken: broken.count)
             guard wanted.contains(number), let frame else { return }
             try encoder.encode(frame)
-            kept[number] = frame
+            inFlight.append((number, frame))
+            handedOver += 1
             rendered.layout.frames[number] = LayoutSnapshot.frame(of: frame.pass!)
+            try collect(encoder.framesOnDisk)
         }
         try encoder.finish()
-        for (number, frame) in kept { rendered.frames[number] = Frame(png: try frame.pngData(compression: encoder.compression), frame: frame) }
+        try collect(handedOver)
         return rendered
     }
 }
