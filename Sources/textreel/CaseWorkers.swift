@@ -178,6 +178,10 @@ enum CaseWorkers {
     /// `textreel test-worker`: reads a `Hello`, then runs each case number it is sent and answers
     /// with the result. Its stdout carries only answers: anything else printed goes to stderr.
     static func serve() throws -> Int32 {
+        guard isatty(STDIN_FILENO) == 0 else {
+            Terminal.error("textreel test-worker: started by `textreel test` to run cases in a process of their own, not by hand; run `textreel test <suite>`")
+            return 2
+        }
         let answers = FileHandle(fileDescriptor: dup(STDOUT_FILENO), closeOnDealloc: true)
         dup2(STDERR_FILENO, STDOUT_FILENO)
         // Set up the fonts while the parent is still reading its cases (a frame of one word).
