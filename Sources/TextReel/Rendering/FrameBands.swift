@@ -81,12 +81,8 @@ extension FrameBands {
 /// first. Shared by the frames of one renderer and the threads encoding them: what it holds
 /// changes only how much work a frame costs, never its bytes.
 final class BandCache: @unchecked Sendable {
-    /// A band compressed: the raw deflate piece, the Adler-32 of its rows and their byte count.
-    struct Entry: Sendable {
-        let stream: [UInt8]
-        let adler: UInt32
-        let length: Int
-    }
+    /// A band compressed: the raw deflate piece of its rows.
+    typealias Entry = PNGWriter.DeflatePiece
 
     private let lock = NSLock()
     private var entries: [FrameBands.Key: (entry: Entry, used: UInt64)] = [:]

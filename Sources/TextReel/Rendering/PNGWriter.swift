@@ -38,20 +38,31 @@ public enum PNGWriter {
     static func bandedStream(_ surface: CairoSurface, _ plan: FrameBands) throws -> [UInt8] {
         let pieces = try plan.bands.map { band in
             if let kept = band.kept { return kept }
-            let piece = try rgbRows(surface, band.rows).withUnsafeBufferPointer { rows in
-                BandCache.Entry(stream: try isal(rows, level: 1, format: UInt16(IGZIP_DEFLATE), final: false),
-                                adler: UInt32(isal_adler32(1, rows.baseAddress, UInt64(rows.count))), length: rows.count)
-            }
+            let piece = try rgbRows(surface, band.rows).withUnsafeBufferPointer { try DeflatePiece($0, level: 1, final: false) }
             if let key = band.key { plan.cache?.store(piece, for: key) }
             return piece
         }
         return zlibStream(joining: pieces, lastIsFinal: false)
     }
 
+    /// Input compressed by ISA-L as a raw deflate piece ended on a byte boundary (a full flush,
+    /// unless `final`), with what joining it to others needs: the input's Adler-32 and length.
+    struct DeflatePiece: Sendable {
+        let stream: [UInt8]
+        let adler: UInt32
+        let length: Int
+
+        init(_ input: UnsafeBufferPointer<UInt8>, level: Int32, final: Bool) throws {
+            stream = try isal(input, level: level, format: UInt16(IGZIP_DEFLATE), final: final)
+            adler = UInt32(isal_adler32(1, input.baseAddress, UInt64(input.count)))
+            length = input.count
+        }
+    }
+
     /// One zlib stream of raw deflate pieces, each ended on a byte boundary, behind the zlib
     /// header, with the Adler-32 of the whole combined from the pieces' (zlib's
     /// `adler32_combine`). When the last piece is not final, an empty final block ends it.
-    private static func zlibStream(joining pieces: [BandCache.Entry], lastIsFinal: Bool) -> [UInt8] {
+    private static func zlibStream(joining pieces: [DeflatePiece], lastIsFinal: Bool) -> [UInt8] {
         var stream: [UInt8] = [0x78, 0x01]   // zlib: deflate, 32 KB window, no dictionary
         stream.reserveCapacity(pieces.reduce(8) { $0 + $1.stream.count })
         var adler: uLong = 1
@@ -184,25 +195,17 @@ public enum PNGWriter {
         /// The input, read by every piece, and each piece's result, written by its own only.
         final class Pieces: @unchecked Sendable {
             let input: UnsafeBufferPointer<UInt8>
-            var results: [Result<(stream: [UInt8], adler: UInt32), Error>]
-            init(_ input: UnsafeBufferPointer<UInt8>, _ count: Int) { self.input = input; results = Array(repeating: .success(([], 0)), count: count) }
+            var results: [Result<DeflatePiece, Error>?]
+            init(_ input: UnsafeBufferPointer<UInt8>, _ count: Int) { self.input = input; results = Array(repeating: nil, count: count) }
         }
         let results = input.withUnsafeBufferPointer { all in
             let pieces = Pieces(all, count)
             DispatchQueue.concurrentPerform(iterations: count) { k in
-                let piece = UnsafeBufferPointer(rebasing: pieces.input[range(k)])
-                pieces.results[k] = Result {
-                    (try isal(piece, level: level, format: UInt16(IGZIP_DEFLATE), final: k == count - 1),
-                     UInt32(isal_adler32(1, piece.baseAddress, UInt64(piece.count))))
-                }
+                pieces.results[k] = Result { try DeflatePiece(UnsafeBufferPointer(rebasing: pieces.input[range(k)]), level: level, final: k == count - 1) }
             }
             return pieces.results
         }
-        let pieces = try results.enumerated().map { k, result in
-            let piece = try result.get()
-            return BandCache.Entry(stream: piece.stream, adler: piece.adler, length: range(k).count)
-        }
-        return zlibStream(joining: pieces, lastIsFinal: true)
+        return zlibStream(joining: try results.map { try $0!.get() }, lastIsFinal: true)
     }
 
     /// A zlib stream by ISA-L's stateless igzip.

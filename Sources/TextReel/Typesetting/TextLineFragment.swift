@@ -62,8 +62,8 @@ public struct TextLineFragment: Hashable, @unchecked Sendable {
     /// Its characters, as UTF-16 offsets into the paragraph's text, an `NSRange` of
     /// `attributedString` (`NSTextLineFragment.characterRange`).
     public var characterRange: NSRange {
-        let start = utf16(utf8Range.lowerBound)
-        return NSRange(location: start, length: utf16(utf8Range.upperBound) - start)
+        let start = text.utf16Offset(ofUTF8: utf8Range.lowerBound)
+        return NSRange(location: start, length: text.utf16Offset(ofUTF8: utf8Range.upperBound) - start)
     }
 
     /// The paragraph's text with its attributes, and `.font` over every character: the font
@@ -88,11 +88,11 @@ public struct TextLineFragment: Hashable, @unchecked Sendable {
 
     /// The paragraph offset (UTF-16) of the caret position nearest `point`, given relative to the
     /// line's `typographicBounds.origin` and confined to this line (`NSTextLineFragment`'s).
-    public func characterIndex(for point: CGPoint) -> Int { utf16(utf8Index(for: point)) }
+    public func characterIndex(for point: CGPoint) -> Int { text.utf16Offset(ofUTF8: utf8Index(for: point)) }
 
     /// Where the caret before paragraph offset `index` (UTF-16) stands on this line, relative to
     /// the line's `typographicBounds.origin`: its x, and the baseline's y.
-    public func locationForCharacter(at index: Int) -> CGPoint { location(atUTF8: utf8(index)) }
+    public func locationForCharacter(at index: Int) -> CGPoint { location(atUTF8: text.utf8Offset(ofUTF16: index)) }
 
     /// `characterIndex(for:)` in UTF-8 bytes.
     func utf8Index(for point: CGPoint) -> Int {
@@ -109,9 +109,6 @@ public struct TextLineFragment: Hashable, @unchecked Sendable {
         let clamped = min(max(index, utf8Range.lowerBound), utf8Range.upperBound)
         return CGPoint(x: cursor.caret(at: clamped).minX + layoutOrigin.x - typographicBounds.minX, y: baseline)
     }
-
-    private func utf16(_ utf8: Int) -> Int { text.utf16Offset(ofUTF8: utf8) }
-    private func utf8(_ utf16: Int) -> Int { text.utf8Offset(ofUTF16: utf16) }
 }
 
 extension TextLineFragment.Shaped {
