@@ -80,6 +80,7 @@ enum RenderCommand {
         let args = try Arguments(raw, command: .render)
         if args.flags.contains("help") { print(help); return 0 }
         let options = try RenderOptions(args)
+        FontSet.standard.prepare()   // the view's fonts, made while the document is read
         // Every file written after the last frame is checked before the first one is drawn.
         for option in ["chart", "animation", "video"] {
             if let path = args.values[option], path != "-" { try Self.checkWritable(path, option: option) }
@@ -90,6 +91,8 @@ enum RenderCommand {
         let video = try args.values["video"].map { try VideoEncoder(output: URL(fileURLWithPath: $0), fps: 30) }
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) }
         if !args.flags.contains("quiet") { for warning in script?.warnings ?? [] { Terminal.error(warning) } }
+        // The inputs' key hashes the environment's fingerprint: made meanwhile, too.
+        let inputsKey = Background { RenderInputs.key(document: options.document, script: script, args: args) }
         let document = try DocumentInput.read(options.document, limits: try LimitOptions.reading(args))
         if !options.quiet { for warning in document.warnings { Terminal.error(warning) } }
         let view = try makeView(document, script: script, args, options)
@@ -99,7 +102,7 @@ enum RenderCommand {
         // composited from, and what their events count) and writes only its own.
         let range = try shard.map { 1...$0.frames.upperBound } ?? args.values["frames"].map { try parseFrames($0, count: runner.frameCount) }
         let written = shard?.frames ?? range
-        let inputs = RenderInputs.key(document: options.document, script: script, args: args)
+        let inputs = inputsKey.value
         let lock = try OutputFolder.prepare(options.out, removingFramesOf: range == nil || shard != nil, inputs: inputs)
         defer { lock.release() }
         Interruption.install()

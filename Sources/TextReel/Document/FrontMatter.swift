@@ -16,6 +16,8 @@ struct FrontMatter {
     /// The front matter at the start of `bytes`, or nil when the file does not start with one
     /// (a `---` line, then lines up to a closing `---` or `...` line).
     init?(_ bytes: UnsafeRawBufferPointer) {
+        // Most files have none: only a first line of exactly `---` is worth decoding lines for.
+        guard bytes.starts(with: "---\n".utf8) || bytes.starts(with: "---\r".utf8) else { return nil }
         var lines: [Substring] = []
         var offset = 0
         let text = String(decoding: bytes.prefix(64 << 10), as: UTF8.self)

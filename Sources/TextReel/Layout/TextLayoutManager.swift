@@ -56,22 +56,31 @@ public final class TextLayoutManager {
     /// measured: (Σ estimated − Σ measured) / Σ measured.
     public var estimateError: Double { measuredTotal > 0 ? (estimatedTotal - measuredTotal) / measuredTotal : 0 }
 
-    init(document: TextDocument, containerWidth: Double, typesetter: Typesetter) {
+    /// `sampledHeight`: `sampledHeight(of:theme:containerWidth:)` for these, when already found.
+    init(document: TextDocument, containerWidth: Double, typesetter: Typesetter, sampledHeight: Double? = nil) {
         self.document = document
         self.containerWidth = containerWidth
         self.typesetter = typesetter
         estimator = HeightEstimator(theme: typesetter.theme, containerWidth: containerWidth)
         heights = HeightIndex()
-        heights = makeLazyIndex()
+        heights = makeLazyIndex(uniform: sampledHeight)
     }
 
-    /// Heights estimated leaf by leaf as they are first needed, from a uniform start: the average
-    /// estimate of a fixed sample of paragraphs.
-    private func makeLazyIndex() -> HeightIndex {
+    /// The average estimate of a fixed sample of 64 paragraphs, where every height starts until
+    /// its leaf is estimated. It parses the sampled sections and needs no fonts, so a view finds
+    /// it before waiting for fonts being set up on another thread (`FontSet.prepare`).
+    static func sampledHeight(of document: TextDocument, theme: Theme, containerWidth: Double) -> Double {
         let count = document.count
-        let sample = count == 0 ? [] : (0..<min(count, 64)).map { $0 * count / min(count, 64) }
-        let uniform = sample.isEmpty ? 0 : sample.reduce(0) { $0 + estimator.estimate(document.paragraphs[$1]) } / Double(sample.count)
-        return HeightIndex(count: count, uniform: uniform) { [unowned self] index in
+        guard count > 0 else { return 0 }
+        let estimator = HeightEstimator(theme: theme, containerWidth: containerWidth)
+        let sample = (0..<min(count, 64)).map { $0 * count / min(count, 64) }
+        return sample.reduce(0) { $0 + estimator.estimate(document.paragraphs[$1]) } / Double(sample.count)
+    }
+
+    /// Heights estimated leaf by leaf as they are first needed, from a uniform start.
+    private func makeLazyIndex(uniform: Double? = nil) -> HeightIndex {
+        let uniform = uniform ?? Self.sampledHeight(of: document, theme: theme, containerWidth: containerWidth)
+        return HeightIndex(count: document.count, uniform: uniform) { [unowned self] index in
             estimator.estimate(document.paragraphs[index])
         }
     }

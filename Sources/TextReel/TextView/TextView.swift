@@ -76,11 +76,14 @@ open class TextView: TextViewportLayoutControllerDelegate {
     /// A view of `document`, `viewportSize` points, drawn at `scale` pixels per point.
     public init(document: TextDocument, viewportSize: CGSize, scale: Double = 1,
                 theme: Theme = Theme(), fontSet: FontSet = .standard, providers: AttachmentProviders = AttachmentProviders()) {
+        // Found before the fonts are asked for: they may still be being set up on another thread.
+        let sampledHeight = TextLayoutManager.sampledHeight(of: document, theme: theme, containerWidth: viewportSize.width)
         fonts = FontSystem.forCurrentThread(fontSet)
         self.providers = providers
         attachmentHost = AttachmentViewHost(providers: providers)
         let typesetter = Typesetter(fonts: fonts, theme: theme, attachmentSize: providers.trackedSize)
-        textLayoutManager = TextLayoutManager(document: document, containerWidth: viewportSize.width, typesetter: typesetter)
+        textLayoutManager = TextLayoutManager(document: document, containerWidth: viewportSize.width, typesetter: typesetter,
+                                              sampledHeight: sampledHeight)
         textViewportLayoutController = TextViewportLayoutController(textLayoutManager: textLayoutManager,
                                                                     viewportHeight: viewportSize.height)
         renderer = FrameRenderer(fonts: fonts, theme: theme, providers: providers)

@@ -71,21 +71,25 @@ enum FontCache {
     }
 
     /// A hash of the files' paths, sizes and modification times, in hexadecimal.
-    /// Found once per process for each list: every thread's font system asks, and a font set
-    /// of 190 files was 1,100 `stat` calls of a first frame.
     private static func identity(of files: [String]) -> String {
-        let key = files.joined(separator: "\n")
-        if let known = identities.withLock({ $0[key] }) { return known }
-        let lines = files.map { file -> String in
-            let status = FileStatus(path: file)
-            return "\(file)|\(status?.size ?? -1)|\(status?.modified ?? -1)"
-        }
-        let identity = String(StableHash.of(lines.joined(separator: "\n")), radix: 16)
-        identities.withLock { $0[key] = identity }
-        return identity
+        let lines = zip(files, statuses(of: files)).map { file, status in "\(file)|\(status?.size ?? -1)|\(status?.modified ?? -1)" }
+        return String(StableHash.of(lines.joined(separator: "\n")), radix: 16)
     }
 
-    private static let identities = Mutex<[String: String]>([:])
+    /// Each file's status (nil: missing), found once per process for each list, under the lock
+    /// (two threads setting up fonts at once stat them once): every thread's font system asks,
+    /// and a font set of 190 files was 1,100 `stat` calls of a first frame.
+    static func statuses(of files: [String]) -> [FileStatus?] {
+        known.withLock { known in
+            let key = files.joined(separator: "\n")
+            if let found = known[key] { return found }
+            let found = files.map { FileStatus(path: $0) }
+            known[key] = found
+            return found
+        }
+    }
+
+    private static let known = Mutex<[String: [FileStatus?]]>([:])
 
     /// A path inside fontconfig's XML.
     static func escape(_ path: String) -> String {

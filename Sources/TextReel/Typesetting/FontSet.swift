@@ -146,3 +146,9 @@ extension Theme {
         }
     }
 }
+
+extension FontSet {
+    /// Starts setting up this set's fonts on another thread, for the first thread that draws with
+    /// them: a command that reads its document next overlaps the two (see `FontSystem.prepare`).
+    public func prepare() { FontSystem.prepare(self) }
+}

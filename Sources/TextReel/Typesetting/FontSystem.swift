@@ -1,5 +1,6 @@
 import CPango
 import Foundation
+import Synchronization
 
 /// One Pango font map on a private `FcConfig`, with fixed font options and resolution, and the
 /// context layouts are made in. Not shared across threads (Pango font maps are not thread-safe).
@@ -16,9 +17,50 @@ final class FontSystem {
         let key = "TextReel.FontSystem." + fontSet.files.joined(separator: "|")
         let storage = Thread.current.threadDictionary
         if let existing = storage[key] as? FontSystem { return existing }
-        let made = FontSystem(fontSet: fontSet)
+        let made = Prepared.take(key) ?? FontSystem(fontSet: fontSet)
         storage[key] = made
         return made
+    }
+
+    /// Starts making `fontSet`'s font system on a thread of its own, for the first thread that
+    /// asks for that set and has none: a process that reads a document first gets its fonts
+    /// set up on the other core meanwhile. One at a time; a second call while one waits does nothing.
+    static func prepare(_ fontSet: FontSet) {
+        let slot = Prepared(key: "TextReel.FontSystem." + fontSet.files.joined(separator: "|"))
+        guard Prepared.waiting.withLock({ current in
+            guard current == nil else { return false }
+            current = slot
+            return true
+        }) else { return }
+        Thread.detachNewThread { slot.fill(FontSystem(fontSet: fontSet)) }
+    }
+
+    /// A font system being made for whichever thread takes it. Safe by construction: `made` is
+    /// written once, before `done` is signalled, and read once, by the one thread that took the
+    /// slot out of `waiting`; the font map is only ever used by that thread afterwards.
+    private final class Prepared: @unchecked Sendable {
+        static let waiting = Mutex<Prepared?>(nil)
+        let key: String
+        private var made: FontSystem?
+        private let done = DispatchSemaphore(value: 0)
+
+        init(key: String) { self.key = key }
+
+        func fill(_ system: FontSystem) {
+            made = system
+            done.signal()
+        }
+
+        /// The prepared system for `key`, waiting for it to be made; nil when none is.
+        static func take(_ key: String) -> FontSystem? {
+            guard let slot = waiting.withLock({ current -> Prepared? in
+                guard let found = current, found.key == key else { return nil }
+                current = nil
+                return found
+            }) else { return nil }
+            slot.done.wait()
+            return slot.made
+        }
     }
 
     /// Frees the calling thread's fonts under the `FontLock`: its TextReel font systems and
@@ -89,16 +131,19 @@ final class FontSystem {
     /// also gives SVG text (librsvg draws it with Pango's default font map, which uses the
     /// current configuration) TextReel's fonts instead of whatever the machine's rules pick.
     /// A configuration of its own, not a font system's: each of those is one thread's.
-    private static let currentConfiguration: Void = {
-        let (config, _) = configuration(for: .standard)
-        FcConfigSetCurrent(config)
-        FcConfigDestroy(config)
+    /// The standard set's configuration is loaded once and shared: by the current configuration
+    /// and by every font map of the standard set (a configuration is not changed once loaded, and
+    /// is only used under the font lock, as `make` is).
+    nonisolated(unsafe) private static let currentConfiguration: (config: OpaquePointer, problem: TextReelError?) = {
+        let standard = configuration(for: .standard)
+        FcConfigSetCurrent(standard.0)
+        return standard
     }()
 
     private static func make(_ fontSet: FontSet) -> (UnsafeMutablePointer<PangoFontMap>, OpaquePointer, OpaquePointer, TextReelError?) {
         _ = pinnedLanguages
-        _ = currentConfiguration
-        let (config, problem) = configuration(for: fontSet)
+        let standard = currentConfiguration
+        let (config, problem) = fontSet.files == FontSet.standard.files ? (FcConfigReference(standard.config)!, standard.problem) : configuration(for: fontSet)
         defer { FcConfigDestroy(config) }
         let fontMap = pango_cairo_font_map_new_for_font_type(CAIRO_FONT_TYPE_FT)!
         pango_fc_font_map_set_config(OpaquePointer(fontMap), config)
@@ -124,8 +169,10 @@ final class FontSystem {
     private static func configuration(for fontSet: FontSet) -> (OpaquePointer, TextReelError?) {
         var problem: TextReelError?
         let config = FcConfigCreate()!
-        for file in fontSet.files where !FileManager.default.fileExists(atPath: file) {
-            problem = problem ?? TextReelError("font file \(file) is missing; run `make setup` to install the font packages")
+        let statuses = zip(fontSet.files, FontCache.statuses(of: fontSet.files))
+        let present = statuses.compactMap { file, status in status == nil ? nil : file }
+        if let (file, _) = statuses.first(where: { $1 == nil }) {
+            problem = TextReelError("font file \(file) is missing; run `make setup` to install the font packages")
         }
         // The font files as one folder with fontconfig's own cache beside it: scanning 23 files
         // (two CJK collections of ten faces) costs tens of milliseconds per process; reading the
@@ -140,7 +187,7 @@ final class FontSystem {
         if let cached, FcConfigAppFontAddDir(config, cached.fonts.path) != 0 {
             // Loaded from the folder (and its cache).
         } else {
-            for file in fontSet.files where FileManager.default.fileExists(atPath: file) {
+            for file in present {
                 if FcConfigAppFontAddFile(config, file) == 0 {
                     problem = problem ?? TextReelError("fontconfig could not load font file \(file)")
                 }
