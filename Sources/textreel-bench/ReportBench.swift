@@ -40,7 +40,7 @@ enum ReportBench {
                                    "--dump-dom", page.absoluteString]
                     p.standardOutput = FileHandle.nullDevice
                     p.standardError = FileHandle.nullDevice
-                    try p.run(); p.waitUntilExit()
+                    try ProcessExit.run(p)
                 })
             }
         }

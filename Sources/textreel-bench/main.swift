@@ -15,9 +15,10 @@ func child(_ args: [String]) throws -> [String: Double] {
     process.arguments = args
     let pipe = Pipe()
     process.standardOutput = pipe
+    let exit = ProcessExit(of: process)
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
+    exit.wait()
     guard process.terminationStatus == 0,
           let object = try JSONSerialization.jsonObject(with: data) as? [String: Double] else {
         throw TextReelError("benchmark child \(args) failed")
@@ -271,7 +272,7 @@ func processSeconds(_ arguments: [String], before: () -> Void = {}) throws -> [D
             p.executableURL = textreel
             p.arguments = arguments
             p.standardOutput = FileHandle.nullDevice
-            try p.run(); p.waitUntilExit()
+            try ProcessExit.run(p)
         }
     }
 }
@@ -354,7 +355,7 @@ if let path = ["/usr/bin/pango-view", "/usr/local/bin/pango-view"].first(where: 
             let p = Process()
             p.executableURL = URL(fileURLWithPath: path)
             p.arguments = ["--no-display", "-q", "--width=736", "--font=Noto Sans 15", "--output=\(folder.path)/pango-view.png", text.path]
-            try p.run(); p.waitUntilExit()
+            try ProcessExit.run(p)
         })
     }
     pangoView = Measure.median(runs)

@@ -34,10 +34,6 @@ enum CaseWorkers {
     final class Pool: @unchecked Sendable {
         private let hello: Hello
         private let lock = NSLock()
-        /// Held while a worker's pipes are made and it is started: Foundation's pipes are not
-        /// close-on-exec, so a worker started at the same moment on another thread could inherit
-        /// another's pipe ends and keep it from ever seeing the end of its input.
-        private static let spawning = NSLock()
         private var workers: [Worker] = []
         /// Started and not yet taken by a thread.
         private var idle: [Worker] = []
@@ -53,7 +49,7 @@ enum CaseWorkers {
 
         private func start() throws -> Worker {
             let number = lock.withLock { started += 1; return started }
-            let worker = try Self.spawning.withLock { try Worker(hello: hello, number: number) }
+            let worker = try Worker(hello: hello, number: number)
             lock.withLock { workers.append(worker) }
             return worker
         }
@@ -110,32 +106,26 @@ enum CaseWorkers {
         /// The worker ended before answering: how, and what it wrote to stderr meanwhile.
         struct Ended: Error { let how: String; let stderr: String }
 
-        private let process = Process()
-        private let input = Pipe(), output = Pipe()
-        private let stderrWriter: FileHandle
+        private let process: ChildProcess
         private let stderrReader: FileHandle
         private var buffer = Data()
 
         init(hello: Hello, number: Int) throws {
             let path = FileManager.default.temporaryDirectory.appendingPathComponent("textreel-worker-\(getpid())-\(number)-\(UUID().uuidString).stderr").path
-            guard FileManager.default.createFile(atPath: path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw TextReelError(file: path, "cannot make the worker's stderr file")
-            }
-            defer { unlink(path) }
-            stderrWriter = try FileHandle(forWritingTo: URL(fileURLWithPath: path))
-            stderrReader = try FileHandle(forReadingFrom: URL(fileURLWithPath: path))
+            let writer = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+            guard writer >= 0 else { throw TextReelError(file: path, "cannot make the worker's stderr file") }
+            defer { close(writer) }
+            let reader = open(path, O_RDONLY | O_CLOEXEC)
+            unlink(path)
+            guard reader >= 0 else { throw TextReelError(file: path, "cannot read the worker's stderr file") }
+            stderrReader = FileHandle(fileDescriptor: reader, closeOnDealloc: true)
             // This executable, as it is now (not a path a rebuild could replace).
-            process.executableURL = URL(fileURLWithPath: "/proc/self/exe")
-            process.arguments = ["test-worker"]
-            process.standardInput = input
-            process.standardOutput = output
-            process.standardError = stderrWriter
-            try process.run()
+            process = try ChildProcess("/proc/self/exe", ["test-worker"], stderr: writer)
             try send(JSONEncoder().encode(hello))
         }
 
         private func send(_ line: Data) throws {
-            do { try input.fileHandleForWriting.write(contentsOf: line + Data("\n".utf8)) } catch { throw ended() }
+            do { try process.input.write(contentsOf: line + Data("\n".utf8)) } catch { throw ended() }
         }
 
         /// Sends `job`; returns the worker's result for it.
@@ -147,7 +137,7 @@ enum CaseWorkers {
                     buffer.removeSubrange(buffer.startIndex...newline)
                     return try JSONDecoder().decode(CaseResult.self, from: line)
                 }
-                let chunk = output.fileHandleForReading.availableData
+                let chunk = process.output.availableData
                 if chunk.isEmpty { throw ended() }
                 buffer.append(chunk)
             }
@@ -155,23 +145,22 @@ enum CaseWorkers {
 
         /// What became of a worker that stopped answering.
         private func ended() -> Ended {
-            process.waitUntilExit()
-            let how = process.terminationReason == .uncaughtSignal
-                ? "was killed by signal \(process.terminationStatus)" : "exited with status \(process.terminationStatus)"
+            let how = switch process.wait() {
+            case .signalled(let signal): "was killed by signal \(signal)"
+            case .exited(let status): "exited with status \(status)"
+            }
             return Ended(how: how, stderr: newStderr().trimmingCharacters(in: .whitespacesAndNewlines))
         }
 
         /// What the worker wrote to stderr since the last look.
         func newStderr() -> String { String(decoding: stderrReader.availableData, as: UTF8.self) }
 
-        func closeInput() { try? input.fileHandleForWriting.close() }
+        func closeInput() { try? process.input.close() }
 
         func waitUntilExit() {
-            if process.isRunning { process.waitUntilExit() }
+            process.wait()
             let rest = newStderr()
             if !rest.isEmpty { Terminal.write(rest, to: STDERR_FILENO) }
-            try? stderrWriter.close()
-            try? stderrReader.close()
         }
     }
 

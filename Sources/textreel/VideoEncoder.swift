@@ -5,6 +5,7 @@ import TextReel
 final class VideoEncoder {
     let output: URL
     private var process: Process?
+    private var exitWatch: ProcessExit?
     private var pipe: Pipe?
 
     init(output: URL, fps: Double) throws {
@@ -34,6 +35,7 @@ final class VideoEncoder {
         process.arguments = arguments + [output.path]
         let pipe = Pipe()
         process.standardInput = pipe
+        exitWatch = ProcessExit(of: process)
         try process.run()
         self.process = process
         self.pipe = pipe
@@ -45,7 +47,7 @@ final class VideoEncoder {
 
     func finish() throws {
         try pipe?.fileHandleForWriting.close()
-        process?.waitUntilExit()
+        exitWatch?.wait()
         guard process?.terminationStatus == 0 else {
             throw TextReelError(file: output.path, "ffmpeg failed to encode the video (status \(process?.terminationStatus ?? -1))")
         }
