@@ -1,5 +1,6 @@
 import CCompress
 import Foundation
+import Synchronization
 
 /// How frames are compressed. Every mode is deterministic: the same frame gives the same bytes.
 public enum PNGCompression: String, Sendable, CaseIterable {
@@ -94,19 +95,42 @@ public enum PNGWriter {
 
     /// Straight RGBA pixels (4 bytes each, row after row) as an RGBA PNG.
     public static func encodeRGBA(_ pixels: [UInt8], width: Int, height: Int, compression: PNGCompression = .fast) throws -> Data {
-        let rowBytes = 1 + width * 4
-        let rows = [UInt8](largeBufferOf: rowBytes * height) { out in
-            pixels.withUnsafeBufferPointer { p in
-                for y in 0..<height {
-                    out[y * rowBytes] = 0   // filter type None
-                    (out + y * rowBytes + 1).update(from: p.baseAddress! + y * width * 4, count: width * 4)
+        let rowBytes = 1 + width * 4, total = rowBytes * height
+        let stream = try pixels.withUnsafeBufferPointer { p -> [UInt8] in
+            let source = RGBARows(pixels: p.baseAddress!, rowBytes: rowBytes)
+            // A large image (a 4000 × 3000 diff image is 48 MB of rows) is compressed in pieces
+            // at once, each making its own part of the scanlines.
+            if compression == .fast && total >= 2 * isalPieceBytes {
+                return try isalInPieces(count: total) { range, out in source.copy(range, to: out) }
+            }
+            let rows = [UInt8](largeBufferOf: total) { source.copy(0..<total, to: $0) }
+            return try self.stream(rows, height: height, compression: compression)
+        }
+        return png(stream: stream, width: width, height: height, colorType: 6)
+    }
+
+    /// The scanlines of RGBA pixels, each led by filter byte None, made a range at a time.
+    private struct RGBARows: @unchecked Sendable {
+        let pixels: UnsafePointer<UInt8>
+        let rowBytes: Int
+
+        /// Bytes `range` of the scanlines into `out`.
+        func copy(_ range: Range<Int>, to out: UnsafeMutablePointer<UInt8>) {
+            var at = range.lowerBound, target = out
+            while at < range.upperBound {
+                let row = at / rowBytes, column = at % rowBytes
+                if column == 0 {
+                    target.pointee = 0   // filter type None
+                    target += 1
+                    at += 1
+                    continue
                 }
+                let count = min(range.upperBound, (row + 1) * rowBytes) - at
+                target.update(from: pixels + row * (rowBytes - 1) + column - 1, count: count)
+                target += count
+                at += count
             }
         }
-        // A large image (a 4000 × 3000 diff image is 48 MB of rows) is compressed in pieces at once.
-        let stream = compression == .fast && rows.count >= 2 * isalPieceBytes
-            ? try isalInPieces(rows, level: 1) : try self.stream(rows, height: height, compression: compression)
-        return png(stream: stream, width: width, height: height, colorType: 6)
     }
 
     /// `rows` are the scanlines, each led by its filter byte (0: None).
@@ -188,24 +212,28 @@ public enum PNGWriter {
     /// piece a raw deflate stream by ISA-L ended on a byte boundary (a full flush; the last one
     /// final), behind the zlib header, with the Adler-32 of the whole (zlib combines the pieces')
     /// after them. A piece refers to nothing before it, which costs a few bytes.
-    static func isalInPieces(_ input: [UInt8], level: Int32) throws -> [UInt8] {
-        let count = (input.count + isalPieceBytes - 1) / isalPieceBytes
-        let total = input.count
-        @Sendable func range(_ k: Int) -> Range<Int> { k * isalPieceBytes..<min(total, (k + 1) * isalPieceBytes) }
-        /// The input, read by every piece, and each piece's result, written by its own only.
+    static func isalInPieces(count total: Int, fill: @Sendable (Range<Int>, UnsafeMutablePointer<UInt8>) -> Void) throws -> [UInt8] {
+        let count = (total + isalPieceBytes - 1) / isalPieceBytes
+        /// Each piece's result, written by its own only.
         final class Pieces: @unchecked Sendable {
-            let input: UnsafeBufferPointer<UInt8>
             var results: [Result<DeflatePiece, Error>?]
-            init(_ input: UnsafeBufferPointer<UInt8>, _ count: Int) { self.input = input; results = Array(repeating: nil, count: count) }
+            init(_ count: Int) { results = Array(repeating: nil, count: count) }
         }
-        let results = input.withUnsafeBufferPointer { all in
-            let pieces = Pieces(all, count)
-            DispatchQueue.concurrentPerform(iterations: count) { k in
-                pieces.results[k] = Result { try DeflatePiece(UnsafeBufferPointer(rebasing: pieces.input[range(k)]), level: level, final: k == count - 1) }
+        let pieces = Pieces(count)
+        // A piece's input buffer is handed on to the next piece: as many are made as run at
+        // once, not one per piece (fresh memory is zeroed by the kernel: 48 MB of it cost more
+        // than copying the rows).
+        let spare = Mutex<[[UInt8]]>([])
+        DispatchQueue.concurrentPerform(iterations: count) { k in
+            let range = k * isalPieceBytes..<min(total, (k + 1) * isalPieceBytes)
+            var input = spare.withLock { $0.popLast() } ?? [UInt8](unsafeUninitializedCapacity: isalPieceBytes) { $1 = $0.count }
+            pieces.results[k] = input.withUnsafeMutableBufferPointer { buffer in
+                fill(range, buffer.baseAddress!)
+                return Result { try DeflatePiece(UnsafeBufferPointer(rebasing: buffer[..<range.count]), level: 1, final: k == count - 1) }
             }
-            return pieces.results
+            spare.withLock { $0.append(input) }
         }
-        return zlibStream(joining: try results.map { try $0!.get() }, lastIsFinal: true)
+        return zlibStream(joining: try pieces.results.map { try $0!.get() }, lastIsFinal: true)
     }
 
     /// A zlib stream by ISA-L's stateless igzip.
