@@ -1,0 +1,63 @@
+import XCTest
+@testable import TextReel
+
+/// `events.jsonl` lines are written by `JSONText`, not by Foundation's encoder: every line of
+/// every golden fixture's script (scrolls, edits, selections, marked text, attachment events),
+/// and values the fixtures lack, must be the encoder's bytes exactly.
+final class EventLineTests: XCTestCase {
+    private let encoder: JSONEncoder = {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = .sortedKeys
+        return encoder
+    }()
+
+    func testEveryFixtureLineIsTheEncodersBytes() throws {
+        let golden = Paths.fixtures.appendingPathComponent("golden")
+        var lines = 0, kinds = Set<String>()
+        for name in try FileManager.default.contentsOfDirectory(atPath: golden.path).sorted() {
+            let folder = golden.appendingPathComponent(name)
+            guard let text = try? String(contentsOf: folder.appendingPathComponent("case.json5"), encoding: .utf8),
+                  let document = Self.value(of: "document", in: text), let script = Self.value(of: "script", in: text) else { continue }
+            let view = TextView(document: try TextDocument(contentsOf: folder.appendingPathComponent(document)),
+                                viewportSize: CGSize(width: 480, height: 360))
+            try ScriptRunner(view: view, script: ScrollScript(contentsOf: folder.appendingPathComponent(script))).run(drawing: 0...0) { _, _, event in
+                XCTAssertEqual(String(decoding: event.jsonLine, as: UTF8.self), String(decoding: try encoder.encode(event), as: UTF8.self),
+                               "\(name), frame \(event.frame)")
+                lines += 1
+                if event.selection != nil { kinds.insert("selection") }
+                if event.selection?.marked != nil { kinds.insert("marked") }
+                if !event.edits.isEmpty { kinds.insert("edits") }
+                if !event.attachments.isEmpty { kinds.insert("attachments") }
+            }
+        }
+        // Marked text, which no fixture has.
+        let view = TextView(document: try TextDocument(markdown: "Type here: and there.\n"), viewportSize: CGSize(width: 300, height: 200))
+        let script = try ScrollScript(data: Data(#"{steps: [{select: {paragraph: 0, from: 10}}, {setMarkedText: "に"}, {setMarkedText: "日本/語"}, {wait: 0.1}, {unmarkText: true}, {wait: 0.1}]}"#.utf8))
+        try ScriptRunner(view: view, script: script).run { _, _, event in
+            XCTAssertEqual(String(decoding: event.jsonLine, as: UTF8.self), String(decoding: try encoder.encode(event), as: UTF8.self))
+            if event.selection?.marked != nil { kinds.insert("marked") }
+        }
+        XCTAssertGreaterThan(lines, 300)
+        XCTAssertEqual(kinds, ["selection", "marked", "edits", "attachments"], "the fixtures cover every part of a line")
+    }
+
+    /// Strings with everything JSON escapes, numbers of every form, nil fields left out.
+    func testEscapesAndNumbersAreTheEncoders() throws {
+        let view = TextView(document: try TextDocument(markdown: "One.\n"), viewportSize: CGSize(width: 200, height: 100))
+        var event = FrameEvent(frame: 1, time: 1e-7, pass: try view.layoutPass(), edits: [FrameEvent.Edit(kind: "insert", paragraph: nil, index: 3)],
+                               snapshots: ["a/b \"c\" \\ \u{1}\u{8}\u{c}\n\r\t\u{1f} é 😀 \u{7f} \u{2028}"])
+        event.correction = -0.0
+        event.checks.estimateError = 0.30000000000000004
+        event.checks.jump = 1e21
+        event.viewport.y = 1.2345678901234568e+17
+        event.attachments = [AttachmentEvent(id: "v/1", provider: "video", event: .kept,
+                                             state: ["time": .number(2.5e-5), "on": .bool(true), "label": .string("a\"b"), "Z": .number(-3)])]
+        XCTAssertEqual(String(decoding: event.jsonLine, as: UTF8.self), String(decoding: try encoder.encode(event), as: UTF8.self))
+    }
+
+    /// `key: "value"` in a case file.
+    private static func value(of key: String, in text: String) -> String? {
+        guard let range = text.range(of: "\(key): \"") else { return nil }
+        return String(text[range.upperBound...].prefix { $0 != "\"" })
+    }
+}
