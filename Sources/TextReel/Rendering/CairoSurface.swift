@@ -24,6 +24,21 @@ final class CairoSurface {
                                              Int32(self.width), Int32(self.height))
     }
 
+    /// An opaque surface whose pixels start as whatever its memory held, for a frame painted all
+    /// over in an opaque colour first: a new surface is cleared by pixman, a 2 MB memset a frame
+    /// that the background fill then overwrites.
+    init(unclearedWidth width: Int, height: Int) {
+        self.width = max(width, 1)
+        self.height = max(height, 1)
+        let stride = Int(cairo_format_stride_for_width(CAIRO_FORMAT_RGB24, Int32(self.width)))
+        let memory = malloc(stride * self.height)!
+        surface = cairo_image_surface_create_for_data(memory.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_RGB24,
+                                                      Int32(self.width), Int32(self.height), Int32(stride))
+        cairo_surface_set_user_data(surface, &Self.memoryKey, memory, free)   // freed with the surface
+    }
+
+    nonisolated(unsafe) private static var memoryKey = cairo_user_data_key_t()
+
     /// Takes ownership of an existing surface.
     init(taking surface: OpaquePointer) {
         self.surface = surface

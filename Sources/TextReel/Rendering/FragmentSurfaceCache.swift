@@ -69,6 +69,13 @@ final class FragmentSurfaceCache {
     /// Drops entries far from `visible`, then the farthest until the cache fits its budget.
     func trim(around visible: CGRect) {
         func distance(_ y: Double) -> Double { y < visible.minY ? visible.minY - y : max(y - visible.maxY, 0) }
+        // Within the budget only the far ones go, in any order: no ranking (a sort a frame).
+        guard bytes > budget else {
+            for key in entries.compactMap({ distance($0.value.lastY) > keptDistance ? $0.key : nil }) {
+                bytes -= entries.removeValue(forKey: key)!.surface.byteCount
+            }
+            return
+        }
         let ranked = entries.sorted {
             let a = distance($0.value.lastY), b = distance($1.value.lastY)
             if a != b { return a > b }

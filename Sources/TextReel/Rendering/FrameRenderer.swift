@@ -117,7 +117,8 @@ final class FrameRenderer {
             let rows = Int(y)..<Int(y) + surface.height
             return plan.bands.allSatisfy { $0.kept != nil || !$0.rows.overlaps(rows) }
         }
-        let frame = CairoSurface(width: width, height: height, opaque: true)
+        // Painted all over in the (opaque) background first.
+        let frame = CairoSurface(unclearedWidth: width, height: height)
         compositing.lock()
         defer { compositing.unlock() }
         frame.draw { cr in
