@@ -117,12 +117,16 @@ final class FrameRenderer {
             let rows = Int(y)..<Int(y) + surface.height
             return plan.bands.allSatisfy { $0.kept != nil || !$0.rows.overlaps(rows) }
         }
-        // Painted all over in the (opaque) background first.
+        // Not cleared: the rows drawn now get the (opaque) background first, and deferred rows
+        // theirs when they are drawn; until then nothing reads them (a surface drawn now may
+        // reach into them, over whatever the memory held).
         let frame = CairoSurface(unclearedWidth: width, height: height)
         compositing.lock()
         defer { compositing.unlock() }
         frame.draw { cr in
-            Paint.fill(cr, CGRect(x: 0, y: 0, width: frame.width, height: frame.height), theme.background)
+            for band in plan.bands where band.kept == nil {
+                Paint.fill(cr, CGRect(x: 0, y: band.rows.lowerBound, width: frame.width, height: band.rows.count), theme.background)
+            }
             if !highlight.isEmpty {
                 // Behind the text: fragment surfaces are transparent around their glyphs.
                 cairo_save(cr)
