@@ -130,10 +130,8 @@ final class FontSystem {
     /// TextReel's own the current configuration first leaves that thread nothing to load; it
     /// also gives SVG text (librsvg draws it with Pango's default font map, which uses the
     /// current configuration) TextReel's fonts instead of whatever the machine's rules pick.
-    /// A configuration of its own, not a font system's: each of those is one thread's.
-    /// The standard set's configuration is loaded once and shared: by the current configuration
-    /// and by every font map of the standard set (a configuration is not changed once loaded, and
-    /// is only used under the font lock, as `make` is).
+    /// It is the standard set's, loaded once and shared with every font map of that set: a
+    /// configuration is not changed once loaded, and fontconfig counts its references.
     nonisolated(unsafe) private static let currentConfiguration: (config: OpaquePointer, problem: TextReelError?) = {
         let standard = configuration(for: .standard)
         FcConfigSetCurrent(standard.0)
