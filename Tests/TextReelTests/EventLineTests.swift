@@ -55,6 +55,33 @@ final class EventLineTests: XCTestCase {
         XCTAssertEqual(String(decoding: event.jsonLine, as: UTF8.self), String(decoding: try encoder.encode(event), as: UTF8.self))
     }
 
+    /// Random strings (every control character, DEL, line separators, astral planes) and random
+    /// finite doubles (any bit pattern: subnormals, huge and tiny exponents; and whole numbers),
+    /// fixed seed.
+    func testRandomStringsAndNumbersAreTheEncoders() throws {
+        var random = SplitMix(seed: 35)
+        let specials: [UInt32] = [0, 0x1F, 0x22, 0x2F, 0x5C, 0x7F, 0x85, 0x2028, 0x2029, 0xFEFF, 0x1F600, 0x10FFFF]
+        for _ in 0..<2000 {
+            let scalars = (0..<Int(random.next() % 12)).compactMap { _ -> Unicode.Scalar? in
+                let r = random.next()
+                switch r % 3 {
+                case 0: return Unicode.Scalar(specials[Int(r / 3 % UInt64(specials.count))])
+                case 1: return Unicode.Scalar(UInt32(r >> 8 % 0x80))
+                default: return Unicode.Scalar(UInt32(r >> 8 % 0x11_0000))   // nil for a surrogate
+                }
+            }
+            let string = String(String.UnicodeScalarView(scalars))
+            var number = Double(bitPattern: random.next())
+            if !number.isFinite { number = 0.1 }
+            let whole = Double(Int32(truncatingIfNeeded: random.next()))
+            var json = JSONText()
+            json.array([string])
+            json.array([number, whole])
+            let expected = try encoder.encode([string]) + encoder.encode([number, whole])
+            XCTAssertEqual(String(decoding: json.bytes, as: UTF8.self), String(decoding: expected, as: UTF8.self))
+        }
+    }
+
     /// `key: "value"` in a case file.
     private static func value(of key: String, in text: String) -> String? {
         guard let range = text.range(of: "\(key): \"") else { return nil }
