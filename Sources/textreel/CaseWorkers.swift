@@ -148,6 +148,7 @@ enum CaseWorkers {
             let how = switch process.wait() {
             case .signalled(let signal): "was killed by signal \(signal)"
             case .exited(let status): "exited with status \(status)"
+            case .unknown(let why): "ended, and could not be waited for (\(why))"
             }
             return Ended(how: how, stderr: newStderr().trimmingCharacters(in: .whitespacesAndNewlines))
         }

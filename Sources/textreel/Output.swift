@@ -159,7 +159,7 @@ final class RenderRecord {
 
     /// Frame `event`'s line, written once its file (if any) is among the first `onDisk` written.
     func add(_ event: FrameEvent, file: (index: Int, url: URL)?, drawn: Bool, onDisk: Int) throws {
-        pending.append((file, Data(event.jsonLine + [0x0A]), event, drawn))
+        pending.append((file, Data(try event.jsonLine() + [0x0A]), event, drawn))
         try flush(onDisk: onDisk)
     }
 

@@ -1,10 +1,12 @@
 /// `events.jsonl`'s line, written by `JSONText`: the bytes `JSONEncoder` with `.sortedKeys`
 /// writes for the same event (a test holds the two together), several times faster.
 extension FrameEvent: JSONTextWritable {
-    /// The event as one line of `events.jsonl`, without its newline.
-    public var jsonLine: [UInt8] {
+    /// The event as one line of `events.jsonl`, without its newline; throws for a number that
+    /// is NaN or infinite, as the encoder does.
+    public func jsonLine() throws -> [UInt8] {
         var json = JSONText()
         write(to: &json)
+        guard !json.hasNonFinite else { throw TextReelError("frame \(frame): a number in its event is not finite (NaN or infinity); events.jsonl cannot hold it") }
         return json.bytes
     }
 

@@ -5,6 +5,8 @@
 /// (by UTF-8 bytes); a test compares every kind of line with the encoder's.
 struct JSONText {
     private(set) var bytes: [UInt8] = []
+    /// A number was NaN or infinite, which JSON cannot say (the encoder throws; `null` stands in).
+    private(set) var hasNonFinite = false
     /// No value has been written yet at the current level (no comma is due).
     private var first = true
 
@@ -45,6 +47,11 @@ struct JSONText {
     }
 
     mutating func number(_ value: Double) {
+        guard value.isFinite else {
+            hasNonFinite = true
+            bytes.append(contentsOf: "null".utf8)
+            return
+        }
         var text = value.description
         if text.hasSuffix(".0") { text.removeLast(2) }
         bytes.append(contentsOf: text.utf8)

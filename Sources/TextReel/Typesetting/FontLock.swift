@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// The process-wide lock around everything that may open or close a font face: shaping a
 /// paragraph, measuring or drawing a Pango layout, freeing one, making or freeing a font map,
@@ -13,10 +14,21 @@ import Foundation
 /// layout freed while a fragment is being shaped takes it again.
 enum FontLock {
     private static let lock = NSRecursiveLock()
+    /// The thread holding the lock (`pthread_self`), 0 when none: written only by the holder.
+    private static let owner = Atomic<UInt>(0)
 
     static func run<T>(_ body: () throws -> T) rethrows -> T {
         lock.lock()
-        defer { lock.unlock() }
+        let outer = owner.load(ordering: .relaxed)
+        owner.store(UInt(pthread_self()), ordering: .relaxed)
+        defer {
+            owner.store(outer, ordering: .relaxed)
+            lock.unlock()
+        }
         return try body()
     }
+
+    /// Whether the calling thread holds the lock (it must not then wait for another thread
+    /// that needs it).
+    static var isHeldByCurrentThread: Bool { owner.load(ordering: .relaxed) == UInt(pthread_self()) }
 }

@@ -32,6 +32,7 @@ final class FontSystem {
             current = slot
             return true
         }) else { return }
+        _ = pinnedLanguages   // setenv here, not beside threads reading the environment
         Thread.detachNewThread { slot.fill(FontSystem(fontSet: fontSet)) }
     }
 
@@ -51,9 +52,10 @@ final class FontSystem {
             done.signal()
         }
 
-        /// The prepared system for `key`, waiting for it to be made; nil when none is.
+        /// The prepared system for `key`, waiting for it to be made; nil when none is, or when
+        /// the caller holds the font lock (the thread making it needs that lock).
         static func take(_ key: String) -> FontSystem? {
-            guard let slot = waiting.withLock({ current -> Prepared? in
+            guard !FontLock.isHeldByCurrentThread, let slot = waiting.withLock({ current -> Prepared? in
                 guard let found = current, found.key == key else { return nil }
                 current = nil
                 return found
