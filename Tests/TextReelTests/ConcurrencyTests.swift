@@ -72,4 +72,36 @@ final class ConcurrencyTests: XCTestCase {
         group.wait()
         XCTAssertEqual(results.differing, [], "\(results.differing.count) of \(threads * rounds) parallel results differ from the serial run")
     }
+    /// Fonts prepared on another thread (`FontSet.prepare`, as `textreel render` does while it
+    /// reads the document) are taken by the first thread that draws, and draw what fonts made
+    /// on that thread draw; a thread holding the font lock makes its own instead of waiting.
+    func testPreparedFontsDrawTheSameFrame() throws {
+        let document = try TextDocument(contentsOf: Paths.demo)
+        let frame: @Sendable () throws -> Data = {
+            try TextView(document: document, viewportSize: CGSize(width: 480, height: 360)).renderFrame().pngData()
+        }
+        func onNewThread(_ body: @escaping @Sendable () throws -> Data) throws -> Data {
+            final class Box: @unchecked Sendable { var result: Result<Data, Error>? }
+            let box = Box(), done = DispatchSemaphore(value: 0)
+            let thread = Thread {
+                box.result = Result { try body() }
+                FontSet.releaseThreadFonts()
+                done.signal()
+            }
+            thread.start()
+            done.wait()
+            return try box.result!.get()
+        }
+        let plain = try onNewThread { try frame() }
+        let prepared = try onNewThread {
+            FontSet.standard.prepare()
+            return try frame()
+        }
+        XCTAssertEqual(prepared, plain)
+        let underLock = try onNewThread {
+            FontSet.standard.prepare()
+            return try FontLock.run { try frame() }   // would wait forever for fonts made under the lock
+        }
+        XCTAssertEqual(underLock, plain)
+    }
 }
