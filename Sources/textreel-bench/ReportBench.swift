@@ -33,15 +33,8 @@ enum ReportBench {
         var opens: [Double] = []
         if let chromium = ["/usr/bin/chromium", "/usr/bin/chromium-browser"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
             for _ in 0..<3 {
-                opens.append(try Measure.seconds {
-                    let p = Process()
-                    p.executableURL = URL(fileURLWithPath: chromium)
-                    p.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder.path)/chromium-profile",
-                                   "--dump-dom", page.absoluteString]
-                    p.standardOutput = FileHandle.nullDevice
-                    p.standardError = FileHandle.nullDevice
-                    try ProcessExit.run(p)
-                })
+                opens.append(try PeersBench.run([chromium, "--headless", "--no-sandbox", "--disable-gpu", "--user-data-dir=\(folder.path)/chromium-profile",
+                                                 "--dump-dom", page.absoluteString]).seconds)
             }
         }
         return ["failingFrames": Double(results.reduce(0) { $0 + $1.diffs.count }), "htmlBytes": size, "writeSeconds": write,

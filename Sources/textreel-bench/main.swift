@@ -15,10 +15,9 @@ func child(_ args: [String]) throws -> [String: Double] {
     process.arguments = args
     let pipe = Pipe()
     process.standardOutput = pipe
-    let exit = ProcessExit(of: process)
     try process.run()
     let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    exit.wait()
+    process.waitUntilExit()
     guard process.terminationStatus == 0,
           let object = try JSONSerialization.jsonObject(with: data) as? [String: Double] else {
         throw TextReelError("benchmark child \(args) failed")
@@ -267,14 +266,19 @@ func processSeconds(_ arguments: [String], runs: Int = 5, before: () -> Void = {
     guard FileManager.default.isExecutableFile(atPath: textreel.path) else { return nil }
     return try (0..<runs).map { _ in
         before()
-        return try Measure.seconds {
-            let p = Process()
-            p.executableURL = textreel
-            p.arguments = arguments
-            p.standardOutput = FileHandle.nullDevice
-            try ProcessExit.run(p)
-        }
+        return try PeersBench.run([textreel.path] + arguments).seconds
     }
+}
+/// `a` and `b` as whole processes in turn, seven pairs: each one's median and the median of the
+/// pairs' ratios (the machine's speed drifts more between five runs of one and five of the
+/// other than the two differ); nil when textreel is not built.
+func processPairs(_ a: [String], _ b: [String]) throws -> (a: Double, b: Double, ratio: Double)? {
+    var pairs: [(a: Double, b: Double)] = []
+    for _ in 0..<7 {
+        guard let first = try processSeconds(a, runs: 1), let second = try processSeconds(b, runs: 1) else { return nil }
+        pairs.append((first[0], second[0]))
+    }
+    return (Measure.median(pairs.map(\.a)), Measure.median(pairs.map(\.b)), Measure.median(pairs.map { $0.a / $0.b }))
 }
 let diffRuns = try processSeconds(["diff", bigA.path, bigB.path, "--out", folder.appendingPathComponent("diff-out.png").path])
 results["diff"]!["processMps"] = diffRuns.map { 12 / Measure.median($0) } ?? 0
@@ -284,20 +288,12 @@ results["diff"]!["processMps"] = diffRuns.map { 12 / Measure.median($0) } ?? 0
 // are deleted first, and every frame is a new file either way).
 let scrollScript = folder.appendingPathComponent("process-scroll.json5"), scrollOut = folder.appendingPathComponent("process-scroll")
 try Data(#"{fps: 60, steps: [{wait: 0}, {scroll: {by: 7176, duration: 4.98, curve: "linear"}}]}"#.utf8).write(to: scrollScript)
-// A first frame and `--version` in turn, seven pairs: the ratio pair by pair.
-var firstPairs: [(first: Double, version: Double)] = []
-for _ in 0..<7 {
-    guard let first = try processSeconds(["render", BenchDocument.markdownFile(paragraphs: 1000, in: folder).path, "--quiet",
-                                          "--out", folder.appendingPathComponent("process-first").path], runs: 1),
-          let version = try processSeconds(["--version"], runs: 1) else { break }
-    firstPairs.append((first[0], version[0]))
-}
+let firstPair = try processPairs(["render", BenchDocument.markdownFile(paragraphs: 1000, in: folder).path, "--quiet",
+                                  "--out", folder.appendingPathComponent("process-first").path], ["--version"])
 let scrollRuns = try processSeconds(["render", BenchDocument.markdownFile(paragraphs: 100_000, in: folder).path, "--script", scrollScript.path,
                                      "--quiet", "--out", scrollOut.path]) { try? FileManager.default.removeItem(at: scrollOut) }
-results["process"] = ["firstFrame1000": firstPairs.isEmpty ? 0 : Measure.median(firstPairs.map(\.first)),
-                      "scrollFps": scrollRuns.map { 300 / Measure.median($0) } ?? 0,
-                      "version": firstPairs.isEmpty ? 0 : Measure.median(firstPairs.map(\.version)),
-                      "firstOverVersion": firstPairs.isEmpty ? 0 : Measure.median(firstPairs.map { $0.first / $0.version })]
+results["process"] = ["firstFrame1000": firstPair?.a ?? 0, "scrollFps": scrollRuns.map { 300 / Measure.median($0) } ?? 0,
+                      "version": firstPair?.b ?? 0, "firstOverVersion": firstPair?.ratio ?? 0]
 
 // A suite of 8 small cases (a document of 40 paragraphs each, 20 frames of scrolling), recorded
 // once, then compared with the default workers (processes) and with one.
@@ -312,16 +308,8 @@ for k in 0..<8 {
     try Data(#"{document: "document.md", script: "script.json5", frames: "all"}"#.utf8).write(to: case_.appendingPathComponent("case.json5"))
 }
 _ = try processSeconds(["test", suite.path, "--update", "missing"])
-// Run in turn, a pair at a time, and the ratio taken pair by pair: the machine's speed drifts
-// more between five runs of one and five of the other than the two differ.
-var suitePairs: [(default: Double, one: Double)] = []
-for _ in 0..<7 {
-    guard let both = try processSeconds(["test", suite.path], runs: 1), let one = try processSeconds(["test", suite.path, "--workers", "1"], runs: 1) else { break }
-    suitePairs.append((both[0], one[0]))
-}
-if !suitePairs.isEmpty {
-    results["suite"] = ["default": Measure.median(suitePairs.map(\.default)), "one": Measure.median(suitePairs.map(\.one)),
-                        "ratio": Measure.median(suitePairs.map { $0.default / $0.one })]
+if let pair = try processPairs(["test", suite.path], ["test", suite.path, "--workers", "1"]) {
+    results["suite"] = ["default": pair.a, "one": pair.b, "ratio": pair.ratio]
 }
 
 // Costs that must grow with the input, no faster: a first frame of one long table, one long
@@ -365,16 +353,9 @@ results["unchanged"] = try child(["--child", "unchanged", "0"])
 var pangoView = 0.0
 if let path = ["/usr/bin/pango-view", "/usr/local/bin/pango-view"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
     let text = try BenchDocument.plainTextFile(paragraphs: 1000, in: folder)
-    var runs: [Double] = []
-    for _ in 0..<3 {
-        runs.append(try Measure.seconds {
-            let p = Process()
-            p.executableURL = URL(fileURLWithPath: path)
-            p.arguments = ["--no-display", "-q", "--width=736", "--font=Noto Sans 15", "--output=\(folder.path)/pango-view.png", text.path]
-            try ProcessExit.run(p)
-        })
-    }
-    pangoView = Measure.median(runs)
+    pangoView = Measure.median(try (0..<3).map { _ in
+        try PeersBench.run([path, "--no-display", "-q", "--width=736", "--font=Noto Sans 15", "--output=\(folder.path)/pango-view.png", text.path]).seconds
+    })
 }
 
 func row(_ name: String, _ value: String) { print(name.padding(toLength: max(58, name.count + 1), withPad: " ", startingAt: 0) + value) }

@@ -110,9 +110,10 @@ enum TestCommand {
         defer { progress.finish() }
         Interruption.install()
         // More than one worker for more than one case: worker processes, each a thread's (see CaseWorkers).
-        let pool = min(options.workers, selected) > 1 ? try CaseWorkers.Pool(hello: CaseWorkers.Hello(
+        let workers = min(options.workers, selected)
+        let pool = workers > 1 ? try CaseWorkers.Pool(hello: CaseWorkers.Hello(
             version: CaseWorkers.protocolVersion, suites: suites.map(\.path), theme: look.theme, textSize: look.textSize?.rawValue,
-            direction: look.direction?.rawValue, update: options.update.rawValue, prune: options.prune), count: min(options.workers, selected)) : nil
+            direction: look.direction?.rawValue, update: options.update.rawValue, prune: options.prune), count: workers) : nil
         defer { pool?.shutDown() }
         var caseRunner: GoldenSuite.CaseRunner?
         if let pool { caseRunner = { index, golden in pool.run(index, golden) } }
