@@ -7,17 +7,28 @@ enum OutputFolder {
     final class Lock {
         let fd: Int32
         let path: String
+        /// The earlier render's frames, being deleted while this render draws.
+        var replaced: ReplacedFrames?
         init(fd: Int32, path: String) { self.fd = fd; self.path = path }
         func release() {
+            replaced?.finish()
             unlink(path)
             close(fd)
         }
     }
 
+    /// Whether `name` is a frame's (`frame-00001.png`): checked by hand, as a regex literal is
+    /// parsed anew at each use, for each name of a folder.
+    static func isFrameName(_ name: String) -> Bool {
+        let bytes = Array(name.utf8)
+        return bytes.count == 15 && name.hasPrefix("frame-") && name.hasSuffix(".png")
+            && bytes[6..<11].allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+
     /// Locks `url` for a render whose inputs are `inputs`. A full run replaces the frames of an
-    /// earlier render in the folder; a `--frames` run (`fullRun` false) may only complete a
-    /// render of the same inputs. Frames TextReel did not write (no `summary.json` beside them)
-    /// are never deleted or mixed with: the render is refused.
+    /// earlier render in the folder (see `ReplacedFrames`); a `--frames` run (`fullRun` false) may
+    /// only complete a render of the same inputs. Frames TextReel did not write (no
+    /// `summary.json` beside them) are never deleted or mixed with: the render is refused.
     @discardableResult
     static func prepare(_ url: URL, removingFramesOf fullRun: Bool, inputs: String? = nil) throws -> Lock {
         guard url.standardizedFileURL.path != "/" else {
@@ -43,32 +54,34 @@ enum OutputFolder {
             throw TextReelError(file: url.path, "another textreel render is writing into this folder; wait for it, or choose another --out")
         }
         let lock = Lock(fd: fd, path: lockPath)
-        // Temporaries of a killed run are TextReel's only in a folder a render has described.
-        if FileManager.default.fileExists(atPath: url.appendingPathComponent("summary.json").path) {
-            AtomicFile.removeStaleTemporaries(in: url)
+        let folder = url.path, names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        // Temporaries and set-aside frames of a killed run are TextReel's only in a folder a render has described.
+        let described = FileManager.default.fileExists(atPath: folder + "/summary.json")
+        if described {
+            for name in names where AtomicFile.isTemporaryName(name) { unlink(folder + "/" + name) }
         }
+        let stale = described ? names.filter { $0.hasPrefix(ReplacedFrames.prefix) } : []
         // Frames are regular files only: a folder or a link of that name is never TextReel's.
-        let frames = ((try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []).filter { name in
+        let frames = names.filter { name in
             var status = stat()
-            return name.wholeMatch(of: /frame-\d{5}\.png/) != nil
-                && lstat(url.appendingPathComponent(name).path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+            return isFrameName(name) && lstat(folder + "/" + name, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
         }
-        guard !frames.isEmpty else { return lock }
-        // A summary TextReel wrote: it has a status.
-        let summary = (try? Data(contentsOf: url.appendingPathComponent("summary.json")))
-            .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
-            .flatMap { $0["status"] is String ? $0 : nil }
-        guard let summary else {
-            lock.release()
-            throw TextReelError(file: url.path, "holds \(frames.count) frame-*.png file\(frames.count == 1 ? "" : "s") and no summary.json of a TextReel render beside them, and TextReel never deletes files it did not write; choose another --out")
+        if !frames.isEmpty {
+            // A summary TextReel wrote: it has a status.
+            let summary = (try? Data(contentsOf: url.appendingPathComponent("summary.json")))
+                .flatMap { try? JSONSerialization.jsonObject(with: $0) as? [String: Any] }
+                .flatMap { $0["status"] is String ? $0 : nil }
+            guard let summary else {
+                lock.release()
+                throw TextReelError(file: folder, "holds \(frames.count) frame-*.png file\(frames.count == 1 ? "" : "s") and no summary.json of a TextReel render beside them, and TextReel never deletes files it did not write; choose another --out")
+            }
+            if !fullRun, inputs == nil || summary["inputs"] as? String != inputs {
+                lock.release()
+                throw TextReelError(file: folder, "holds \(frames.count) frames of another render (another document, script, options or environment); --frames only completes a render of the same inputs: render all frames, or choose another --out")
+            }
         }
-        if fullRun {
-            // A full run replaces the frames of an earlier render.
-            for name in frames { try? FileManager.default.removeItem(at: url.appendingPathComponent(name)) }
-        } else if inputs == nil || summary["inputs"] as? String != inputs {
-            lock.release()
-            throw TextReelError(file: url.path, "holds \(frames.count) frames of another render (another document, script, options or environment); --frames only completes a render of the same inputs: render all frames, or choose another --out")
-        }
+        let replaced = fullRun ? frames : []
+        if !replaced.isEmpty || !stale.isEmpty { lock.replaced = ReplacedFrames(replaced, stale: stale, in: folder) }
         return lock
     }
 }

@@ -55,13 +55,48 @@ final class FailureTests: XCTestCase {
     func testStaleTemporariesOfADeadRunAreRemovedByTheNext() throws {
         let out = Paths.temporaryFolder()
         // What a killed render leaves: its "running" summary, its lock and temporaries.
-        for name in [".events.jsonl.99999.tmp", ".frame-00001.png.123.tmp", ".frame-00002.png.123.7.tmp", ".dat.nosync1a2b.c3", ".textreel.lock"] {
+        // and the frames of the render before it, set aside to be deleted.
+        let aside = out.appendingPathComponent(".textreel-replaced-4242")
+        try FileManager.default.createDirectory(at: aside, withIntermediateDirectories: true)
+        for name in [".events.jsonl.99999.tmp", ".frame-00001.png.123.tmp", ".frame-00002.png.123.7.tmp", ".dat.nosync1a2b.c3", ".textreel.lock",
+                     ".textreel-replaced-4242/frame-00001.png", ".textreel-replaced-4242/frame-00002.png"] {
             try Data("x".utf8).write(to: out.appendingPathComponent(name))
         }
+        // Names of the user's that only look like those are kept.
+        let users = [".notes.tmp", ".a.b.tmp", "..7.tmp", "frame-1.png", "frame-000001.png", "x.frame-00001.png"]
+        for name in users { try Data("mine".utf8).write(to: out.appendingPathComponent(name)) }
         try Data(#"{"status": "running"}"#.utf8).write(to: out.appendingPathComponent("summary.json"))
         let result = try CLI.run(["render", "Fixtures/documents/demo.md", "--out", out.path, "--quiet"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)), ["frame-00001.png", "events.jsonl", "summary.json"])
+        XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)), Set(["frame-00001.png", "events.jsonl", "summary.json"] + users))
+    }
+
+    /// A render into the folder of an earlier one replaces its frames (set aside and deleted
+    /// while the new ones are drawn): only the new render's frames are left, and nothing aside.
+    func testARenderReplacesTheFramesOfTheLastAndLeavesNothingAside() throws {
+        let out = Paths.temporaryFolder()
+        let long = out.appendingPathComponent("long.json5"), short = out.appendingPathComponent("short.json5")
+        try Data("{fps: 30, steps: [{scroll: {by: 600, duration: 1}}]}".utf8).write(to: long)
+        try Data("{fps: 30, steps: [{scroll: {by: 200, duration: 0.1}}]}".utf8).write(to: short)
+        let first = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", long.path, "--out", out.appendingPathComponent("frames").path, "--quiet"])
+        XCTAssertEqual(first.status, 0, first.stderr)
+        let frames = { try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("frames").path).filter { $0.hasPrefix("frame-") }.count }
+        XCTAssertEqual(try frames(), 31)
+        let second = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", short.path, "--out", out.appendingPathComponent("frames").path, "--quiet"])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        XCTAssertEqual(try frames(), 4)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("frames").path).filter { $0.hasPrefix(".") }, [])
+    }
+
+    /// Temporary names are told apart without a regex; they are the names the regex matched.
+    func testTemporaryNamesAreThoseTheRegexMatched() {
+        var random = SplitMix(seed: 35)
+        let pieces = [".", "..", "tmp", ".tmp", "1", "23", "x", "frame-00001.png", ".dat.nosync", "٣", "é", ""]
+        for _ in 0..<5000 {
+            let name = (0...random.next() % 6).map { _ in pieces[Int(random.next() % UInt64(pieces.count))] }.joined()
+            let expected = name.wholeMatch(of: /\..+\.[0-9]+(\.[0-9]+)?\.tmp/) != nil || name.hasPrefix(".dat.nosync")
+            XCTAssertEqual(AtomicFile.isTemporaryName(name), expected, name)
+        }
     }
 
     /// A report or diff sent to a device or a pipe is written into it: renaming a finished

@@ -4,7 +4,7 @@ import Foundation
 /// written under `.<name>.<pid>.tmp` in the same folder (open, write, fsync), then renamed into
 /// place by `commit()`. Dropped if never committed. We write the temporary file ourselves rather
 /// than through Foundation's `.atomic` option, whose temporary names we do not control: a run
-/// killed mid-write leaves only names that `removeStaleTemporaries(in:)` recognises.
+/// killed mid-write leaves only names that `isTemporaryName(_:)` recognises.
 public final class AtomicFile {
     /// The file's real name, where `commit()` puts it.
     public let url: URL
@@ -91,12 +91,17 @@ public final class AtomicFile {
     nonisolated(unsafe) private static var counter = 0
     private static func nextNumber() -> Int { counterLock.withLock { counter += 1; return counter } }
 
-    /// Removes what a run that died (SIGKILL, a crash) left in `folder`: our temporary files and
-    /// Foundation's. Call it only while holding the folder's lock, when no other run writes there.
-    public static func removeStaleTemporaries(in folder: URL) {
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return }
-        for name in names where name.wholeMatch(of: /\..+\.\d+(\.\d+)?\.tmp/) != nil || name.hasPrefix(".dat.nosync") {
-            unlink(folder.appendingPathComponent(name).path)
-        }
+    /// Whether `name` is a temporary of ours (`.<name>.<pid>.<n>.tmp`, or `.<name>.<pid>.tmp` of
+    /// earlier versions) or of Foundation's (`.dat.nosync…`), left by a run that died (SIGKILL, a
+    /// crash): remove such files only while holding the folder's lock, when no other run writes
+    /// there. Checked by hand, not with a regex literal, which Swift parses anew at each use:
+    /// that was a tenth of rendering again into a folder of 300 frames.
+    public static func isTemporaryName(_ name: String) -> Bool {
+        if name.hasPrefix(".dat.nosync") { return true }
+        guard name.hasPrefix("."), name.hasSuffix(".tmp") else { return false }
+        let core = name.utf8.dropFirst().dropLast(4)
+        guard let dot = core.lastIndex(of: UInt8(ascii: ".")) else { return false }
+        let number = core[core.index(after: dot)...]
+        return dot > core.startIndex && !number.isEmpty && number.allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 }
