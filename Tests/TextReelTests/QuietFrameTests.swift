@@ -87,4 +87,32 @@ final class QuietFrameTests: XCTestCase {
         XCTAssertEqual(try quietFrames("{fps: 10, steps: [{play: \"v\"}, {wait: 1}]}"), 0, "a playing video changes every frame")
         XCTAssertEqual(try quietFrames("{fps: 10, caretBlink: 0.5, steps: [{select: {paragraph: 2, from: 1}}, {wait: 1}]}"), 0, "a blinking caret")
     }
+
+    /// A repeated frame written with its frame's bytes already in a file gets a hard link to it,
+    /// not a new file; written again over the same names, every file still holds its own frame's
+    /// bytes and nothing is left beside them. Durable files are written as files.
+    func testRepeatedFramesAreLinksToTheFileOfTheirFrame() throws {
+        let folder = Paths.temporaryFolder()
+        let view = TextView(document: try TextDocument(markdown: "# Still\n\nNothing moves here."), viewportSize: CGSize(width: 300, height: 200))
+        var frames: [RenderedFrame] = []
+        try ScriptRunner(view: view, script: ScrollScript(data: Data("{fps: 10, steps: [{wait: 1}]}".utf8))).run { _, frame, _ in
+            if let frame { frames.append(frame) }
+        }
+        XCTAssertEqual(frames.count, 11)
+        XCTAssertEqual(frames.filter(\.isRepeat).count, 10)
+        let url = { (k: Int) in folder.appendingPathComponent("frame-\(k).png") }
+        func links(_ k: Int) -> Int { var status = stat(); return stat(url(k).path, &status) == 0 ? Int(status.st_nlink) : 0 }
+        for round in 0..<2 {
+            let writer = FrameWriter(parallel: false)
+            for (k, frame) in frames.enumerated() { try writer.write(frame, to: url(k)) }
+            try writer.finish()
+            XCTAssertEqual(links(0), 11, "round \(round): every repeat is a name of the first frame's file")
+            for (k, frame) in frames.enumerated() { XCTAssertEqual(try Data(contentsOf: url(k)), try frame.pngData(), "frame \(k)") }
+            XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).count, 11, "no temporary left")
+        }
+        let durable = folder.appendingPathComponent("durable.png")
+        try frames[5].write(to: durable)
+        XCTAssertEqual(links(0), 11)
+        XCTAssertEqual(try Data(contentsOf: durable), try frames[5].pngData())
+    }
 }

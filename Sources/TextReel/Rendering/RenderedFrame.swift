@@ -50,10 +50,11 @@ public final class RenderedFrame {
     func repeated() -> RenderedFrame { RenderedFrame(repeating: self) }
 
     /// PNG bytes per compression mode, shared by a frame and its repeats; encoded once (a second
-    /// encoder of the same pixels waits for the first).
+    /// encoder of the same pixels waits for the first); and a file already holding them.
     private final class EncodedPNG: @unchecked Sendable {
         let lock = NSLock()
         var data: [PNGCompression: Data] = [:]
+        var file: [PNGCompression: String] = [:]
     }
 
     /// Reads a PNG (a golden frame, say) into a frame for comparison.
@@ -97,9 +98,16 @@ public final class RenderedFrame {
         try PNGPeers.encodeWithCairo(surface)
     }
 
-    /// Writes the PNG to `url` atomically.
+    /// Writes the PNG to `url` atomically. A repeat whose bytes are already in a file (the frame
+    /// it repeats, written) gets a hard link to that file when the caller flushes the files
+    /// itself (`durable` false): a new name instead of a new file, whose inode, blocks and bytes
+    /// cost three times as much. Which frames share a file may depend on the writers' timing;
+    /// every file's bytes do not.
     public func write(to url: URL, compression: PNGCompression = .fast, durable: Bool = true) throws {
-        try AtomicFile.write(pngData(compression: compression), to: url, durable: durable)
+        let data = try pngData(compression: compression)
+        if !durable, let file = encoded.lock.withLock({ encoded.file[compression] }), file != url.path, AtomicFile.link(file, to: url) { return }
+        try AtomicFile.write(data, to: url, durable: durable)
+        if !durable { encoded.lock.withLock { encoded.file[compression] = encoded.file[compression] ?? url.path } }
     }
 
     /// A hash of the pixels, equal for equal frames within one process (for comparing runs).

@@ -8,6 +8,9 @@ import Foundation
 public final class AtomicFile {
     /// The file's real name, where `commit()` puts it.
     public let url: URL
+    /// Its path, worked on as a string: `URL.appendingPathComponent` asks the file system whether
+    /// the name is a folder, a stat for every file written.
+    private let path: String
     /// nil when writing straight to a device or pipe (`/dev/null`, `/dev/stdout`, a FIFO):
     /// renaming over one would replace it with a plain file.
     private let temporary: String?
@@ -20,19 +23,41 @@ public final class AtomicFile {
     /// Opens a temporary file beside `url` (or a device or pipe at `url` itself) for writing.
     public init(_ url: URL, durable: Bool = true) throws {
         self.url = url
+        path = url.path
         self.durable = durable
-        if let kind = FileStatus(path: url.path)?.kind, kind != .regular, kind != .directory {
+        if let kind = FileStatus(path: path)?.kind, kind != .regular, kind != .directory {
             temporary = nil
-            fd = open(url.path, O_WRONLY | O_CLOEXEC)
+            fd = open(path, O_WRONLY | O_CLOEXEC)
         } else {
-            // The process and a number of its own: two threads writing one name never share a temporary.
-            let temporary = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).\(getpid()).\(Self.nextNumber()).tmp").path
+            let temporary = Self.temporaryPath(for: path)
             self.temporary = temporary
             fd = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o644)
         }
         guard fd >= 0 else {
-            throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(errno)))); expected a writable folder")
+            throw TextReelError(file: path, "cannot write (\(String(cString: strerror(errno)))); expected a writable folder")
         }
+    }
+
+    /// `.<name>.<pid>.<n>.tmp` beside `path`: the process and a number of its own, so two
+    /// threads writing one name never share a temporary.
+    private static func temporaryPath(for path: String) -> String {
+        let slash = path.lastIndex(of: "/").map { path.index(after: $0) } ?? path.startIndex
+        return "\(path[..<slash]).\(path[slash...]).\(getpid()).\(nextNumber()).tmp"
+    }
+
+    /// Gives the finished file at `source` the name `url` too (a hard link), as atomically as
+    /// writing it: straight to the name when it is free, else beside it and renamed over it.
+    /// False when that cannot be done (a file system without links, another device, `url` a
+    /// device or pipe): the caller writes the bytes instead.
+    public static func link(_ source: String, to url: URL) -> Bool {
+        let path = url.path
+        if Foundation.link(source, path) == 0 { return true }
+        guard errno == EEXIST, FileStatus(path: path)?.kind == .regular else { return false }
+        let temporary = temporaryPath(for: path)
+        guard Foundation.link(source, temporary) == 0 else { return false }
+        // Renaming onto another name of the same file leaves the temporary in place.
+        defer { unlink(temporary) }
+        return rename(temporary, path) == 0
     }
 
     /// Writes `data` at once, atomically (and flushed to disk unless `durable` is false).
@@ -45,7 +70,7 @@ public final class AtomicFile {
     /// Writes all of `data` at the end of the temporary file.
     public func append(_ data: Data) throws {
         if let failure = AtomicFile.writeAll(data, to: fd) {
-            throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(failure))))")
+            throw TextReelError(file: path, "cannot write (\(String(cString: strerror(failure))))")
         }
     }
 
@@ -72,11 +97,11 @@ public final class AtomicFile {
             committed = true
             return
         }
-        guard !durable || fsync(fd) == 0 else { throw TextReelError(file: url.path, "cannot write (\(String(cString: strerror(errno))))") }
+        guard !durable || fsync(fd) == 0 else { throw TextReelError(file: path, "cannot write (\(String(cString: strerror(errno))))") }
         close(fd)
         fd = -1
-        guard rename(temporary, url.path) == 0 else {
-            throw TextReelError(file: url.path, "cannot move the finished file into place (\(String(cString: strerror(errno))))")
+        guard rename(temporary, path) == 0 else {
+            throw TextReelError(file: path, "cannot move the finished file into place (\(String(cString: strerror(errno))))")
         }
         committed = true
     }
@@ -86,7 +111,7 @@ public final class AtomicFile {
         if !committed, let temporary { unlink(temporary) }
     }
 
-    /// A per-process number in each temporary name, so two threads writing one name never share a temporary.
+    /// A per-process number in each temporary name.
     private static let counterLock = NSLock()
     nonisolated(unsafe) private static var counter = 0
     private static func nextNumber() -> Int { counterLock.withLock { counter += 1; return counter } }
