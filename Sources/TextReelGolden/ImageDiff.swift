@@ -125,12 +125,24 @@ public struct ImageDiff {
         var zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0
         var minDelta = 0.0, maxDelta = 0.0
         var minX = 0, minY = 0, maxX = 0, maxY = 0
+        // The centre's channels once, from its 32 bits (little-endian RGBA), for opaque neighbours.
+        let centre = a32[pos], opaque = centre >> 24 == 255
+        let r0 = Double(centre & 0xFF), g0 = Double(centre >> 8 & 0xFF), b0 = Double(centre >> 16 & 0xFF)
         for x in x0...x2 {
             for y in y0...y2 {
                 if x == x1 && y == y1 { continue }
                 // `a32` is `img` itself: an equal neighbour (most of a page's background) needs no colour math.
-                let neighbour = y * width + x
-                let delta = a32[pos] == a32[neighbour] ? 0 : colorDelta(img, img, pos * 4, neighbour * 4, yOnly: true)
+                let neighbour = y * width + x, other = a32[neighbour]
+                let delta: Double
+                if centre == other {
+                    delta = 0
+                } else if opaque && other >> 24 == 255 {
+                    // `colorDelta(yOnly: true)` of two opaque pixels, the same operations.
+                    let dr = r0 - Double(other & 0xFF), dg = g0 - Double(other >> 8 & 0xFF), db = b0 - Double(other >> 16 & 0xFF)
+                    delta = dr == 0 && dg == 0 && db == 0 ? 0 : yiqDelta(dr, dg, db, yOnly: true)
+                } else {
+                    delta = colorDelta(img, img, pos * 4, neighbour * 4, yOnly: true)
+                }
                 if delta == 0 {
                     zeroes += 1
                     if zeroes > 2 { return false }
@@ -162,23 +174,38 @@ public struct ImageDiff {
     }
 
     /// YIQ distance (Kotsarenko and Ramos), negative when the second pixel is lighter... as
-    /// pixelmatch encodes it: the sign says whether the pixel lightens or darkens.
+    /// pixelmatch encodes it: the sign says whether the pixel lightens or darkens. Opaque pixels
+    /// (every frame's) take the short way: the blend below would otherwise be computed, with
+    /// its two divisions, ahead of the branch that needs it.
+    @inline(__always)
     private static func colorDelta(_ img1: UnsafeBufferPointer<UInt8>, _ img2: UnsafeBufferPointer<UInt8>,
                                    _ k: Int, _ m: Int, yOnly: Bool) -> Double {
+        guard img1[k + 3] == 255 && img2[m + 3] == 255 else { return blendedColorDelta(img1, img2, k, m, yOnly: yOnly) }
+        let dr = Double(img1[k]) - Double(img2[m]), dg = Double(img1[k + 1]) - Double(img2[m + 1]), db = Double(img1[k + 2]) - Double(img2[m + 2])
+        if dr == 0 && dg == 0 && db == 0 { return 0 }
+        return yiqDelta(dr, dg, db, yOnly: yOnly)
+    }
+
+    /// `colorDelta` of pixels not both opaque: blended with a background that varies per pixel,
+    /// as pixelmatch does.
+    @inline(never)
+    private static func blendedColorDelta(_ img1: UnsafeBufferPointer<UInt8>, _ img2: UnsafeBufferPointer<UInt8>,
+                                          _ k: Int, _ m: Int, yOnly: Bool) -> Double {
         let r1 = Double(img1[k]), g1 = Double(img1[k + 1]), b1 = Double(img1[k + 2]), a1 = Double(img1[k + 3])
         let r2 = Double(img2[m]), g2 = Double(img2[m + 1]), b2 = Double(img2[m + 2]), a2 = Double(img2[m + 3])
-        var dr = r1 - r2, dg = g1 - g2, db = b1 - b2
         let da = a1 - a2
-        if dr == 0 && dg == 0 && db == 0 && da == 0 { return 0 }
-        if a1 < 255 || a2 < 255 {
-            // Blend with a background that varies per pixel, as pixelmatch does.
-            let rb = 48 + 159 * Double(k % 2)
-            let gb = 48 + 159 * Double(Int(Double(k) / 1.618033988749895) % 2)
-            let bb = 48 + 159 * Double(Int(Double(k) / 2.618033988749895) % 2)
-            dr = (r1 * a1 - r2 * a2 - rb * da) / 255
-            dg = (g1 * a1 - g2 * a2 - gb * da) / 255
-            db = (b1 * a1 - b2 * a2 - bb * da) / 255
-        }
+        if r1 == r2 && g1 == g2 && b1 == b2 && da == 0 { return 0 }
+        let rb = 48 + 159 * Double(k % 2)
+        let gb = 48 + 159 * Double(Int(Double(k) / 1.618033988749895) % 2)
+        let bb = 48 + 159 * Double(Int(Double(k) / 2.618033988749895) % 2)
+        let dr = (r1 * a1 - r2 * a2 - rb * da) / 255
+        let dg = (g1 * a1 - g2 * a2 - gb * da) / 255
+        let db = (b1 * a1 - b2 * a2 - bb * da) / 255
+        return yiqDelta(dr, dg, db, yOnly: yOnly)
+    }
+
+    @inline(__always)
+    private static func yiqDelta(_ dr: Double, _ dg: Double, _ db: Double, yOnly: Bool) -> Double {
         let y = dr * 0.29889531 + dg * 0.58662247 + db * 0.11448223
         if yOnly { return y }
         let i = dr * 0.59597799 - dg * 0.27417610 - db * 0.32180189
