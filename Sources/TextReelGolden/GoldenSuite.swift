@@ -102,6 +102,18 @@ public enum GoldenSuite {
             .filter { seen.insert($0.folder.standardizedFileURL.resolvingSymlinksInPath().path + "\u{0}" + $0.name).inserted }
     }
 
+    /// How many case folders `folders` hold, found without reading them (0 where one is not a
+    /// suite): no more than the cases `cases(in:)` finds (variants add cases), so a runner can
+    /// start that many workers before the cases are read.
+    public static func caseFolderCount(in folders: [URL]) -> Int {
+        let fm = FileManager.default
+        return folders.reduce(0) { count, folder in
+            if fm.fileExists(atPath: folder.appendingPathComponent("case.json5").path) { return count + 1 }
+            let names = (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
+            return count + names.filter { fm.fileExists(atPath: folder.path + "/" + $0 + "/case.json5") }.count
+        }
+    }
+
     /// Goldens no case produces any more, with the reason: an `expected/` folder in a suite
     /// whose case.json5 is gone, a variant's folder the matrix no longer lists, frames left at the
     /// top of `expected/` by a case that now has variants. (Frames past a script's end are found

@@ -92,8 +92,18 @@ enum TestCommand {
         }
         let suites = args.positional.map { URL(fileURLWithPath: $0) }
         let scope = GoldenWriteScope(suites: suites.map(\.path))
+        // Worker processes (see CaseWorkers) start before the cases are read, so that their
+        // start-up (a process, its fonts) overlaps the reading: as many as the suites have case
+        // folders, which is no more than their cases. A shard's share is known only once they are read.
+        let early = options.shard == nil ? min(options.workers, GoldenSuite.caseFolderCount(in: suites)) : 0
+        let hello = CaseWorkers.Hello(version: CaseWorkers.protocolVersion, suites: suites.map(\.path), theme: look.theme,
+                                      textSize: look.textSize?.rawValue, direction: look.direction?.rawValue,
+                                      update: options.update.rawValue, prune: options.prune)
+        var pool = early > 1 ? try CaseWorkers.Pool(hello: hello, count: early) : nil
+        defer { pool?.shutDown() }
+        let discovered = Result { try GoldenSuite.cases(in: suites) }
         // Goldens of Swift tests are compared by `swift test`; here their last run is read.
-        if (try? GoldenSuite.cases(in: suites)) == nil, case let swift = SwiftGoldens.results(in: suites), !swift.isEmpty {
+        if case .failure = discovered, case let swift = SwiftGoldens.results(in: suites), !swift.isEmpty {
             for result in swift { show(result, quiet: quiet) }
             if let folder = args.values["report"] { try Reports.writeHTML(swift, scope: scope, to: URL(fileURLWithPath: folder)) }
             if let file = args.values["junit"] { try Reports.writeJUnit(swift, to: URL(fileURLWithPath: file)) }
@@ -103,18 +113,15 @@ enum TestCommand {
                   + "(run it to compare them again; textreel review accepts)")
             return failed == 0 ? 0 : 1
         }
-        let cases = try GoldenSuite.cases(in: suites).map { $0.restyled(look) }
+        let cases = try discovered.get().map { $0.restyled(look) }
         for warning in cases.flatMap(\.warnings) { Terminal.error(warning) }
         let selected = options.shard.map { GoldenSuite.shard(cases, index: $0.index, count: $0.count).count } ?? cases.count
         let progress = Progress(total: selected, enabled: true, unit: "cases")
         defer { progress.finish() }
         Interruption.install()
-        // More than one worker for more than one case: worker processes, each a thread's (see CaseWorkers).
-        let workers = min(options.workers, selected)
-        let pool = workers > 1 ? try CaseWorkers.Pool(hello: CaseWorkers.Hello(
-            version: CaseWorkers.protocolVersion, suites: suites.map(\.path), theme: look.theme, textSize: look.textSize?.rawValue,
-            direction: look.direction?.rawValue, update: options.update.rawValue, prune: options.prune), count: workers) : nil
-        defer { pool?.shutDown() }
+        // More than one worker for more than one case: worker processes, each a thread's (see
+        // CaseWorkers); the pool starts more if variants made more cases than folders.
+        if pool == nil, min(options.workers, selected) > 1 { pool = try CaseWorkers.Pool(hello: hello, count: min(options.workers, selected)) }
         var caseRunner: GoldenSuite.CaseRunner?
         if let pool { caseRunner = { index, golden in pool.run(index, golden) } }
         let results = try GoldenSuite.run(cases, options: options, runner: caseRunner) { result in

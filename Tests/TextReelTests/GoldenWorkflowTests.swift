@@ -51,6 +51,22 @@ final class GoldenWorkflowTests: XCTestCase {
         XCTAssertTrue(report.contains("aborting on case video-policy"), "the worker's stderr is in the report")
     }
 
+    /// Worker processes start before the cases are read: a suite one of whose cases cannot be
+    /// read still ends with that error (its workers told to stop, not left waiting), and a case
+    /// named twice runs once.
+    func testWorkersStartedBeforeTheCasesAreReadEndWithTheRun() throws {
+        let root = try suite()
+        let golden = root.appendingPathComponent("golden")
+        let twice = try CLI.run(["test", golden.appendingPathComponent("emoji").path, golden.appendingPathComponent("emoji").path, "--workers", "2"])
+        XCTAssertEqual(twice.status, 0, twice.stdout + twice.stderr)
+        XCTAssertEqual(twice.stdout.components(separatedBy: "✓ emoji").count, 2, twice.stdout)
+        try Data("{document: ".utf8).write(to: golden.appendingPathComponent("emoji/case.json5"))
+        let broken = try CLI.run(["test", golden.path, "--workers", "2"])
+        XCTAssertEqual(broken.status, 2, broken.stdout + broken.stderr)
+        XCTAssertTrue(broken.stderr.contains("emoji/case.json5"), broken.stderr)
+        XCTAssertFalse(broken.stderr.contains("test-worker"), "the workers end quietly: \(broken.stderr)")
+    }
+
     func testShardBlobsMergeIntoTheReportsOfOneRun() throws {
         let root = try suite()
         let golden = root.appendingPathComponent("golden").path
