@@ -62,9 +62,10 @@ enum OutputFolder {
         }
         let stale = described ? names.filter { $0.hasPrefix(ReplacedFrames.prefix) } : []
         // Frames are regular files only: a folder or a link of that name is never TextReel's.
-        let frames = names.filter { name in
+        let frames = names.compactMap { name -> (name: String, only: Bool)? in
             var status = stat()
-            return isFrameName(name) && lstat(folder + "/" + name, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
+            guard isFrameName(name), lstat(folder + "/" + name, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
+            return (name, status.st_nlink == 1)
         }
         if !frames.isEmpty {
             // A summary TextReel wrote: it has a status.

@@ -105,6 +105,7 @@ enum RenderCommand {
         let inputs = inputsKey.value
         let lock = try OutputFolder.prepare(options.out, removingFramesOf: range == nil || shard != nil, inputs: inputs)
         defer { lock.release() }
+        if let replaced = lock.replaced { writer.reusableFile = { replaced.take() } }
         Interruption.install()
 
         let record = try RenderRecord(folder: options.out, inputs: inputs)

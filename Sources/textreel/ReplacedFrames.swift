@@ -1,37 +1,58 @@
 import Foundation
+import Synchronization
 
 /// The frames of an earlier render that a full run replaces. They are moved aside at once, a
-/// rename each, into a hidden folder of the output folder, and deleted there on a thread of their
-/// own while the new frames are drawn: deleting a file frees its blocks and, on a file system
-/// mounted with `discard`, waits for the device, which cost a render into a folder of 300 frames
-/// a sixth of its time before its first frame. `finish()` waits for the deletion; a run killed
-/// meanwhile leaves the hidden folder, which the next render into that folder deletes.
+/// rename each, into a hidden folder of the output folder. Those that are files of their own
+/// (not hard links of repeated frames) are handed to the new frames to be overwritten and renamed
+/// into place (`take()`): a new file costs the file system an inode and blocks, and after many
+/// deletions finding a free inode was a sixth of a 300-frame render. The rest are deleted on a
+/// thread of their own while the new frames are drawn. `finish()` waits for that and deletes what
+/// was not taken; a run killed meanwhile leaves the hidden folder, which the next render into that
+/// folder deletes.
 final class ReplacedFrames: Sendable {
     /// The hidden folders' names begin with this, then the process id.
     static let prefix = ".textreel-replaced-"
 
+    private let aside: String
+    /// Set-aside files no other name refers to, free to be overwritten.
+    private let reusable = Mutex<[String]>([])
     private let done = DispatchGroup()
 
-    /// Moves `frames` (names in `folder`) aside and starts deleting them, and the hidden folders
-    /// named in `stale`, which killed runs left. Call it only while holding the folder's lock.
-    init(_ frames: [String], stale: [String], in folder: String) {
-        let aside = Self.prefix + "\(getpid())"
-        var moved = false
-        if !frames.isEmpty, mkdir(folder + "/" + aside, 0o700) == 0 || errno == EEXIST {
-            for name in frames {
+    /// Moves `frames` (names in `folder`, and whether each is its file's only name) aside and
+    /// starts deleting the linked ones, and the hidden folders named in `stale`, which killed runs
+    /// left. Call it only while holding the folder's lock.
+    init(_ frames: [(name: String, only: Bool)], stale: [String], in folder: String) {
+        aside = folder + "/" + Self.prefix + "\(getpid())"
+        var moved: [String] = [], linked: [String] = []
+        if !frames.isEmpty, mkdir(aside, 0o700) == 0 || errno == EEXIST {
+            for (name, only) in frames {
                 // One that cannot be moved is deleted where it is.
-                if rename(folder + "/" + name, folder + "/" + aside + "/" + name) == 0 { moved = true } else { unlink(folder + "/" + name) }
+                if rename(folder + "/" + name, aside + "/" + name) == 0 {
+                    if only { moved.append(aside + "/" + name) } else { linked.append(aside + "/" + name) }
+                } else {
+                    unlink(folder + "/" + name)
+                }
             }
         } else {
-            for name in frames { unlink(folder + "/" + name) }
+            for (name, _) in frames { unlink(folder + "/" + name) }
         }
-        let folders = ((moved ? [aside] : []) + stale.filter { $0 != aside }).map { folder + "/" + $0 }
-        guard !folders.isEmpty else { return }
-        DispatchQueue.global(qos: .utility).async(group: done) {
+        // Taken from the end: the first frames' files first.
+        reusable.withLock { $0 = moved.reversed() }
+        let folders = stale.filter { folder + "/" + $0 != aside }.map { folder + "/" + $0 }
+        guard !linked.isEmpty || !folders.isEmpty else { return }
+        DispatchQueue.global(qos: .utility).async(group: done) { [linked] in
+            for file in linked { unlink(file) }
             for folder in folders { try? FileManager.default.removeItem(atPath: folder) }
         }
     }
 
-    /// Waits until the replaced frames are deleted.
-    func finish() { done.wait() }
+    /// A set-aside file to overwrite and rename into place (then it is the caller's), or nil.
+    func take() -> String? { reusable.withLock { $0.popLast() } }
+
+    /// Waits until the replaced frames are deleted, and deletes those not taken.
+    func finish() {
+        done.wait()
+        for file in reusable.withLock({ files in defer { files.removeAll() }; return files }) { unlink(file) }
+        rmdir(aside)
+    }
 }

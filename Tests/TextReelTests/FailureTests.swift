@@ -71,21 +71,37 @@ final class FailureTests: XCTestCase {
         XCTAssertEqual(Set(try FileManager.default.contentsOfDirectory(atPath: out.path)), Set(["frame-00001.png", "events.jsonl", "summary.json"] + users))
     }
 
-    /// A render into the folder of an earlier one replaces its frames (set aside and deleted
-    /// while the new ones are drawn): only the new render's frames are left, and nothing aside.
+    /// A render into the folder of an earlier one replaces its frames (set aside, written over
+    /// where each is its own file, the rest deleted while the new ones are drawn): only the new
+    /// render's frames are left, byte for byte those of a render into an empty folder, in files of
+    /// the earlier render, and nothing aside.
     func testARenderReplacesTheFramesOfTheLastAndLeavesNothingAside() throws {
         let out = Paths.temporaryFolder()
         let long = out.appendingPathComponent("long.json5"), short = out.appendingPathComponent("short.json5")
-        try Data("{fps: 30, steps: [{scroll: {by: 600, duration: 1}}]}".utf8).write(to: long)
+        try Data("{fps: 30, steps: [{scroll: {by: 600, duration: 1}}, {wait: 0.2}]}".utf8).write(to: long)
         try Data("{fps: 30, steps: [{scroll: {by: 200, duration: 0.1}}]}".utf8).write(to: short)
-        let first = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", long.path, "--out", out.appendingPathComponent("frames").path, "--quiet"])
+        let folder = out.appendingPathComponent("frames"), fresh = out.appendingPathComponent("fresh")
+        func frames(_ folder: URL) throws -> [String: (inode: UInt, bytes: Data)] {
+            var found: [String: (UInt, Data)] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: folder.path) where name.hasPrefix("frame-") {
+                var status = stat()
+                XCTAssertEqual(stat(folder.appendingPathComponent(name).path, &status), 0)
+                found[name] = (UInt(status.st_ino), try Data(contentsOf: folder.appendingPathComponent(name)))
+            }
+            return found
+        }
+        let first = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", long.path, "--out", folder.path, "--quiet"])
         XCTAssertEqual(first.status, 0, first.stderr)
-        let frames = { try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("frames").path).filter { $0.hasPrefix("frame-") }.count }
-        XCTAssertEqual(try frames(), 31)
-        let second = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", short.path, "--out", out.appendingPathComponent("frames").path, "--quiet"])
+        let earlier = try frames(folder)
+        XCTAssertEqual(earlier.count, 37)
+        let second = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", short.path, "--out", folder.path, "--quiet"])
         XCTAssertEqual(second.status, 0, second.stderr)
-        XCTAssertEqual(try frames(), 4)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.appendingPathComponent("frames").path).filter { $0.hasPrefix(".") }, [])
+        XCTAssertEqual(try CLI.run(["render", "Fixtures/documents/demo.md", "--script", short.path, "--out", fresh.path, "--quiet"]).status, 0)
+        let now = try frames(folder), expected = try frames(fresh)
+        XCTAssertEqual(now.keys.sorted(), expected.keys.sorted())
+        for (name, file) in now { XCTAssertEqual(file.bytes, expected[name]?.bytes, name) }
+        XCTAssertTrue(Set(now.values.map(\.inode)).isSubset(of: Set(earlier.values.map(\.inode))), "the new frames are written over the old files")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasPrefix(".") }, [])
     }
 
     /// Temporary names are told apart without a regex; they are the names the regex matched.

@@ -29,6 +29,14 @@ public final class FrameWriter: @unchecked Sendable {
     /// disk: a frame is reported (counted, its event line written) only once this passes it.
     public var framesOnDisk: Int { lock.withLock { leadingOnDisk } }
 
+    /// Files of an earlier render a frame may be written over instead of a new file (see
+    /// `AtomicFile.overwrite`); set before the first frame is handed over.
+    public var reusableFile: (@Sendable () -> String?)? {
+        get { lock.withLock { reusable } }
+        set { lock.withLock { reusable = newValue } }
+    }
+    private var reusable: (@Sendable () -> String?)?
+
     /// A writer, parallel and fast-compressing unless told otherwise.
     public init(parallel: Bool = true, compression: PNGCompression = .fast) {
         self.parallel = parallel
@@ -39,8 +47,8 @@ public final class FrameWriter: @unchecked Sendable {
     /// a failure of an earlier frame is thrown here or by `finish()`.
     @discardableResult
     public func write(_ frame: RenderedFrame, to url: URL) throws -> Int {
-        let compression = compression
-        return try submit(frame, folder: url.deletingLastPathComponent().path) { try $0.write(to: url, compression: compression, durable: false) }
+        let compression = compression, reusable = reusableFile
+        return try submit(frame, folder: url.deletingLastPathComponent().path) { try $0.write(to: url, compression: compression, durable: false, reusing: reusable) }
     }
 
     /// Hands the frame over to be encoded only: its `pngData(compression:)` is ready (cached on

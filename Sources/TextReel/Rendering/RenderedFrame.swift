@@ -101,12 +101,16 @@ public final class RenderedFrame {
     /// Writes the PNG to `url` atomically. A repeat whose bytes are already in a file (the frame
     /// it repeats, written) gets a hard link to that file when the caller flushes the files
     /// itself (`durable` false): a new name instead of a new file, whose inode, blocks and bytes
-    /// cost three times as much. Which frames share a file may depend on the writers' timing;
-    /// every file's bytes do not.
-    public func write(to url: URL, compression: PNGCompression = .fast, durable: Bool = true) throws {
+    /// cost three times as much. Other frames are written over a file `reusing` gives (see
+    /// `AtomicFile.overwrite`), else into a new one. Which frames share a file, and which old
+    /// file a frame reuses, may depend on the writers' timing; every file's bytes do not.
+    public func write(to url: URL, compression: PNGCompression = .fast, durable: Bool = true, reusing: (() -> String?)? = nil) throws {
         let data = try pngData(compression: compression)
         if !durable, let file = encoded.lock.withLock({ encoded.file[compression] }), file != url.path, AtomicFile.link(file, to: url) { return }
-        try AtomicFile.write(data, to: url, durable: durable)
+        if !durable, let old = reusing?(), AtomicFile.overwrite(old, with: data, to: url) {
+        } else {
+            try AtomicFile.write(data, to: url, durable: durable)
+        }
         if !durable { encoded.lock.withLock { encoded.file[compression] = encoded.file[compression] ?? url.path } }
     }
 
