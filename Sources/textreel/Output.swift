@@ -7,7 +7,7 @@ enum OutputFolder {
     final class Lock {
         let fd: Int32
         let path: String
-        /// The earlier render's frames, being deleted while this render draws.
+        /// The earlier render's frames, set aside: reused or deleted while this render draws.
         var replaced: ReplacedFrames?
         init(fd: Int32, path: String) { self.fd = fd; self.path = path }
         func release() {
