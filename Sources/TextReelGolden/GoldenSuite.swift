@@ -103,15 +103,21 @@ public enum GoldenSuite {
     }
 
     /// How many case folders `folders` hold, found without reading them (0 where one is not a
-    /// suite): no more than the cases `cases(in:)` finds (variants add cases), so a runner can
-    /// start that many workers before the cases are read.
+    /// suite; a folder named twice counts once): no more than the cases `cases(in:)` finds
+    /// (variants add cases), so a runner can start that many workers before the cases are read.
     public static func caseFolderCount(in folders: [URL]) -> Int {
         let fm = FileManager.default
-        return folders.reduce(0) { count, folder in
-            if fm.fileExists(atPath: folder.appendingPathComponent("case.json5").path) { return count + 1 }
-            let names = (try? fm.contentsOfDirectory(atPath: folder.path)) ?? []
-            return count + names.filter { fm.fileExists(atPath: folder.path + "/" + $0 + "/case.json5") }.count
+        var found = Set<String>()
+        for folder in folders.map({ $0.standardizedFileURL.resolvingSymlinksInPath().path }) {
+            if fm.fileExists(atPath: folder + "/case.json5") {
+                found.insert(folder)
+            } else {
+                for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? [] where fm.fileExists(atPath: folder + "/" + name + "/case.json5") {
+                    found.insert(folder + "/" + name)
+                }
+            }
         }
+        return found.count
     }
 
     /// Goldens no case produces any more, with the reason: an `expected/` folder in a suite

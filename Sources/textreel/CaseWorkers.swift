@@ -86,10 +86,10 @@ enum CaseWorkers {
 
         /// Ends every worker: all their inputs are closed first (each finishes on its input's
         /// end), then each is waited for.
-        func shutDown() {
+        func shutDown(quietly: Bool = false) {
             let all = lock.withLock { workers }
             for worker in all { worker.closeInput() }
-            for worker in all { worker.waitUntilExit() }
+            for worker in all { worker.waitUntilExit(showingStderr: !quietly) }
         }
     }
 
@@ -158,10 +158,13 @@ enum CaseWorkers {
 
         func closeInput() { try? process.input.close() }
 
-        func waitUntilExit() {
+        /// Waits for the worker to end; what it wrote to stderr since its last case is shown,
+        /// unless the worker was started for cases that were never sent (it then says only what
+        /// the parent says: that the suites cannot be read).
+        func waitUntilExit(showingStderr: Bool) {
             process.wait()
             let rest = newStderr()
-            if !rest.isEmpty { Terminal.write(rest, to: STDERR_FILENO) }
+            if showingStderr && !rest.isEmpty { Terminal.write(rest, to: STDERR_FILENO) }
         }
     }
 

@@ -20,9 +20,8 @@ enum OutputFolder {
     /// Whether `name` is a frame's (`frame-00001.png`): checked by hand, as a regex literal is
     /// parsed anew at each use, for each name of a folder.
     static func isFrameName(_ name: String) -> Bool {
-        let bytes = Array(name.utf8)
-        return bytes.count == 15 && name.hasPrefix("frame-") && name.hasSuffix(".png")
-            && bytes[6..<11].allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+        name.utf8.count == 15 && name.hasPrefix("frame-") && name.hasSuffix(".png")
+            && name.utf8.dropFirst(6).prefix(5).allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
     }
 
     /// Locks `url` for a render whose inputs are `inputs`. A full run replaces the frames of an
@@ -61,11 +60,14 @@ enum OutputFolder {
             for name in names where AtomicFile.isTemporaryName(name) { unlink(folder + "/" + name) }
         }
         let stale = described ? names.filter { $0.hasPrefix(ReplacedFrames.prefix) } : []
-        // Frames are regular files only: a folder or a link of that name is never TextReel's.
+        // Frames are regular files only: a folder or a link of that name is never TextReel's. A
+        // file is its frame's only when no other name refers to it (counted, and checked: two
+        // names of one file found here are never both its only one).
+        var files = Set<[UInt64]>()
         let frames = names.compactMap { name -> (name: String, only: Bool)? in
             var status = stat()
             guard isFrameName(name), lstat(folder + "/" + name, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-            return (name, status.st_nlink == 1)
+            return (name, files.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted && status.st_nlink == 1)
         }
         if !frames.isEmpty {
             // A summary TextReel wrote: it has a status.

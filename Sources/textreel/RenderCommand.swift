@@ -104,7 +104,8 @@ enum RenderCommand {
         let written = shard?.frames ?? range
         let inputs = inputsKey.value
         let lock = try OutputFolder.prepare(options.out, removingFramesOf: range == nil || shard != nil, inputs: inputs)
-        defer { lock.release() }
+        // Frames still being written are finished before the set-aside files are let go.
+        defer { try? writer.finish(); lock.release() }
         if let replaced = lock.replaced { writer.reusableFile = { replaced.take() } }
         Interruption.install()
 

@@ -10,10 +10,11 @@ import Synchronization
 /// was not taken; a run killed meanwhile leaves the hidden folder, which the next render into that
 /// folder deletes.
 final class ReplacedFrames: Sendable {
-    /// The hidden folders' names begin with this, then the process id.
+    /// The hidden folders' names begin with this, then six characters of their own.
     static let prefix = ".textreel-replaced-"
 
-    private let aside: String
+    /// The hidden folder (nil when it could not be made: the frames are then deleted at once).
+    private let aside: String?
     /// Set-aside files no other name refers to, free to be overwritten.
     private let reusable = Mutex<[String]>([])
     private let done = DispatchGroup()
@@ -22,9 +23,12 @@ final class ReplacedFrames: Sendable {
     /// starts deleting the linked ones, and the hidden folders named in `stale`, which killed runs
     /// left. Call it only while holding the folder's lock.
     init(_ frames: [(name: String, only: Bool)], stale: [String], in folder: String) {
-        aside = folder + "/" + Self.prefix + "\(getpid())"
+        // A name of its own (a killed run's folder is never this one, whatever its process id).
+        var template = Array((folder + "/" + Self.prefix + "XXXXXX").utf8CString)
+        let aside = frames.isEmpty ? nil : template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }.map { String(cString: $0) }
+        self.aside = aside
         var moved: [String] = [], linked: [String] = []
-        if !frames.isEmpty, mkdir(aside, 0o700) == 0 || errno == EEXIST {
+        if let aside {
             for (name, only) in frames {
                 // One that cannot be moved is deleted where it is.
                 if rename(folder + "/" + name, aside + "/" + name) == 0 {
@@ -38,7 +42,7 @@ final class ReplacedFrames: Sendable {
         }
         // Taken from the end: the first frames' files first.
         reusable.withLock { $0 = moved.reversed() }
-        let folders = stale.filter { folder + "/" + $0 != aside }.map { folder + "/" + $0 }
+        let folders = stale.map { folder + "/" + $0 }
         guard !linked.isEmpty || !folders.isEmpty else { return }
         DispatchQueue.global(qos: .utility).async(group: done) { [linked] in
             for file in linked { unlink(file) }
@@ -53,6 +57,6 @@ final class ReplacedFrames: Sendable {
     func finish() {
         done.wait()
         for file in reusable.withLock({ files in defer { files.removeAll() }; return files }) { unlink(file) }
-        rmdir(aside)
+        if let aside { rmdir(aside) }
     }
 }

@@ -102,6 +102,7 @@ enum TestCommand {
         var pool = early > 1 ? try CaseWorkers.Pool(hello: hello, count: early) : nil
         defer { pool?.shutDown() }
         let discovered = Result { try GoldenSuite.cases(in: suites) }
+        if case .failure = discovered { pool?.shutDown(quietly: true); pool = nil }
         // Goldens of Swift tests are compared by `swift test`; here their last run is read.
         if case .failure = discovered, case let swift = SwiftGoldens.results(in: suites), !swift.isEmpty {
             for result in swift { show(result, quiet: quiet) }
@@ -121,7 +122,12 @@ enum TestCommand {
         Interruption.install()
         // More than one worker for more than one case: worker processes, each a thread's (see
         // CaseWorkers); the pool starts more if variants made more cases than folders.
-        if pool == nil, min(options.workers, selected) > 1 { pool = try CaseWorkers.Pool(hello: hello, count: min(options.workers, selected)) }
+        if min(options.workers, selected) <= 1 {
+            pool?.shutDown(quietly: true)
+            pool = nil
+        } else if pool == nil {
+            pool = try CaseWorkers.Pool(hello: hello, count: min(options.workers, selected))
+        }
         var caseRunner: GoldenSuite.CaseRunner?
         if let pool { caseRunner = { index, golden in pool.run(index, golden) } }
         let results = try GoldenSuite.run(cases, options: options, runner: caseRunner) { result in

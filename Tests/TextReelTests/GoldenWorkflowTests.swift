@@ -63,8 +63,10 @@ final class GoldenWorkflowTests: XCTestCase {
         try Data("{document: ".utf8).write(to: golden.appendingPathComponent("emoji/case.json5"))
         let broken = try CLI.run(["test", golden.path, "--workers", "2"])
         XCTAssertEqual(broken.status, 2, broken.stdout + broken.stderr)
-        XCTAssertTrue(broken.stderr.contains("emoji/case.json5"), broken.stderr)
-        XCTAssertFalse(broken.stderr.contains("test-worker"), "the workers end quietly: \(broken.stderr)")
+        XCTAssertEqual(broken.stderr.components(separatedBy: "emoji/case.json5").count, 2, "said once, not again by each worker: \(broken.stderr)")
+        let missing = try CLI.run(["test", root.appendingPathComponent("nowhere").path, golden.path, "--workers", "2"])
+        XCTAssertEqual(missing.status, 2, missing.stdout + missing.stderr)
+        XCTAssertEqual(missing.stderr.components(separatedBy: "no such suite folder").count, 2, missing.stderr)
     }
 
     func testShardBlobsMergeIntoTheReportsOfOneRun() throws {

@@ -54,7 +54,24 @@ public final class RenderedFrame {
     private final class EncodedPNG: @unchecked Sendable {
         let lock = NSLock()
         var data: [PNGCompression: Data] = [:]
-        var file: [PNGCompression: String] = [:]
+        var file: [PNGCompression: WrittenFile] = [:]
+    }
+
+    /// A file written with a frame's bytes: its path, and which file it was (a path written over
+    /// since, by another frame, is not linked to).
+    private struct WrittenFile {
+        let path: String
+        let identity: [UInt64]
+        init?(_ path: String) {
+            guard let identity = Self.identity(of: path) else { return nil }
+            self.path = path
+            self.identity = identity
+        }
+        static func identity(of path: String) -> [UInt64]? {
+            var status = stat()
+            return stat(path, &status) == 0 ? [UInt64(status.st_dev), UInt64(status.st_ino)] : nil
+        }
+        var isUnchanged: Bool { Self.identity(of: path) == identity }
     }
 
     /// Reads a PNG (a golden frame, say) into a frame for comparison.
@@ -106,12 +123,12 @@ public final class RenderedFrame {
     /// file a frame reuses, may depend on the writers' timing; every file's bytes do not.
     public func write(to url: URL, compression: PNGCompression = .fast, durable: Bool = true, reusing: (() -> String?)? = nil) throws {
         let data = try pngData(compression: compression)
-        if !durable, let file = encoded.lock.withLock({ encoded.file[compression] }), file != url.path, AtomicFile.link(file, to: url) { return }
-        if !durable, let old = reusing?(), AtomicFile.overwrite(old, with: data, to: url) {
-        } else {
+        if !durable, let file = encoded.lock.withLock({ encoded.file[compression] }), file.path != url.path, file.isUnchanged,
+           AtomicFile.link(file.path, to: url) { return }
+        if durable || !(reusing?().map { AtomicFile.overwrite($0, with: data, to: url) } ?? false) {
             try AtomicFile.write(data, to: url, durable: durable)
         }
-        if !durable { encoded.lock.withLock { encoded.file[compression] = encoded.file[compression] ?? url.path } }
+        if !durable, let written = WrittenFile(url.path) { encoded.lock.withLock { encoded.file[compression] = written } }
     }
 
     /// A hash of the pixels, equal for equal frames within one process (for comparing runs).

@@ -63,15 +63,15 @@ public final class AtomicFile {
     /// Writes `data` over `old`, a finished file no visible name refers to (an earlier render's
     /// frame, set aside), and renames it to `url`: the file system reuses its inode and, for bytes
     /// of about its size, its blocks, instead of finding new ones. As atomic as `write`: `url`
-    /// appears whole or not at all. False when `old` cannot be written or moved (it is then gone,
-    /// or left where it was): the caller writes a new file. Not flushed (`durable` false only).
+    /// appears whole or not at all. False when `old` cannot be written or moved (it is then
+    /// gone): the caller writes a new file. Not flushed (`durable` false only).
     public static func overwrite(_ old: String, with data: Data, to url: URL) -> Bool {
         let fd = open(old, O_WRONLY | O_CLOEXEC)
         guard fd >= 0 else { return false }
         let written = writeAll(data, to: fd) == nil && ftruncate(fd, off_t(data.count)) == 0
         close(fd)
-        guard written else { unlink(old); return false }
-        return rename(old, url.path) == 0
+        guard written, rename(old, url.path) == 0 else { unlink(old); return false }
+        return true
     }
 
     /// Writes `data` at once, atomically (and flushed to disk unless `durable` is false).
