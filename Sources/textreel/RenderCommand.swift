@@ -106,7 +106,10 @@ enum RenderCommand {
         let lock = try OutputFolder.prepare(options.out, removingFramesOf: range == nil || shard != nil, inputs: inputs)
         // Frames still being written are finished before the set-aside files are let go.
         defer { try? writer.finish(); lock.release() }
-        if let replaced = lock.replaced { writer.reusableFile = { replaced.take() } }
+        if let replaced = lock.replaced {
+            replaced.keep(options.toStdout ? 0 : written?.count ?? runner.frameCount)
+            writer.reusableFile = { replaced.take() }
+        }
         Interruption.install()
 
         let record = try RenderRecord(folder: options.out, inputs: inputs)

@@ -50,6 +50,18 @@ final class ReplacedFrames: Sendable {
         }
     }
 
+    /// Keeps no more than `count` files to be taken (the frames a render will write) and deletes
+    /// the rest on the deleting thread, not at the end.
+    func keep(_ count: Int) {
+        let surplus = reusable.withLock { files -> [String] in
+            let cut = max(files.count - max(count, 0), 0)
+            defer { files.removeFirst(cut) }
+            return Array(files.prefix(cut))
+        }
+        guard !surplus.isEmpty else { return }
+        DispatchQueue.global(qos: .utility).async(group: done) { for file in surplus { unlink(file) } }
+    }
+
     /// A set-aside file to overwrite and rename into place (then it is the caller's), or nil.
     func take() -> String? { reusable.withLock { $0.popLast() } }
 
