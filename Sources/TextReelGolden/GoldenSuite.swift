@@ -79,13 +79,7 @@ public enum GoldenSuite {
             guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
                 throw TextReelError(file: folder.path, "no such suite folder")
             }
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("case.json5").path) {
-                cases += try GoldenCase(folder: folder).variants
-                continue
-            }
-            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-            let found = names.map { folder.appendingPathComponent($0) }
-                .filter { FileManager.default.fileExists(atPath: $0.appendingPathComponent("case.json5").path) }
+            let found = try caseFolders(in: folder)
             guard !found.isEmpty else {
                 // A Swift test's goldens: their cases are the test's calls, not files.
                 let swift = folder.pathComponents.contains("__Goldens__")
@@ -102,22 +96,19 @@ public enum GoldenSuite {
             .filter { seen.insert($0.folder.standardizedFileURL.resolvingSymlinksInPath().path + "\u{0}" + $0.name).inserted }
     }
 
+    /// The case folders `folder` names: itself when it holds a case.json5, else those of its
+    /// folders that do, by name.
+    private static func caseFolders(in folder: URL) throws -> [URL] {
+        let holdsCase = { (folder: URL) in FileManager.default.fileExists(atPath: folder.appendingPathComponent("case.json5").path) }
+        if holdsCase(folder) { return [folder] }
+        return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().map { folder.appendingPathComponent($0) }.filter(holdsCase)
+    }
+
     /// How many case folders `folders` hold, found without reading them (0 where one is not a
     /// suite; a folder named twice counts once): no more than the cases `cases(in:)` finds
     /// (variants add cases), so a runner can start that many workers before the cases are read.
     public static func caseFolderCount(in folders: [URL]) -> Int {
-        let fm = FileManager.default
-        var found = Set<String>()
-        for folder in folders.map({ $0.standardizedFileURL.resolvingSymlinksInPath().path }) {
-            if fm.fileExists(atPath: folder + "/case.json5") {
-                found.insert(folder)
-            } else {
-                for name in (try? fm.contentsOfDirectory(atPath: folder)) ?? [] where fm.fileExists(atPath: folder + "/" + name + "/case.json5") {
-                    found.insert(folder + "/" + name)
-                }
-            }
-        }
-        return found.count
+        Set(folders.flatMap { (try? caseFolders(in: $0)) ?? [] }.map { $0.standardizedFileURL.resolvingSymlinksInPath().path }).count
     }
 
     /// Goldens no case produces any more, with the reason: an `expected/` folder in a suite

@@ -65,9 +65,8 @@ enum OutputFolder {
         // names of one file found here are never both its only one).
         var files = Set<[UInt64]>()
         let frames = names.compactMap { name -> (name: String, only: Bool)? in
-            var status = stat()
-            guard isFrameName(name), lstat(folder + "/" + name, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else { return nil }
-            return (name, files.insert([UInt64(status.st_dev), UInt64(status.st_ino)]).inserted && status.st_nlink == 1)
+            guard isFrameName(name), let status = FileStatus(path: folder + "/" + name, followingLinks: false), status.kind == .regular else { return nil }
+            return (name, files.insert(status.identity).inserted && status.links == 1)
         }
         if !frames.isEmpty {
             // A summary TextReel wrote: it has a status.

@@ -63,15 +63,11 @@ public final class RenderedFrame {
         let path: String
         let identity: [UInt64]
         init?(_ path: String) {
-            guard let identity = Self.identity(of: path) else { return nil }
+            guard let status = FileStatus(path: path) else { return nil }
             self.path = path
-            self.identity = identity
+            identity = status.identity
         }
-        static func identity(of path: String) -> [UInt64]? {
-            var status = stat()
-            return stat(path, &status) == 0 ? [UInt64(status.st_dev), UInt64(status.st_ino)] : nil
-        }
-        var isUnchanged: Bool { Self.identity(of: path) == identity }
+        var isUnchanged: Bool { FileStatus(path: path)?.identity == identity }
     }
 
     /// Reads a PNG (a golden frame, say) into a frame for comparison.
@@ -125,9 +121,8 @@ public final class RenderedFrame {
         let data = try pngData(compression: compression)
         if !durable, let file = encoded.lock.withLock({ encoded.file[compression] }), file.path != url.path, file.isUnchanged,
            AtomicFile.link(file.path, to: url) { return }
-        if durable || !(reusing?().map { AtomicFile.overwrite($0, with: data, to: url) } ?? false) {
-            try AtomicFile.write(data, to: url, durable: durable)
-        }
+        let reused = !durable && (reusing?().map { AtomicFile.overwrite($0, with: data, to: url) } ?? false)
+        if !reused { try AtomicFile.write(data, to: url, durable: durable) }
         if !durable, let written = WrittenFile(url.path) { encoded.lock.withLock { encoded.file[compression] = written } }
     }
 
