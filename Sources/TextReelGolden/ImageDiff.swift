@@ -1,4 +1,6 @@
 import Foundation
+import Synchronization
+import TextReel
 
 /// Pixel comparison compatible with pixelmatch 7.2 (the same counts and diff images on its own
 /// test suite): YIQ colour distance against `35215 × threshold²`, anti-aliasing detection, and a
@@ -46,73 +48,135 @@ public struct ImageDiff {
     public static func compare(_ a: RGBAImage, _ b: RGBAImage, options: Options = Options(), makeImage: Bool = true) -> Result {
         precondition(a.width == b.width && a.height == b.height, "compare images of the same size")
         let width = a.width, height = a.height, count = width * height
-        // Every pixel of the image is written below unless only differences are drawn (a mask):
-        // no need to clear 48 MB of a 4000 × 3000 image first.
-        var output = !makeImage ? [] : [UInt8](largeBufferOf: count * 4) { if options.diffMask { $0.initialize(repeating: 0, count: count * 4) } }
+        // Every pixel of the image is written by `diff`: no need to clear 48 MB of a 4000 × 3000 image first.
+        var output = !makeImage ? [] : [UInt8](largeBufferOf: count * 4) { _ in }
         let bands = max(1, min(height, ProcessInfo.processInfo.activeProcessorCount * 4))
         var results = [(Int, [Int])](repeating: (0, []), count: bands)
         a.pixels.withUnsafeBufferPointer { pa in
             b.pixels.withUnsafeBufferPointer { pb in
-                output.withUnsafeMutableBufferPointer { out in
+                output.withUnsafeMutableBytes { out in
                     results.withUnsafeMutableBufferPointer { res in
-                        let shared = Shared(a: pa, b: pb, out: makeImage ? out : nil, results: res)
+                        let shared = Shared(a: pa, b: pb, out: makeImage ? out.baseAddress : nil, results: res)
                         DispatchQueue.concurrentPerform(iterations: bands) { band in
                             let rows = (height * band / bands)..<(height * (band + 1) / bands)
-                            shared.results[band] = diff(rows: rows, shared, width, height, options)
+                            shared.results[band] = diff(rows: rows, shared, width, height, options,
+                                                        into: shared.out.map { $0 + rows.lowerBound * width * 4 }, stride: width * 4)
                         }
                     }
                 }
             }
         }
-        let differing = results.flatMap(\.1)
         let image = makeImage ? RGBAImage(width: width, height: height, pixels: output) : nil
-        return Result(mismatch: results.reduce(0) { $0 + $1.0 }, total: count, image: image, regions: Self.regions(differing, width: width))
+        return result(results, count: count, width: width, image: image)
     }
 
-    /// The buffers the bands share: each band writes only its own rows and its own result slot.
+    /// Compares two images of the same size, as `compare`, and gives the diff image as PNG bytes
+    /// (what `PNGWriter.encodeRGBA` makes of `compare`'s image): each piece of rows the writer
+    /// compresses is compared into the writer's own buffer, so the image is never held whole.
+    public static func compareEncodingDiffImage(_ a: RGBAImage, _ b: RGBAImage, options: Options = Options()) throws -> (result: Result, png: Data) {
+        precondition(a.width == b.width && a.height == b.height, "compare images of the same size")
+        let width = a.width, height = a.height
+        let pieces = Mutex<[(rows: Int, result: (Int, [Int]))]>([])
+        let png = try a.pixels.withUnsafeBufferPointer { pa in
+            try b.pixels.withUnsafeBufferPointer { pb in
+                let shared = Shared(a: pa, b: pb, out: nil, results: UnsafeMutableBufferPointer(start: nil, count: 0))
+                return try PNGWriter.encodeRGBA(width: width, height: height) { rows, out, stride in
+                    let found = diff(rows: rows, shared, width, height, options, into: out, stride: stride)
+                    pieces.withLock { $0.append((rows.lowerBound, found)) }
+                }
+            }
+        }
+        let results = pieces.withLock { $0 }.sorted { $0.rows < $1.rows }.map(\.result)
+        return (result(results, count: width * height, width: width, image: nil), png)
+    }
+
+    /// The bands' counts and differing pixels, in the order of their rows, as one result.
+    private static func result(_ bands: [(Int, [Int])], count: Int, width: Int, image: RGBAImage?) -> Result {
+        Result(mismatch: bands.reduce(0) { $0 + $1.0 }, total: count, image: image, regions: regions(bands.flatMap(\.1), width: width))
+    }
+
+    /// The images the bands read, and where the whole diff image goes when it is made whole:
+    /// each band writes only its own rows and its own result slot.
     private struct Shared: @unchecked Sendable {
         let a: UnsafeBufferPointer<UInt8>
         let b: UnsafeBufferPointer<UInt8>
-        let out: UnsafeMutableBufferPointer<UInt8>?
+        let out: UnsafeMutableRawPointer?
         let results: UnsafeMutableBufferPointer<(Int, [Int])>
         var a32: UnsafePointer<UInt32> { UnsafeRawPointer(a.baseAddress!).assumingMemoryBound(to: UInt32.self) }
         var b32: UnsafePointer<UInt32> { UnsafeRawPointer(b.baseAddress!).assumingMemoryBound(to: UInt32.self) }
     }
 
-    private static func diff(rows: Range<Int>, _ s: Shared, _ width: Int, _ height: Int, _ options: Options) -> (Int, [Int]) {
+    /// Compares rows `rows`, drawing row y of the diff image (every pixel of it) at
+    /// `output + (y - rows.lowerBound) * stride` when there is an output; the count of differing
+    /// pixels and their indexes.
+    private static func diff(rows: Range<Int>, _ s: Shared, _ width: Int, _ height: Int, _ options: Options,
+                             into output: UnsafeMutableRawPointer?, stride: Int) -> (Int, [Int]) {
         let maxDelta = 35215 * options.threshold * options.threshold
-        let alt = options.diffColorAlt ?? options.diffColor
+        let aaColor = pixel(options.aaColor), diffColor = pixel(options.diffColor), altColor = pixel(options.diffColorAlt ?? options.diffColor)
         let img1 = s.a, img2 = s.b, a32 = s.a32, b32 = s.b32
         var mismatch = 0
         var differing: [Int] = []
-        var gray = Gray(image: a32, alpha: options.alpha)
+        var gray = Gray(alpha: options.alpha)
         for y in rows {
-            let rowStart = y * width
+            let rowStart = y * width, rowEnd = rowStart + width
+            let line = output.map { $0 + (y - rows.lowerBound) * stride }
+            // Where unchanged pixels are drawn grey: not in a mask, whose background is transparent.
+            var grey: UnsafeMutableRawPointer? = line
+            if options.diffMask, let line {
+                line.initializeMemory(as: UInt8.self, repeating: 0, count: width * 4)
+                grey = nil
+            }
             if memcmp(img1.baseAddress! + rowStart * 4, img2.baseAddress! + rowStart * 4, width * 4) == 0 {
-                if let out = s.out, !options.diffMask {
-                    for i in rowStart..<rowStart + width { gray.draw(i, out) }
-                }
+                if let grey { for x in 0..<width { grey.storeBytes(of: gray.of(a32[rowStart + x]), toByteOffset: x * 4, as: UInt32.self) } }
                 continue
             }
-            for x in 0..<width {
-                let i = rowStart + x
-                let pos = i * 4
-                let delta = a32[i] == b32[i] ? 0 : colorDelta(img1, img2, pos, pos, yOnly: false)
+            var i = rowStart
+            while i < rowEnd {
+                // A run of equal pixels (most of a changed row) in a loop of its own: a compare
+                // and, for the diff image, a grey from the one-entry cache.
+                if let grey {
+                    while i < rowEnd {
+                        // Eight pixels at once while they are equal and of the cached colour (the
+                        // page's background): one vector compare and store.
+                        if i + 8 <= rowEnd {
+                            let pixels = UnsafeRawPointer(a32 + i).loadUnaligned(as: SIMD8<UInt32>.self)
+                            if pixels == SIMD8(repeating: gray.pixel), pixels == UnsafeRawPointer(b32 + i).loadUnaligned(as: SIMD8<UInt32>.self) {
+                                grey.storeBytes(of: SIMD8(repeating: gray.gray), toByteOffset: (i - rowStart) * 4, as: SIMD8<UInt32>.self)
+                                i += 8
+                                continue
+                            }
+                        }
+                        guard a32[i] == b32[i] else { break }
+                        grey.storeBytes(of: gray.of(a32[i]), toByteOffset: (i - rowStart) * 4, as: UInt32.self)
+                        i += 1
+                    }
+                } else {
+                    while i < rowEnd, a32[i] == b32[i] { i += 1 }
+                }
+                guard i < rowEnd else { break }
+                let x = i - rowStart, pos = i * 4
+                let delta = colorDelta(img1, img2, pos, pos, yOnly: false)
                 if abs(delta) > maxDelta {
                     let isAA = antialiased(img1, x, y, width, height, a32, b32) || antialiased(img2, x, y, width, height, b32, a32)
                     if !options.includeAA && isAA {
-                        if let out = s.out, !options.diffMask { draw(out, pos, options.aaColor) }
+                        grey?.storeBytes(of: aaColor, toByteOffset: x * 4, as: UInt32.self)
                     } else {
-                        if let out = s.out { draw(out, pos, delta < 0 ? alt : options.diffColor) }
+                        line?.storeBytes(of: delta < 0 ? altColor : diffColor, toByteOffset: x * 4, as: UInt32.self)
                         mismatch += 1
                         differing.append(i)
                     }
-                } else if let out = s.out, !options.diffMask {
-                    gray.draw(i, out)
+                } else {
+                    grey?.storeBytes(of: gray.of(a32[i]), toByteOffset: x * 4, as: UInt32.self)
                 }
+                i += 1
             }
         }
         return (mismatch, differing)
+    }
+
+    /// An opaque pixel of an RGB colour, as the 32 bits of its RGBA bytes.
+    private static func pixel(_ rgb: [UInt8]) -> UInt32 {
+        (UInt32(rgb[0]) | UInt32(rgb[1]) << 8 | UInt32(rgb[2]) << 16 | 0xFF00_0000).littleEndian
     }
 
     /// A pixel with both darker and brighter neighbours, whose extreme neighbour has 3+ equal
@@ -214,38 +278,31 @@ public struct ImageDiff {
         return y > 0 ? -delta : delta
     }
 
-    private static func draw(_ output: UnsafeMutableBufferPointer<UInt8>, _ pos: Int, _ color: [UInt8]) {
-        output[pos] = color[0]; output[pos + 1] = color[1]; output[pos + 2] = color[2]; output[pos + 3] = 255
-    }
-
     /// Unchanged pixels: the first image's luminance blended with white at `alpha` (truncated to
     /// a byte, as a typed array stores it). Runs of one colour (most of a page of text) are
     /// computed once: the last pixel's grey is kept.
     private struct Gray {
-        let image: UnsafePointer<UInt32>
         let alpha: Double
-        var last: (pixel: UInt32, gray: UInt32)?
+        private(set) var pixel: UInt32 = 0
+        private(set) var gray: UInt32
 
-        init(image: UnsafePointer<UInt32>, alpha: Double) {
-            self.image = image
+        init(alpha: Double) {
             self.alpha = alpha
+            gray = Self.gray(of: 0, alpha: alpha)
         }
 
         @inline(__always)
-        mutating func draw(_ i: Int, _ output: UnsafeMutableBufferPointer<UInt8>) {
-            let pixel = image[i]
-            let gray: UInt32
-            if let last, last.pixel == pixel {
-                gray = last.gray
-            } else {
-                let value = UInt32(littleEndian: pixel)
-                let r = Double(value & 0xFF), g = Double(value >> 8 & 0xFF), b = Double(value >> 16 & 0xFF), a = Double(value >> 24)
-                let luma = r * 0.29889531 + g * 0.58662247 + b * 0.11448223
-                let byte = UInt32(UInt8(clamping: Int(255 + (luma - 255) * alpha * a / 255)))
-                gray = (byte | byte << 8 | byte << 16 | 0xFF00_0000).littleEndian
-                last = (pixel, gray)
-            }
-            UnsafeMutableRawPointer(output.baseAddress!).storeBytes(of: gray, toByteOffset: i * 4, as: UInt32.self)
+        mutating func of(_ pixel: UInt32) -> UInt32 {
+            if pixel != self.pixel { self.pixel = pixel; gray = Self.gray(of: pixel, alpha: alpha) }
+            return gray
+        }
+
+        private static func gray(of pixel: UInt32, alpha: Double) -> UInt32 {
+            let value = UInt32(littleEndian: pixel)
+            let r = Double(value & 0xFF), g = Double(value >> 8 & 0xFF), b = Double(value >> 16 & 0xFF), a = Double(value >> 24)
+            let luma = r * 0.29889531 + g * 0.58662247 + b * 0.11448223
+            let byte = UInt32(UInt8(clamping: Int(255 + (luma - 255) * alpha * a / 255)))
+            return (byte | byte << 8 | byte << 16 | 0xFF00_0000).littleEndian
         }
     }
 

@@ -66,8 +66,15 @@ enum DiffCommand {
             }
             return 1
         }
-        let result = ImageDiff.compare(expected, actual, options: options, makeImage: args.values["out"] != nil)
-        if let out = args.values["out"], let image = result.image { try image.write(to: URL(fileURLWithPath: out)) }
+        let result: ImageDiff.Result
+        if let out = args.values["out"] {
+            // The diff image is compressed as it is made, never held whole.
+            let (found, png) = try ImageDiff.compareEncodingDiffImage(expected, actual, options: options)
+            try AtomicFile.write(png, to: URL(fileURLWithPath: out))
+            result = found
+        } else {
+            result = ImageDiff.compare(expected, actual, options: options, makeImage: false)
+        }
         if json {
             let regions = result.regions.map { ["x": Int($0.minX), "y": Int($0.minY), "width": Int($0.width), "height": Int($0.height)] }
             let object: [String: Any] = ["mismatch": result.mismatch, "total": result.total, "ratio": result.ratio, "regions": regions]

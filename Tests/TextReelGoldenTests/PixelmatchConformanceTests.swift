@@ -1,4 +1,5 @@
 import Foundation
+@testable import TextReel
 import TextReelGolden
 import XCTest
 
@@ -36,6 +37,41 @@ final class PixelmatchConformanceTests: XCTestCase {
             let got = try XCTUnwrap(result.image)
             let differing = zip(got.pixels, expected.pixels).filter { $0 != $1 }.count
             XCTAssertEqual(differing, 0, "diff image of \(c.a) vs \(c.b) differs from \(c.diff) in \(differing) bytes")
+            try assertEncodedAsMade(a, b, options, result)
         }
+    }
+
+    /// The diff image made piece by piece while it is compressed (what `textreel diff --out`
+    /// writes) is `compare`'s image, with the same count and regions: on a large image of
+    /// several pieces, in a mask and not.
+    func testTheDiffImageEncodedWhileMadeIsTheImage() throws {
+        let width = 1100, height = 2000   // scanlines of 8.8 MB: three pieces
+        XCTAssertGreaterThan((width * 4 + 1) * height, 2 * PNGWriter.isalPieceBytes)
+        var a = RGBAImage(width: width, height: height, pixels: [UInt8](repeating: 255, count: width * height * 4))
+        var b = a
+        for y in stride(from: 0, to: height, by: 37) {
+            for x in 0..<width where (x / 5 + y) % 3 == 0 {
+                let i = (y * width + x) * 4
+                a.pixels[i] = UInt8(x % 200); b.pixels[i + 1] = UInt8(y % 250)
+                if x % 11 == 0 { b.pixels[i + 3] = 128 }
+            }
+        }
+        for mask in [false, true] {
+            var options = ImageDiff.Options()
+            options.diffMask = mask
+            let result = ImageDiff.compare(a, b, options: options)
+            XCTAssertGreaterThan(result.mismatch, 1_000)
+            try assertEncodedAsMade(a, b, options, result)
+        }
+    }
+
+    private func assertEncodedAsMade(_ a: RGBAImage, _ b: RGBAImage, _ options: ImageDiff.Options, _ made: ImageDiff.Result,
+                                     file: StaticString = #filePath, line: UInt = #line) throws {
+        let (result, png) = try ImageDiff.compareEncodingDiffImage(a, b, options: options)
+        XCTAssertEqual(result.mismatch, made.mismatch, file: file, line: line)
+        XCTAssertEqual(result.regions, made.regions, file: file, line: line)
+        XCTAssertNil(result.image, file: file, line: line)
+        XCTAssertEqual(try RGBAImage(pngData: png).pixels, made.image?.pixels, "the PNG's pixels are the image's", file: file, line: line)
+        XCTAssertEqual(png, try made.image?.pngData(), "and its bytes the image's own PNG", file: file, line: line)
     }
 }

@@ -69,6 +69,15 @@ enum PNGFastDecoder {
             var above = s.baseAddress!, row = s.baseAddress! + rowBytes
             for y in 0..<height {
                 let filtered = rows + y * stride + 1
+                let target = out + y * width * 4
+                // A row filtered with None, below which no row reads it (None or Sub; every row of
+                // TextReel's frames): expanded straight from the stream, without the scratch copy.
+                // Its RGBA ends before the next row's stream begins, and each pixel is written
+                // below the bytes it is read from.
+                if rows[y * stride] == 0 && (y + 1 == height || rows[(y + 1) * stride] <= 1) {
+                    if channels == 4 { memmove(target, filtered, rowBytes) } else { expandRGB(filtered, to: target, width: width) }
+                    continue
+                }
                 switch rows[y * stride] {
                 case 0:
                     row.update(from: filtered, count: rowBytes)
@@ -91,7 +100,6 @@ enum PNGFastDecoder {
                 default:
                     return false
                 }
-                let target = out + y * width * 4
                 if channels == 4 {
                     target.update(from: row, count: rowBytes)
                 } else {

@@ -95,42 +95,46 @@ public enum PNGWriter {
 
     /// Straight RGBA pixels (4 bytes each, row after row) as an RGBA PNG.
     public static func encodeRGBA(_ pixels: [UInt8], width: Int, height: Int, compression: PNGCompression = .fast) throws -> Data {
-        let rowBytes = 1 + width * 4, total = rowBytes * height
-        let stream = try pixels.withUnsafeBufferPointer { p -> [UInt8] in
-            let source = RGBARows(pixels: p.baseAddress!, rowBytes: rowBytes)
-            // A large image (a 4000 × 3000 diff image is 48 MB of rows) is compressed in pieces
-            // at once, each making its own part of the scanlines.
-            if compression == .fast && total >= 2 * isalPieceBytes {
-                return try isalInPieces(count: total) { range, out in source.copy(range, to: out) }
+        try pixels.withUnsafeBytes { p in
+            let source = UncheckedPointer(p.baseAddress!)
+            return try encodeRGBA(width: width, height: height, compression: compression) { rows, out, stride in
+                for (k, y) in rows.enumerated() {
+                    (out + k * stride).copyMemory(from: source.pointer + y * width * 4, byteCount: width * 4)
+                }
             }
-            let rows = [UInt8](largeBufferOf: total) { source.copy(0..<total, to: $0) }
-            return try self.stream(rows, height: height, compression: compression)
+        }
+    }
+
+    /// An RGBA PNG whose rows are made while it is compressed: `rows(range, out, stride)` writes
+    /// the straight RGBA pixels of rows `range`, row y at `out + (y - range.lowerBound) * stride`,
+    /// and touches nothing between them. A large image is compressed in pieces of whole rows on
+    /// every core, each piece's rows made into a buffer of its own (reused by the next piece), so
+    /// the image itself is never held: a 4000 × 3000 diff image would be 48 MB of fresh memory,
+    /// which the kernel zeroes. The pieces depend on the width alone, never on the cores.
+    public static func encodeRGBA(width: Int, height: Int, compression: PNGCompression = .fast,
+                                  rows: @Sendable (Range<Int>, UnsafeMutableRawPointer, Int) -> Void) throws -> Data {
+        let rowBytes = 1 + width * 4, total = rowBytes * height
+        /// Scanlines `range` into `out`: each led by filter byte None.
+        @Sendable func scanlines(_ range: Range<Int>, _ out: UnsafeMutablePointer<UInt8>) {
+            rows(range, UnsafeMutableRawPointer(out + 1), rowBytes)
+            for k in 0..<range.count { out[k * rowBytes] = 0 }
+        }
+        let stream: [UInt8]
+        if compression == .fast && total >= 2 * isalPieceBytes {
+            let pieceRows = max(1, isalPieceBytes / rowBytes)
+            stream = try isalInPieces(count: total, pieceBytes: pieceRows * rowBytes) { range, out in
+                scanlines(range.lowerBound / rowBytes..<range.upperBound / rowBytes, out)
+            }
+        } else {
+            stream = try self.stream([UInt8](largeBufferOf: total) { scanlines(0..<height, $0) }, height: height, compression: compression)
         }
         return png(stream: stream, width: width, height: height, colorType: 6)
     }
 
-    /// The scanlines of RGBA pixels, each led by filter byte None, made a range at a time.
-    private struct RGBARows: @unchecked Sendable {
-        let pixels: UnsafePointer<UInt8>
-        let rowBytes: Int
-
-        /// Bytes `range` of the scanlines into `out`.
-        func copy(_ range: Range<Int>, to out: UnsafeMutablePointer<UInt8>) {
-            var at = range.lowerBound, target = out
-            while at < range.upperBound {
-                let row = at / rowBytes, column = at % rowBytes
-                if column == 0 {
-                    target.pointee = 0   // filter type None
-                    target += 1
-                    at += 1
-                    continue
-                }
-                let count = min(range.upperBound, (row + 1) * rowBytes) - at
-                target.update(from: pixels + row * (rowBytes - 1) + column - 1, count: count)
-                target += count
-                at += count
-            }
-        }
+    /// A pointer handed to the pieces' threads, which only read through it.
+    private struct UncheckedPointer: @unchecked Sendable {
+        let pointer: UnsafeRawPointer
+        init(_ pointer: UnsafeRawPointer) { self.pointer = pointer }
     }
 
     /// `rows` are the scanlines, each led by its filter byte (0: None).
@@ -204,7 +208,7 @@ public enum PNGWriter {
         return out
     }
 
-    /// The input each piece of `isalInPieces` compresses: fixed, so the bytes never depend on the
+    /// The most input a piece of `isalInPieces` compresses: fixed, so the bytes never depend on the
     /// number of cores.
     static let isalPieceBytes = 4 << 20
 
@@ -212,8 +216,10 @@ public enum PNGWriter {
     /// piece a raw deflate stream by ISA-L ended on a byte boundary (a full flush; the last one
     /// final), behind the zlib header, with the Adler-32 of the whole (zlib combines the pieces')
     /// after them. A piece refers to nothing before it, which costs a few bytes.
-    static func isalInPieces(count total: Int, fill: @Sendable (Range<Int>, UnsafeMutablePointer<UInt8>) -> Void) throws -> [UInt8] {
-        let count = (total + isalPieceBytes - 1) / isalPieceBytes
+    static func isalInPieces(count total: Int, pieceBytes: Int = isalPieceBytes,
+                             fill: @Sendable (Range<Int>, UnsafeMutablePointer<UInt8>) -> Void) throws -> [UInt8] {
+        precondition(pieceBytes <= isalPieceBytes)
+        let count = (total + pieceBytes - 1) / pieceBytes
         /// Each piece's result, written by its own only.
         final class Pieces: @unchecked Sendable {
             var results: [Result<DeflatePiece, Error>?]
@@ -225,7 +231,7 @@ public enum PNGWriter {
         // than copying the rows).
         let spare = Mutex<[[UInt8]]>([])
         DispatchQueue.concurrentPerform(iterations: count) { k in
-            let range = k * isalPieceBytes..<min(total, (k + 1) * isalPieceBytes)
+            let range = k * pieceBytes..<min(total, (k + 1) * pieceBytes)
             var input = spare.withLock { $0.popLast() } ?? [UInt8](unsafeUninitializedCapacity: isalPieceBytes) { $1 = $0.count }
             pieces.results[k] = input.withUnsafeMutableBufferPointer { buffer in
                 fill(range, buffer.baseAddress!)
