@@ -51,57 +51,62 @@ public struct ImageDiff {
         // Every pixel of the image is written by `diff`: no need to clear 48 MB of a 4000 × 3000 image first.
         var output = !makeImage ? [] : [UInt8](largeBufferOf: count * 4) { _ in }
         let bands = max(1, min(height, ProcessInfo.processInfo.activeProcessorCount * 4))
-        var results = [(Int, [Int])](repeating: (0, []), count: bands)
+        let found = Found()
         a.pixels.withUnsafeBufferPointer { pa in
             b.pixels.withUnsafeBufferPointer { pb in
                 output.withUnsafeMutableBytes { out in
-                    results.withUnsafeMutableBufferPointer { res in
-                        let shared = Shared(a: pa, b: pb, out: makeImage ? out.baseAddress : nil, results: res)
-                        DispatchQueue.concurrentPerform(iterations: bands) { band in
-                            let rows = (height * band / bands)..<(height * (band + 1) / bands)
-                            shared.results[band] = diff(rows: rows, shared, width, height, options,
-                                                        into: shared.out.map { $0 + rows.lowerBound * width * 4 }, stride: width * 4)
-                        }
+                    let shared = Shared(a: pa, b: pb, out: makeImage ? out.baseAddress : nil)
+                    DispatchQueue.concurrentPerform(iterations: bands) { band in
+                        let rows = (height * band / bands)..<(height * (band + 1) / bands)
+                        found.add(rows, diff(rows: rows, shared, width, height, options,
+                                             into: shared.out.map { $0 + rows.lowerBound * width * 4 }, stride: width * 4))
                     }
                 }
             }
         }
-        let image = makeImage ? RGBAImage(width: width, height: height, pixels: output) : nil
-        return result(results, count: count, width: width, image: image)
+        return found.result(count: count, width: width, image: makeImage ? RGBAImage(width: width, height: height, pixels: output) : nil)
     }
 
     /// Compares two images of the same size, as `compare`, and gives the diff image as PNG bytes
-    /// (what `PNGWriter.encodeRGBA` makes of `compare`'s image): each piece of rows the writer
+    /// (what `PNGWriter.encodeRGBA` makes of `compare`'s image): each band of rows the writer
     /// compresses is compared into the writer's own buffer, so the image is never held whole.
     public static func compareEncodingDiffImage(_ a: RGBAImage, _ b: RGBAImage, options: Options = Options()) throws -> (result: Result, png: Data) {
         precondition(a.width == b.width && a.height == b.height, "compare images of the same size")
         let width = a.width, height = a.height
-        let pieces = Mutex<[(rows: Int, result: (Int, [Int]))]>([])
+        let found = Found()
         let png = try a.pixels.withUnsafeBufferPointer { pa in
             try b.pixels.withUnsafeBufferPointer { pb in
-                let shared = Shared(a: pa, b: pb, out: nil, results: UnsafeMutableBufferPointer(start: nil, count: 0))
+                let shared = Shared(a: pa, b: pb, out: nil)
                 return try PNGWriter.encodeRGBA(width: width, height: height) { rows, out, stride in
-                    let found = diff(rows: rows, shared, width, height, options, into: out, stride: stride)
-                    pieces.withLock { $0.append((rows.lowerBound, found)) }
+                    found.add(rows, diff(rows: rows, shared, width, height, options, into: out, stride: stride))
                 }
             }
         }
-        let results = pieces.withLock { $0 }.sorted { $0.rows < $1.rows }.map(\.result)
-        return (result(results, count: width * height, width: width, image: nil), png)
+        return (found.result(count: width * height, width: width, image: nil), png)
     }
 
-    /// The bands' counts and differing pixels, in the order of their rows, as one result.
-    private static func result(_ bands: [(Int, [Int])], count: Int, width: Int, image: RGBAImage?) -> Result {
-        Result(mismatch: bands.reduce(0) { $0 + $1.0 }, total: count, image: image, regions: regions(bands.flatMap(\.1), width: width))
+    /// What the bands found, whichever order they finish in.
+    private final class Found: Sendable {
+        private let bands = Mutex<[(rows: Int, mismatch: Int, differing: [Int])]>([])
+
+        func add(_ rows: Range<Int>, _ found: (Int, [Int])) {
+            bands.withLock { $0.append((rows.lowerBound, found.0, found.1)) }
+        }
+
+        /// One result, the bands taken in the order of their rows.
+        func result(count: Int, width: Int, image: RGBAImage?) -> Result {
+            let ordered = bands.withLock { $0 }.sorted { $0.rows < $1.rows }
+            return Result(mismatch: ordered.reduce(0) { $0 + $1.mismatch }, total: count, image: image,
+                          regions: regions(ordered.flatMap(\.differing), width: width))
+        }
     }
 
-    /// The images the bands read, and where the whole diff image goes when it is made whole:
-    /// each band writes only its own rows and its own result slot.
+    /// The images the bands read, and where the diff image goes when it is made whole (each band
+    /// writes only its own rows).
     private struct Shared: @unchecked Sendable {
         let a: UnsafeBufferPointer<UInt8>
         let b: UnsafeBufferPointer<UInt8>
         let out: UnsafeMutableRawPointer?
-        let results: UnsafeMutableBufferPointer<(Int, [Int])>
         var a32: UnsafePointer<UInt32> { UnsafeRawPointer(a.baseAddress!).assumingMemoryBound(to: UInt32.self) }
         var b32: UnsafePointer<UInt32> { UnsafeRawPointer(b.baseAddress!).assumingMemoryBound(to: UInt32.self) }
     }
@@ -112,11 +117,12 @@ public struct ImageDiff {
     private static func diff(rows: Range<Int>, _ s: Shared, _ width: Int, _ height: Int, _ options: Options,
                              into output: UnsafeMutableRawPointer?, stride: Int) -> (Int, [Int]) {
         let maxDelta = 35215 * options.threshold * options.threshold
-        let aaColor = pixel(options.aaColor), diffColor = pixel(options.diffColor), altColor = pixel(options.diffColorAlt ?? options.diffColor)
+        // The colours are read only when something is drawn, as pixelmatch reads them.
+        let drawn = output == nil ? nil : (aa: pixel(options.aaColor), diff: pixel(options.diffColor), alt: pixel(options.diffColorAlt ?? options.diffColor))
         let img1 = s.a, img2 = s.b, a32 = s.a32, b32 = s.b32
         var mismatch = 0
         var differing: [Int] = []
-        var gray = Gray(alpha: options.alpha)
+        var gray = Gray(alpha: output == nil || options.diffMask ? 0 : options.alpha)   // alpha is used only to grey
         for y in rows {
             let rowStart = y * width, rowEnd = rowStart + width
             let line = output.map { $0 + (y - rows.lowerBound) * stride }
@@ -159,9 +165,9 @@ public struct ImageDiff {
                 if abs(delta) > maxDelta {
                     let isAA = antialiased(img1, x, y, width, height, a32, b32) || antialiased(img2, x, y, width, height, b32, a32)
                     if !options.includeAA && isAA {
-                        grey?.storeBytes(of: aaColor, toByteOffset: x * 4, as: UInt32.self)
+                        if let drawn { grey?.storeBytes(of: drawn.aa, toByteOffset: x * 4, as: UInt32.self) }
                     } else {
-                        line?.storeBytes(of: delta < 0 ? altColor : diffColor, toByteOffset: x * 4, as: UInt32.self)
+                        if let drawn { line?.storeBytes(of: delta < 0 ? drawn.alt : drawn.diff, toByteOffset: x * 4, as: UInt32.self) }
                         mismatch += 1
                         differing.append(i)
                     }

@@ -65,6 +65,19 @@ final class PixelmatchConformanceTests: XCTestCase {
         }
     }
 
+    /// A scanline longer than a compression piece (an image over a million pixels wide) is
+    /// compressed whole, not cut: the pieces are whole rows.
+    func testAnImageWiderThanAPieceIsEncoded() throws {
+        let width = PNGWriter.isalPieceBytes / 4 + 3, height = 3
+        XCTAssertGreaterThan(width * 4 + 1, PNGWriter.isalPieceBytes)
+        var a = RGBAImage(width: width, height: height, pixels: [UInt8](repeating: 255, count: width * height * 4))
+        var b = a
+        for x in stride(from: 0, to: width, by: 1001) { a.pixels[(width + x) * 4] = 0; b.pixels[(2 * width + x) * 4 + 2] = 9 }
+        let result = ImageDiff.compare(a, b)
+        XCTAssertGreaterThan(result.mismatch, 0)
+        try assertEncodedAsMade(a, b, ImageDiff.Options(), result)
+    }
+
     private func assertEncodedAsMade(_ a: RGBAImage, _ b: RGBAImage, _ options: ImageDiff.Options, _ made: ImageDiff.Result,
                                      file: StaticString = #filePath, line: UInt = #line) throws {
         let (result, png) = try ImageDiff.compareEncodingDiffImage(a, b, options: options)

@@ -96,7 +96,7 @@ public enum PNGWriter {
     /// Straight RGBA pixels (4 bytes each, row after row) as an RGBA PNG.
     public static func encodeRGBA(_ pixels: [UInt8], width: Int, height: Int, compression: PNGCompression = .fast) throws -> Data {
         try pixels.withUnsafeBytes { p in
-            let source = UncheckedPointer(p.baseAddress!)
+            let source = UncheckedPointer(UnsafeMutableRawPointer(mutating: p.baseAddress!))
             return try encodeRGBA(width: width, height: height, compression: compression) { rows, out, stride in
                 for (k, y) in rows.enumerated() {
                     (out + k * stride).copyMemory(from: source.pointer + y * width * 4, byteCount: width * 4)
@@ -107,10 +107,11 @@ public enum PNGWriter {
 
     /// An RGBA PNG whose rows are made while it is compressed: `rows(range, out, stride)` writes
     /// the straight RGBA pixels of rows `range`, row y at `out + (y - range.lowerBound) * stride`,
-    /// and touches nothing between them. A large image is compressed in pieces of whole rows on
-    /// every core, each piece's rows made into a buffer of its own (reused by the next piece), so
-    /// the image itself is never held: a 4000 × 3000 diff image would be 48 MB of fresh memory,
-    /// which the kernel zeroes. The pieces depend on the width alone, never on the cores.
+    /// and touches nothing between them; it is called for several ranges at once, on several
+    /// threads. A large image is compressed in pieces of whole rows on every core, each piece's
+    /// rows made into a buffer of its own (reused by the next piece), so the image itself is never
+    /// held: a 4000 × 3000 diff image would be 48 MB of fresh memory, which the kernel zeroes.
+    /// The pieces depend on the width alone, never on the cores.
     public static func encodeRGBA(width: Int, height: Int, compression: PNGCompression = .fast,
                                   rows: @Sendable (Range<Int>, UnsafeMutableRawPointer, Int) -> Void) throws -> Data {
         let rowBytes = 1 + width * 4, total = rowBytes * height
@@ -120,21 +121,32 @@ public enum PNGWriter {
             for k in 0..<range.count { out[k * rowBytes] = 0 }
         }
         let stream: [UInt8]
-        if compression == .fast && total >= 2 * isalPieceBytes {
-            let pieceRows = max(1, isalPieceBytes / rowBytes)
+        // Pieces of whole rows, so a scanline longer than a piece (over a million pixels wide) is compressed whole.
+        if compression == .fast && total >= 2 * isalPieceBytes && rowBytes <= isalPieceBytes {
+            let pieceRows = isalPieceBytes / rowBytes
             stream = try isalInPieces(count: total, pieceBytes: pieceRows * rowBytes) { range, out in
                 scanlines(range.lowerBound / rowBytes..<range.upperBound / rowBytes, out)
             }
         } else {
-            stream = try self.stream([UInt8](largeBufferOf: total) { scanlines(0..<height, $0) }, height: height, compression: compression)
+            // The rows are still made in bands on every core (a diff image's comparison is its rows).
+            let rows = [UInt8](largeBufferOf: total) { buffer in
+                let bands = max(1, min(height, ProcessInfo.processInfo.activeProcessorCount * 4))
+                let out = UncheckedPointer(buffer)
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    let range = (height * band / bands)..<(height * (band + 1) / bands)
+                    scanlines(range, out.pointer.assumingMemoryBound(to: UInt8.self) + range.lowerBound * rowBytes)
+                }
+            }
+            stream = try self.stream(rows, height: height, compression: compression)
         }
         return png(stream: stream, width: width, height: height, colorType: 6)
     }
 
-    /// A pointer handed to the pieces' threads, which only read through it.
+    /// A pointer handed to the bands' threads, each of which reads or writes only its own rows.
     private struct UncheckedPointer: @unchecked Sendable {
-        let pointer: UnsafeRawPointer
-        init(_ pointer: UnsafeRawPointer) { self.pointer = pointer }
+        let pointer: UnsafeMutableRawPointer
+        init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
+        init(_ pointer: UnsafeMutablePointer<UInt8>) { self.pointer = UnsafeMutableRawPointer(pointer) }
     }
 
     /// `rows` are the scanlines, each led by its filter byte (0: None).
