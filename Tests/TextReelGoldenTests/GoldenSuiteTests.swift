@@ -45,6 +45,9 @@ final class GoldenSuiteTests: XCTestCase {
         // The diff image marks changed pixels in red.
         let image = try RGBAImage(contentsOf: URL(fileURLWithPath: diff.diff!))
         XCTAssertTrue(stride(from: 0, to: image.pixels.count, by: 4).contains { image.pixels[$0] == 255 && image.pixels[$0 + 1] == 0 })
+        let expected = try RGBAImage(contentsOf: URL(fileURLWithPath: try XCTUnwrap(diff.expected)))
+        let actual = try RGBAImage(contentsOf: URL(fileURLWithPath: diff.actual!))
+        XCTAssertEqual(image.pixels, ImageDiff.compare(expected, actual).image?.pixels, "the image is the comparison's, pixel for pixel")
 
         let reports = suite.appendingPathComponent("reports")
         try Reports.writeHTML([failed], scope: GoldenWriteScope(suites: [suite.path]), to: reports)
