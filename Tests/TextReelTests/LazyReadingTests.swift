@@ -8,13 +8,15 @@ final class LazyReadingTests: XCTestCase {
     private func assertSameAsWhole(_ text: String, sizes: [Int] = [1, 7, 100, 4000], _ what: String,
                                    file: StaticString = #filePath, line: UInt = #line) {
         let data = Data(text.utf8)
+        let whole = Result { try TextDocument(markdownData: data, sectionBytes: 0) }
         // cmark-gfm's table extension gives blocks near a table wrong lines in a whole parse (a
         // line far above, or none): around tables, messages are compared without their place.
+        // A table may have no "|" (the fuzzer's: a delimiter row of "-" and a vertical tab).
+        let hasTable = text.contains("|") || ((try? whole.get())?.paragraphs.contains { if case .tableRow = $0.kind { true } else { false } } ?? false)
         let placed = { (message: String) in
-            text.contains("|") ? message.replacingOccurrences(of: #"^<markdown>(:\d+)*:"#, with: "<markdown>:", options: .regularExpression)
+            hasTable ? message.replacingOccurrences(of: #"^<markdown>(:\d+)*:"#, with: "<markdown>:", options: .regularExpression)
                 .replacingOccurrences(of: #"first at [\d:]+"#, with: "first at", options: .regularExpression) : message
         }
-        let whole = Result { try TextDocument(markdownData: data, sectionBytes: 0) }
         for size in sizes {
             let lazy = Result { try TextDocument(markdownData: data, sectionBytes: size) }
             switch (whole, lazy) {

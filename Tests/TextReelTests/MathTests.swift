@@ -88,6 +88,30 @@ final class MathTests: XCTestCase {
         XCTAssertFalse(document.paragraphs.contains { $0.text.unicodeScalars.contains { (0xE000...0xF8FF).contains($0.value) } })
     }
 
+    /// Raw HTML, a link's or an image's destination and title are not Markdown text: their
+    /// `$…$` shows (or points) as written, never as a formula's marker (found by the fuzzer: a
+    /// processing instruction's marker differed between a whole read and one in sections, and an
+    /// HTML block drew its formulas as boxes).
+    func testHTMLAndDestinationsKeepTheirDollars() throws {
+        let markdown = """
+        Inline $x^2$ first.
+
+        <div align="center">Costs $a$ and $b$ here</div>
+
+        A <span title="$t$">tag</span>, [a link](https://example.com/$q$ "is $r$") and ![](drawing:d$s$).
+
+        <?$u$
+        """
+        let document = try TextDocument(markdown: markdown)
+        let texts = document.paragraphs.map(\.text)
+        XCTAssertEqual(formulas(document.paragraphs[0]), ["x^2"], "formulas in text are still formulas")
+        XCTAssertTrue(texts.contains { $0.contains("Costs $a$ and $b$ here") }, "\(texts)")
+        XCTAssertTrue(texts.contains { $0.contains("$u$") }, "\(texts)")
+        XCTAssertFalse(texts.contains { $0.unicodeScalars.contains { (0xE000...0xF8FF).contains($0.value) } }, "\(texts)")
+        XCTAssertEqual(document.paragraphs[2].runs.compactMap(\.link), ["https://example.com/$q$"])
+        XCTAssertEqual(document.paragraphs[2].attachments.first?.url, "drawing:d$s$")
+    }
+
     /// Display math opened by "$$" and a line break keeps the file's line numbers (found by the
     /// fuzzer: the marker took the break, and every block after it was placed a line up).
     func testDisplayMathOverLinesKeepsLineNumbers() throws {

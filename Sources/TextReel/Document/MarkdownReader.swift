@@ -153,9 +153,9 @@ struct MarkdownReader {
             try readInlines(of: node, into: &inline)
             try add(.heading(level: Int(cmark_node_get_heading_level(node))), inline: inline, line: line)
         case "html_block":
-            try readHTMLBlock(string(cmark_node_get_literal(node)), line: line)
+            try readHTMLBlock(source(cmark_node_get_literal(node)), line: line)
         case "code_block":
-            var literal = math?.restored(string(cmark_node_get_literal(node))) ?? string(cmark_node_get_literal(node))
+            var literal = source(cmark_node_get_literal(node))
             while literal.hasSuffix("\n") { literal.removeLast() }
             let info = string(cmark_node_get_fence_info(node))
             var fence: Int32 = 0, offset: Int32 = 0, character: CChar = 0
@@ -465,7 +465,7 @@ struct MarkdownReader {
             if math == nil { inline.append(cString: cmark_node_get_literal(node)) } else { appendMathText(string(cmark_node_get_literal(node)), into: &inline) }
         case "html_inline":
             let (line, column) = position(of: node)
-            try readInlineTag(string(cmark_node_get_literal(node)), line: line, column: column, into: &inline)
+            try readInlineTag(source(cmark_node_get_literal(node)), line: line, column: column, into: &inline)
         case "softbreak":
             // A formula's line break is its own; after a `<br>`, the line break's space would
             // start the next line.
@@ -493,10 +493,10 @@ struct MarkdownReader {
             // its title. It is Apple's attribute syntax: written back as text, it is read as such.
             inline.append("[")
             try readInlines(of: node, into: &inline)
-            let title = string(cmark_node_get_title(node)).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
-            inline.append("](\(string(cmark_node_get_url(node))) \"\(title)\")")
+            let title = source(cmark_node_get_title(node)).replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"")
+            inline.append("](\(source(cmark_node_get_url(node))) \"\(title)\")")
         case "link":
-            inline.push(.link, link: string(cmark_node_get_url(node)))
+            inline.push(.link, link: source(cmark_node_get_url(node)))
             try readInlines(of: node, into: &inline)
             inline.pop()
         case "image":
@@ -516,7 +516,7 @@ struct MarkdownReader {
         var alt = InlineBuilder()
         try readInlines(of: node, into: &alt)
         let (line, column) = position(of: node)
-        try appendImage(url: string(cmark_node_get_url(node)), alt: alt.text, line: line, column: column, into: &inline)
+        try appendImage(url: source(cmark_node_get_url(node)), alt: alt.text, line: line, column: column, into: &inline)
     }
 
     /// An image (Markdown's or HTML's `<img>`, with its `width` and `height`) as an attachment.
@@ -645,4 +645,12 @@ struct MarkdownReader {
     private func typeName(_ node: OpaquePointer) -> String { string(cmark_node_get_type_string(node)) }
 
     private func string(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+
+    /// A literal read as written, its formulas' markers put back as their `$…$`: raw HTML, code,
+    /// link and image destinations and titles are not Markdown text, so they show (or point to)
+    /// what the source says, never a marker.
+    private func source(_ pointer: UnsafePointer<CChar>?) -> String {
+        let text = string(pointer)
+        return math?.restored(text) ?? text
+    }
 }
