@@ -13,6 +13,41 @@ final class HighlightingTests: XCTestCase {
         }
     }
 
+    /// Signals whose handlers do not restart system calls (a timer's, a profiler's) interrupt
+    /// the helper's pipe reads and writes: each is done again, so the process neither stops nor
+    /// leaves code plain (found by the fuzzer, whose timer interrupted a reply: FileHandle's
+    /// `availableData` stopped the process).
+    func testSignalsDuringAnExchangeAreSurvived() throws {
+        var action = sigaction(), old = sigaction()
+        action.__sigaction_handler.sa_handler = { _ in }
+        action.sa_flags = 0   // no SA_RESTART: an interrupted read or write returns EINTR
+        sigaction(SIGUSR2, &action, &old)
+        defer { sigaction(SIGUSR2, &old, nil) }
+        final class Sender: @unchecked Sendable {
+            let stop = NSLock(), target = pthread_self(), ended = DispatchSemaphore(value: 0)
+            var done = false
+            var interrupted = 0
+        }
+        let sender = Sender()
+        let thread = Thread {
+            while !sender.stop.withLock({ sender.done }) {
+                pthread_kill(sender.target, SIGUSR2)
+                sender.stop.withLock { sender.interrupted += 1 }
+                usleep(100)
+            }
+            sender.ended.signal()
+        }
+        thread.start()
+        // The sender has stopped before the handler is put back (SIGUSR2's default ends the process).
+        defer { sender.stop.withLock { sender.done = true }; sender.ended.wait() }
+        let code = String(repeating: "let value = \"text\" // a comment\n", count: 4000)
+        for _ in 0..<4 {
+            let result = try XCTUnwrap(SyntaxHighlighter.highlight(code, language: "swift"), "highlighted despite the signals")
+            XCTAssertGreaterThanOrEqual(result.spans.count, 4 * 4000)
+        }
+        XCTAssertGreaterThan(sender.stop.withLock { sender.interrupted }, 10, "signals were sent during the exchanges")
+    }
+
     /// A Swift block gets keywords, strings, comments, numbers and types, each drawn in the
     /// theme's colour for it; an unknown language and a block without one stay plain.
     func testASwiftBlockIsDrawnInSyntaxColours() throws {

@@ -29,7 +29,7 @@ final class PythonHelper: @unchecked Sendable {
         guard !unavailable else { return nil }
         if process == nil && !start() { unavailable = true; return nil }
         do {
-            try input?.write(contentsOf: request)
+            guard let input, Self.write(request, to: input.fileDescriptor) else { throw CocoaError(.fileWriteUnknown) }
             guard let line = readLine() else { throw CocoaError(.fileReadUnknown) }
             return try JSONSerialization.jsonObject(with: line) as? [String: Any]
         } catch {
@@ -73,8 +73,34 @@ final class PythonHelper: @unchecked Sendable {
             }
             searched = buffer.count
             // What the pipe holds now (read(upToCount:) would wait for the whole count).
-            guard let chunk = output?.availableData, !chunk.isEmpty else { return nil }
+            guard let output, let chunk = Self.read(from: output.fileDescriptor) else { return nil }
             buffer.append(chunk)
+        }
+    }
+
+    /// Writes all of `data`, again after a signal interrupts the write (FileHandle gives up:
+    /// a timer's signal in the middle of a reply left code plain for the rest of the process).
+    private static func write(_ data: Data, to fd: Int32) -> Bool {
+        data.withUnsafeBytes { bytes in
+            var done = 0
+            while done < bytes.count {
+                let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else { return false }
+                done += n
+            }
+            return true
+        }
+    }
+
+    /// What the pipe holds now, at least a byte; nil at its end or on an error. A read a signal
+    /// interrupts is read again (FileHandle's `availableData` stops the process on it).
+    private static func read(from fd: Int32) -> Data? {
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Foundation.read(fd, $0.baseAddress, $0.count) }
+            if n < 0 && errno == EINTR { continue }
+            return n > 0 ? Data(chunk[..<n]) : nil
         }
     }
 
