@@ -79,6 +79,32 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertEqual(header.columns.alignments, [.natural, .right])
     }
 
+    /// A `<details>` left open in a quote or a list item ends with it, as the HTML element
+    /// does: what follows is shown (found by the fuzzer: a whole read hid it, a read in sections
+    /// did not).
+    func testDetailsOpenedInAQuoteOrAnItemEndWithIt() throws {
+        let doc = try TextDocument(markdown: """
+        > <details>
+        > <summary>Quoted</summary>
+        >
+        > Hidden in the quote.
+
+        After the quote.
+
+        - <details><summary>Listed</summary>
+
+          Hidden in the item.
+        - Second item.
+
+        After the list.
+        """)
+        let all = doc.paragraphs.map(\.text)
+        XCTAssertFalse(all.joined().contains("Hidden"), "\(all)")
+        for shown in ["After the quote.", "Second item.", "After the list."] {
+            XCTAssertTrue(all.contains(shown), "\(shown) in \(all)")
+        }
+    }
+
     /// Front matter is a table of its keys over its values, as GitHub shows it; lines after it
     /// keep their numbers; a file whose first `---` is a rule has none.
     func testFrontMatterIsATable() throws {

@@ -176,6 +176,9 @@ struct MarkdownReader {
         case "block_quote":
             let first = paragraphs.count
             defer { endBlock(from: first) { $0.quotes += 1 } }
+            // A `<details>` opened in the quote ends with it, as the HTML element would.
+            let outerDetails = hiddenDetails
+            defer { hiddenDetails = outerDetails }
             quoteDepth += 1
             if let alert = takeAlertMarker(node) {
                 alerts.append((alert, quoteDepth))
@@ -308,7 +311,10 @@ struct MarkdownReader {
             } else {
                 pendingMarker = ordered ? "\(number)\(delimiter)" : bullets[(listDepth - 1) % bullets.count]
             }
+            // A `<details>` opened in the item ends with it, as the HTML element would.
+            let outerDetails = hiddenDetails
             try readBlocks(of: item)
+            hiddenDetails = outerDetails
             pendingMarker = nil
             number += 1
             child = cmark_node_next(item)
