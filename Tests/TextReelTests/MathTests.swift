@@ -112,6 +112,18 @@ final class MathTests: XCTestCase {
         XCTAssertEqual(document.paragraphs[2].attachments.first?.url, "drawing:d$s$")
     }
 
+    /// A display formula whose lines cmark-gfm cuts into a table's rows leaves the next block's
+    /// text whole (found by the fuzzer: what the cells left of its placeholder ate the start of
+    /// the next paragraph in a whole read, not in one read in sections).
+    func testAFormulaCutIntoTableRowsLeavesTheNextBlockWhole() throws {
+        for (markdown, last) in [("$\n:-\n$$\n$$\n\n`", "`"), ("$\n:-\n$$\n$$\n\nAfter the table.\n", "After the table.")] {
+            for sections in [0, 1, TextDocument.sectionBytes] {
+                let document = try TextDocument(markdownData: Data(markdown.utf8), sectionBytes: sections)
+                XCTAssertEqual(document.paragraphs.last?.text, last, "sections of \(sections): \(document.paragraphs.map(\.text))")
+            }
+        }
+    }
+
     /// Display math opened by "$$" and a line break keeps the file's line numbers (found by the
     /// fuzzer: the marker took the break, and every block after it was placed a line up).
     func testDisplayMathOverLinesKeepsLineNumbers() throws {

@@ -136,6 +136,9 @@ struct MarkdownReader {
     private mutating func readBlock(_ node: OpaquePointer) throws {
         let start = Int(cmark_node_get_start_line(node))
         let line = start > 0 ? start + lineOffset : 0    // cmark-gfm gives 0 for some blocks next to tables
+        // A formula's placeholder ends in its block: what a table's cells left unread (cmark-gfm
+        // cuts a formula's lines into rows) must not eat the next block's text.
+        mathSkip = 0
         if cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION { return try readFootnote(node, line: line) }
         if hiddenDetails > 0, typeName(node) != "html_block" { return }
         switch typeName(node) {
@@ -344,6 +347,7 @@ struct MarkdownReader {
             var cells = 0
             while let cellNode = cell {
                 if cells > 0 { inline.append("\t") }
+                mathSkip = 0   // a formula's placeholder ends in its cell
                 try readInlines(of: cellNode, into: &inline)
                 cells += 1
                 cell = cmark_node_next(cellNode)
