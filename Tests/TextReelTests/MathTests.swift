@@ -124,6 +124,18 @@ final class MathTests: XCTestCase {
         }
     }
 
+    /// A line of spaces (or a CRLF file's empty line) is blank: display math does not run past
+    /// it, read whole or in sections (found by the fuzzer: "$$", " ", "$$" was one formula read
+    /// whole and two paragraphs in sections).
+    func testDisplayMathStopsAtALineOfSpaces() throws {
+        for markdown in ["$$\n \n$$", "$$\n\t \n$$\n", "$$\r\n\r\n$$\r\n"] {
+            for sections in [0, 1] {
+                let document = try TextDocument(markdownData: Data(markdown.utf8), sectionBytes: sections)
+                XCTAssertEqual(document.paragraphs.map(\.text), ["$$", "$$"], "\(markdown.debugDescription), sections of \(sections)")
+            }
+        }
+    }
+
     /// Display math opened by "$$" and a line break keeps the file's line numbers (found by the
     /// fuzzer: the marker took the break, and every block after it was placed a line up).
     func testDisplayMathOverLinesKeepsLineNumbers() throws {

@@ -122,10 +122,16 @@ struct MathSpans {
             guard b == 0x24 else { i += 1; continue }
             let column = String(decoding: bytes[lineStart..<i], as: UTF8.self).unicodeScalars.count + 1
             if i + 1 < n, bytes[i + 1] == 0x24 {
-                // Display: to the next "$$", not past a blank line.
+                // Display: to the next "$$", not past a blank line (one of spaces and tabs is
+                // blank too: the fuzzer's "$$", " ", "$$" was one formula read whole, two
+                // paragraphs read in sections).
                 var k = i + 2, close: Int?
                 while k + 1 < n {
-                    if bytes[k] == 0x0A, k + 1 < n, bytes[k + 1] == 0x0A { break }
+                    if bytes[k] == 0x0A {
+                        var e = k + 1
+                        while e < n, bytes[e] == 0x20 || bytes[e] == 0x09 || bytes[e] == 0x0D { e += 1 }
+                        if e < n && bytes[e] == 0x0A { break }
+                    }
                     if bytes[k] == 0x5C { k += 2; continue }
                     if bytes[k] == 0x24, bytes[k + 1] == 0x24 { close = k + 2; break }
                     k += 1
