@@ -360,8 +360,7 @@ public enum GoldenSuite {
             guard comparison.mismatch > allowed else { continue }
             try write(actual, to: actualPath)
             let diffPath = diffFolder.appendingPathComponent(name)
-            try FileManager.default.createDirectory(at: diffFolder, withIntermediateDirectories: true)
-            try AtomicFile.write(ImageDiff.compareEncodingDiffImage(golden, actual, options: diffOptions).png, to: diffPath)
+            try write(ImageDiff.compareEncodingDiffImage(golden, actual, options: diffOptions).png, to: diffPath)
             let scale = rendered.layout.frames[number]?.scale ?? 1
             let regions = comparison.regions.prefix(20).map { box -> Region in
                 let points = CGRect(x: box.minX / scale, y: box.minY / scale, width: box.width / scale, height: box.height / scale)
@@ -407,7 +406,11 @@ public enum GoldenSuite {
     }
 
     private static func write(_ image: RGBAImage, to url: URL) throws {
+        try write(image.pngData(), to: url)
+    }
+
+    private static func write(_ png: Data, to url: URL) throws {
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try image.write(to: url)
+        try AtomicFile.write(png, to: url)
     }
 }

@@ -29,7 +29,9 @@ final class PythonHelper: @unchecked Sendable {
         guard !unavailable else { return nil }
         if process == nil && !start() { unavailable = true; return nil }
         do {
-            guard let input, Self.write(request, to: input.fileDescriptor) else { throw CocoaError(.fileWriteUnknown) }
+            // Written again after a signal interrupts it (FileHandle gives up: a timer's signal in
+            // the middle of a request left code plain for the rest of the process).
+            guard let input, AtomicFile.writeAll(request, to: input.fileDescriptor) == nil else { throw CocoaError(.fileWriteUnknown) }
             guard let line = readLine() else { throw CocoaError(.fileReadUnknown) }
             return try JSONSerialization.jsonObject(with: line) as? [String: Any]
         } catch {
@@ -75,21 +77,6 @@ final class PythonHelper: @unchecked Sendable {
             // What the pipe holds now (read(upToCount:) would wait for the whole count).
             guard let output, let chunk = Self.read(from: output.fileDescriptor) else { return nil }
             buffer.append(chunk)
-        }
-    }
-
-    /// Writes all of `data`, again after a signal interrupts the write (FileHandle gives up:
-    /// a timer's signal in the middle of a reply left code plain for the rest of the process).
-    private static func write(_ data: Data, to fd: Int32) -> Bool {
-        data.withUnsafeBytes { bytes in
-            var done = 0
-            while done < bytes.count {
-                let n = Foundation.write(fd, bytes.baseAddress! + done, bytes.count - done)
-                if n < 0 && errno == EINTR { continue }
-                guard n > 0 else { return false }
-                done += n
-            }
-            return true
         }
     }
 

@@ -131,7 +131,7 @@ public enum PNGWriter {
             // The rows are still made in bands on every core (a diff image's comparison is its rows).
             let rows = [UInt8](largeBufferOf: total) { buffer in
                 let bands = max(1, min(height, ProcessInfo.processInfo.activeProcessorCount * 4))
-                let out = UncheckedPointer(buffer)
+                let out = UncheckedPointer(UnsafeMutableRawPointer(buffer))
                 DispatchQueue.concurrentPerform(iterations: bands) { band in
                     let range = (height * band / bands)..<(height * (band + 1) / bands)
                     scanlines(range, out.pointer.assumingMemoryBound(to: UInt8.self) + range.lowerBound * rowBytes)
@@ -146,7 +146,6 @@ public enum PNGWriter {
     private struct UncheckedPointer: @unchecked Sendable {
         let pointer: UnsafeMutableRawPointer
         init(_ pointer: UnsafeMutableRawPointer) { self.pointer = pointer }
-        init(_ pointer: UnsafeMutablePointer<UInt8>) { self.pointer = UnsafeMutableRawPointer(pointer) }
     }
 
     /// `rows` are the scanlines, each led by its filter byte (0: None).
