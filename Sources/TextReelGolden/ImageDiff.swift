@@ -87,9 +87,9 @@ public struct ImageDiff {
 
     /// What the bands found, whichever order they finish in.
     private final class Found: Sendable {
-        private let bands = Mutex<[(rows: Int, mismatch: Int, differing: [Int])]>([])
+        private let bands = Mutex<[(rows: Int, mismatch: Int, cells: DiffCells)]>([])
 
-        func add(_ rows: Range<Int>, _ found: (Int, [Int])) {
+        func add(_ rows: Range<Int>, _ found: (Int, DiffCells)) {
             bands.withLock { $0.append((rows.lowerBound, found.0, found.1)) }
         }
 
@@ -97,7 +97,7 @@ public struct ImageDiff {
         func result(count: Int, width: Int, image: RGBAImage?) -> Result {
             let ordered = bands.withLock { $0 }.sorted { $0.rows < $1.rows }
             return Result(mismatch: ordered.reduce(0) { $0 + $1.mismatch }, total: count, image: image,
-                          regions: regions(ordered.flatMap(\.differing), width: width))
+                          regions: DiffCells.regions(ordered.map(\.cells), width: width))
         }
     }
 
@@ -113,15 +113,15 @@ public struct ImageDiff {
 
     /// Compares rows `rows`, drawing row y of the diff image (every pixel of it) at
     /// `output + (y - rows.lowerBound) * stride` when there is an output; the count of differing
-    /// pixels and their indexes.
+    /// pixels and where they are.
     private static func diff(rows: Range<Int>, _ s: Shared, _ width: Int, _ height: Int, _ options: Options,
-                             into output: UnsafeMutableRawPointer?, stride: Int) -> (Int, [Int]) {
+                             into output: UnsafeMutableRawPointer?, stride: Int) -> (Int, DiffCells) {
         let maxDelta = 35215 * options.threshold * options.threshold
         // The colours are read only when something is drawn, as pixelmatch reads them.
         let drawn = output == nil ? nil : (aa: pixel(options.aaColor), diff: pixel(options.diffColor), alt: pixel(options.diffColorAlt ?? options.diffColor))
         let img1 = s.a, img2 = s.b, a32 = s.a32, b32 = s.b32
         var mismatch = 0
-        var differing: [Int] = []
+        var differing = DiffCells(width: width, rows: rows)
         var gray = Gray(alpha: output == nil || options.diffMask ? 0 : options.alpha)   // alpha is used only to grey
         for y in rows {
             let rowStart = y * width, rowEnd = rowStart + width
@@ -169,7 +169,7 @@ public struct ImageDiff {
                     } else {
                         if let drawn { line?.storeBytes(of: delta < 0 ? drawn.alt : drawn.diff, toByteOffset: x * 4, as: UInt32.self) }
                         mismatch += 1
-                        differing.append(i)
+                        differing.add(x: x, y: y)
                     }
                 } else {
                     grey?.storeBytes(of: gray.of(a32[i]), toByteOffset: x * 4, as: UInt32.self)
@@ -310,46 +310,5 @@ public struct ImageDiff {
             let byte = UInt32(UInt8(clamping: Int(255 + (luma - 255) * alpha * a / 255)))
             return (byte | byte << 8 | byte << 16 | 0xFF00_0000).littleEndian
         }
-    }
-
-    /// Groups differing pixels into boxes: the image is cut into `cell`-pixel squares, squares
-    /// holding a difference are joined with their 8 neighbours, and each group gives one box.
-    static func regions(_ indexes: [Int], width: Int, cell: Int = 16) -> [CGRect] {
-        guard let lastIndex = indexes.max() else { return [] }
-        // One slot per cell of the grid (a 4000 × 3000 image has 47,000): no hashing per pixel.
-        let columns = width / cell + 1, cellRows = lastIndex / width / cell + 1
-        var cells = [(minX: Int, minY: Int, maxX: Int, maxY: Int)](repeating: (.max, .max, -1, -1), count: columns * cellRows)
-        for index in indexes {
-            let x = index % width, y = index / width
-            let key = (y / cell) * columns + x / cell
-            let b = cells[key]
-            cells[key] = (min(b.minX, x), min(b.minY, y), max(b.maxX, x), max(b.maxY, y))
-        }
-        func occupied(_ key: Int) -> Bool { cells[key].maxX >= 0 }
-        var seen = [Bool](repeating: false, count: cells.count)
-        var boxes: [CGRect] = []
-        for start in cells.indices where occupied(start) && !seen[start] {
-            var stack = [start]
-            seen[start] = true
-            var box = cells[start]
-            while let key = stack.popLast() {
-                let b = cells[key]
-                box = (min(box.minX, b.minX), min(box.minY, b.minY), max(box.maxX, b.maxX), max(box.maxY, b.maxY))
-                let cx = key % columns, cy = key / columns
-                for dy in -1...1 {
-                    for dx in -1...1 {
-                        let nx = cx + dx, ny = cy + dy
-                        guard nx >= 0, nx < columns, ny >= 0, ny < cellRows else { continue }
-                        let neighbour = ny * columns + nx
-                        if occupied(neighbour) && !seen[neighbour] {
-                            seen[neighbour] = true
-                            stack.append(neighbour)
-                        }
-                    }
-                }
-            }
-            boxes.append(CGRect(x: box.minX, y: box.minY, width: box.maxX - box.minX + 1, height: box.maxY - box.minY + 1))
-        }
-        return boxes
     }
 }
