@@ -86,7 +86,7 @@ public struct ImageDiff {
     }
 
     /// What the bands found, whichever order they finish in.
-    private final class Found: Sendable {
+    final class Found: Sendable {
         private let bands = Mutex<[(rows: Int, mismatch: Int, cells: DiffCells)]>([])
 
         func add(_ rows: Range<Int>, _ found: (Int, DiffCells)) {
@@ -101,12 +101,14 @@ public struct ImageDiff {
         }
     }
 
-    /// The images the bands read, and where the diff image goes when it is made whole (each band
-    /// writes only its own rows).
-    private struct Shared: @unchecked Sendable {
+    /// The images the bands read, from row `firstRow` on (0 for whole images; a band of rows
+    /// decoded as they are compared starts a little above the band), and where the diff image
+    /// goes when it is made whole (each band writes only its own rows).
+    struct Shared: @unchecked Sendable {
         let a: UnsafeBufferPointer<UInt8>
         let b: UnsafeBufferPointer<UInt8>
-        let out: UnsafeMutableRawPointer?
+        var firstRow = 0
+        var out: UnsafeMutableRawPointer? = nil
         var a32: UnsafePointer<UInt32> { UnsafeRawPointer(a.baseAddress!).assumingMemoryBound(to: UInt32.self) }
         var b32: UnsafePointer<UInt32> { UnsafeRawPointer(b.baseAddress!).assumingMemoryBound(to: UInt32.self) }
     }
@@ -114,7 +116,7 @@ public struct ImageDiff {
     /// Compares rows `rows`, drawing row y of the diff image (every pixel of it) at
     /// `output + (y - rows.lowerBound) * stride` when there is an output; the count of differing
     /// pixels and where they are.
-    private static func diff(rows: Range<Int>, _ s: Shared, _ width: Int, _ height: Int, _ options: Options,
+    static func diff(rows: Range<Int>, _ s: Shared, _ width: Int, _ height: Int, _ options: Options,
                              into output: UnsafeMutableRawPointer?, stride: Int) -> (Int, DiffCells) {
         let maxDelta = 35215 * options.threshold * options.threshold
         // The colours are read only when something is drawn, as pixelmatch reads them.
@@ -123,8 +125,11 @@ public struct ImageDiff {
         var mismatch = 0
         var differing = DiffCells(width: width, rows: rows)
         var gray = Gray(alpha: output == nil || options.diffMask ? 0 : options.alpha)   // alpha is used only to grey
+        // Pixels are found at their index less the first row's (pixelmatch's blend of translucent
+        // pixels reads the index itself).
+        let first = s.firstRow * width
         for y in rows {
-            let rowStart = y * width, rowEnd = rowStart + width
+            let rowStart = y * width - first, rowEnd = rowStart + width
             let line = output.map { $0 + (y - rows.lowerBound) * stride }
             // Where unchanged pixels are drawn grey: not in a mask, whose background is transparent.
             var grey: UnsafeMutableRawPointer? = line
@@ -161,9 +166,9 @@ public struct ImageDiff {
                 }
                 guard i < rowEnd else { break }
                 let x = i - rowStart, pos = i * 4
-                let delta = colorDelta(img1, img2, pos, pos, yOnly: false)
+                let delta = colorDelta(img1, img2, pos, pos, position: pos + first * 4, yOnly: false)
                 if abs(delta) > maxDelta {
-                    let isAA = antialiased(img1, x, y, width, height, a32, b32) || antialiased(img2, x, y, width, height, b32, a32)
+                    let isAA = antialiased(img1, x, y, width, height, a32, b32, s.firstRow) || antialiased(img2, x, y, width, height, b32, a32, s.firstRow)
                     if !options.includeAA && isAA {
                         if let drawn { grey?.storeBytes(of: drawn.aa, toByteOffset: x * 4, as: UInt32.self) }
                     } else {
@@ -186,12 +191,12 @@ public struct ImageDiff {
     }
 
     /// A pixel with both darker and brighter neighbours, whose extreme neighbour has 3+ equal
-    /// siblings in both images, is anti-aliasing.
+    /// siblings in both images, is anti-aliasing. The images hold rows from `firstRow` on.
     private static func antialiased(_ img: UnsafeBufferPointer<UInt8>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int,
-                                    _ a32: UnsafePointer<UInt32>, _ b32: UnsafePointer<UInt32>) -> Bool {
+                                    _ a32: UnsafePointer<UInt32>, _ b32: UnsafePointer<UInt32>, _ firstRow: Int) -> Bool {
         let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
         let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
-        let pos = y1 * width + x1
+        let first = firstRow * width, pos = y1 * width + x1 - first
         var zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0
         var minDelta = 0.0, maxDelta = 0.0
         var minX = 0, minY = 0, maxX = 0, maxY = 0
@@ -202,7 +207,7 @@ public struct ImageDiff {
             for y in y0...y2 {
                 if x == x1 && y == y1 { continue }
                 // `a32` is `img` itself: an equal neighbour (most of a page's background) needs no colour math.
-                let neighbour = y * width + x, other = a32[neighbour]
+                let neighbour = y * width + x - first, other = a32[neighbour]
                 let delta: Double
                 if centre == other {
                     delta = 0
@@ -211,7 +216,7 @@ public struct ImageDiff {
                     let dr = r0 - Double(other & 0xFF), dg = g0 - Double(other >> 8 & 0xFF), db = b0 - Double(other >> 16 & 0xFF)
                     delta = dr == 0 && dg == 0 && db == 0 ? 0 : yiqDelta(dr, dg, db, yOnly: true)
                 } else {
-                    delta = colorDelta(img, img, pos * 4, neighbour * 4, yOnly: true)
+                    delta = colorDelta(img, img, pos * 4, neighbour * 4, position: (pos + first) * 4, yOnly: true)
                 }
                 if delta == 0 {
                     zeroes += 1
@@ -224,19 +229,20 @@ public struct ImageDiff {
             }
         }
         if minDelta == 0 || maxDelta == 0 { return false }
-        return (hasManySiblings(a32, minX, minY, width, height) && hasManySiblings(b32, minX, minY, width, height))
-            || (hasManySiblings(a32, maxX, maxY, width, height) && hasManySiblings(b32, maxX, maxY, width, height))
+        return (hasManySiblings(a32, minX, minY, width, height, first) && hasManySiblings(b32, minX, minY, width, height, first))
+            || (hasManySiblings(a32, maxX, maxY, width, height, first) && hasManySiblings(b32, maxX, maxY, width, height, first))
     }
 
-    private static func hasManySiblings(_ img: UnsafePointer<UInt32>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int) -> Bool {
+    /// `img` holds pixels from index `first` on.
+    private static func hasManySiblings(_ img: UnsafePointer<UInt32>, _ x1: Int, _ y1: Int, _ width: Int, _ height: Int, _ first: Int) -> Bool {
         let x0 = max(x1 - 1, 0), y0 = max(y1 - 1, 0)
         let x2 = min(x1 + 1, width - 1), y2 = min(y1 + 1, height - 1)
-        let value = img[y1 * width + x1]
+        let value = img[y1 * width + x1 - first]
         var zeroes = x1 == x0 || x1 == x2 || y1 == y0 || y1 == y2 ? 1 : 0
         for x in x0...x2 {
             for y in y0...y2 {
                 if x == x1 && y == y1 { continue }
-                if value == img[y * width + x] { zeroes += 1 }
+                if value == img[y * width + x - first] { zeroes += 1 }
                 if zeroes > 2 { return true }
             }
         }
@@ -246,28 +252,29 @@ public struct ImageDiff {
     /// YIQ distance (Kotsarenko and Ramos), negative when the second pixel is lighter... as
     /// pixelmatch encodes it: the sign says whether the pixel lightens or darkens. Opaque pixels
     /// (every frame's) take the short way: the blend below would otherwise be computed, with
-    /// its two divisions, ahead of the branch that needs it.
+    /// its two divisions, ahead of the branch that needs it. `k` and `m` are where the pixels
+    /// are held; `position` is the first one's byte index in its whole image.
     @inline(__always)
     private static func colorDelta(_ img1: UnsafeBufferPointer<UInt8>, _ img2: UnsafeBufferPointer<UInt8>,
-                                   _ k: Int, _ m: Int, yOnly: Bool) -> Double {
-        guard img1[k + 3] == 255 && img2[m + 3] == 255 else { return blendedColorDelta(img1, img2, k, m, yOnly: yOnly) }
+                                   _ k: Int, _ m: Int, position: Int, yOnly: Bool) -> Double {
+        guard img1[k + 3] == 255 && img2[m + 3] == 255 else { return blendedColorDelta(img1, img2, k, m, position: position, yOnly: yOnly) }
         let dr = Double(img1[k]) - Double(img2[m]), dg = Double(img1[k + 1]) - Double(img2[m + 1]), db = Double(img1[k + 2]) - Double(img2[m + 2])
         if dr == 0 && dg == 0 && db == 0 { return 0 }
         return yiqDelta(dr, dg, db, yOnly: yOnly)
     }
 
     /// `colorDelta` of pixels not both opaque: blended with a background that varies per pixel,
-    /// as pixelmatch does.
+    /// as pixelmatch does (by the first pixel's position).
     @inline(never)
     private static func blendedColorDelta(_ img1: UnsafeBufferPointer<UInt8>, _ img2: UnsafeBufferPointer<UInt8>,
-                                          _ k: Int, _ m: Int, yOnly: Bool) -> Double {
+                                          _ k: Int, _ m: Int, position: Int, yOnly: Bool) -> Double {
         let r1 = Double(img1[k]), g1 = Double(img1[k + 1]), b1 = Double(img1[k + 2]), a1 = Double(img1[k + 3])
         let r2 = Double(img2[m]), g2 = Double(img2[m + 1]), b2 = Double(img2[m + 2]), a2 = Double(img2[m + 3])
         let da = a1 - a2
         if r1 == r2 && g1 == g2 && b1 == b2 && da == 0 { return 0 }
-        let rb = 48 + 159 * Double(k % 2)
-        let gb = 48 + 159 * Double(Int(Double(k) / 1.618033988749895) % 2)
-        let bb = 48 + 159 * Double(Int(Double(k) / 2.618033988749895) % 2)
+        let rb = 48 + 159 * Double(position % 2)
+        let gb = 48 + 159 * Double(Int(Double(position) / 1.618033988749895) % 2)
+        let bb = 48 + 159 * Double(Int(Double(position) / 2.618033988749895) % 2)
         let dr = (r1 * a1 - r2 * a2 - rb * da) / 255
         let dg = (g1 * a1 - g2 * a2 - gb * da) / 255
         let db = (b1 * a1 - b2 * a2 - bb * da) / 255

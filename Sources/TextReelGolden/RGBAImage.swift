@@ -28,14 +28,24 @@ public struct RGBAImage: Equatable, Sendable {
 
     /// Reads a PNG file; errors are `TextReelError`s naming it.
     public init(contentsOf url: URL) throws {
+        try self.init(pngData: Self.fileData(at: url), file: url.path)
+    }
+
+    /// A PNG file's bytes, not yet decoded; errors are `TextReelError`s naming it.
+    public static func fileData(at url: URL) throws -> Data {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory)
         if isDirectory.boolValue { throw TextReelError(file: url.path, "a folder, not a PNG file") }
         guard let data = FileManager.default.contents(atPath: url.path) else {
             throw TextReelError(file: url.path, exists ? "not a readable PNG file" : "no such PNG file")
         }
+        return data
+    }
+
+    /// From the bytes of the PNG file `file`, whose errors name it.
+    public init(pngData data: Data, file: String) throws {
         do { try self.init(pngData: data) } catch let error as TextReelError {
-            throw TextReelError(file: url.path, error.message)
+            throw TextReelError(file: file, error.message)
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TextReel
 import TextReelGolden
 
@@ -43,37 +44,41 @@ enum DiffCommand {
         }
         options.includeAA = args.flags.contains("include-aa")
         options.diffMask = args.flags.contains("diff-mask")
-        // Both images are decoded at once, one per core.
-        final class Decoded: @unchecked Sendable {
-            let lock = NSLock()
-            var images: [Int: Result<RGBAImage, Error>] = [:]
-        }
-        let decoded = Decoded()
         let paths = args.positional
-        DispatchQueue.concurrentPerform(iterations: 2) { k in
-            let image = Result { try RGBAImage(contentsOf: URL(fileURLWithPath: paths[k])) }
-            decoded.lock.withLock { decoded.images[k] = image }
-        }
-        let expected = try decoded.images[0]!.get()
-        let actual = try decoded.images[1]!.get()
+        let files = try paths.map { try RGBAImage.fileData(at: URL(fileURLWithPath: $0)) }
+        let out = args.values["out"]
         let json = args.flags.contains("json")
-        guard expected.width == actual.width, expected.height == actual.height else {
-            let reason = "size mismatch: \(expected.width)×\(expected.height) vs \(actual.width)×\(actual.height)"
-            if json {
-                print(#"{"mismatch":null,"reason":"\#(reason)","total":\#(expected.width * expected.height)}"#)
-            } else {
-                print(reason)
-            }
-            return 1
-        }
         let result: ImageDiff.Result
-        if let out = args.values["out"] {
-            // The diff image is compressed as it is made, never held whole.
-            let (found, png) = try ImageDiff.compareEncodingDiffImage(expected, actual, options: options)
-            try AtomicFile.write(png, to: URL(fileURLWithPath: out))
-            result = found
+        // Decoded a band at a time while compared, on every core; the diff image is compressed
+        // as it is made, never held whole.
+        if let streamed = try ImageDiff.compare(png: files[0], files[1], options: options, diffImage: out != nil) {
+            if let out, let png = streamed.png { try AtomicFile.write(png, to: URL(fileURLWithPath: out)) }
+            result = streamed.result
         } else {
-            result = ImageDiff.compare(expected, actual, options: options, makeImage: false)
+            // Any other kind of PNG, differing sizes or damaged data: both decoded whole, one per core.
+            let decoded = Mutex<[Int: Result<RGBAImage, Error>]>([:])
+            DispatchQueue.concurrentPerform(iterations: 2) { k in
+                let image = Result { try RGBAImage(pngData: files[k], file: paths[k]) }
+                decoded.withLock { $0[k] = image }
+            }
+            let expected = try decoded.withLock { $0[0]! }.get()
+            let actual = try decoded.withLock { $0[1]! }.get()
+            guard expected.width == actual.width, expected.height == actual.height else {
+                let reason = "size mismatch: \(expected.width)×\(expected.height) vs \(actual.width)×\(actual.height)"
+                if json {
+                    print(#"{"mismatch":null,"reason":"\#(reason)","total":\#(expected.width * expected.height)}"#)
+                } else {
+                    print(reason)
+                }
+                return 1
+            }
+            if let out {
+                let (found, png) = try ImageDiff.compareEncodingDiffImage(expected, actual, options: options)
+                try AtomicFile.write(png, to: URL(fileURLWithPath: out))
+                result = found
+            } else {
+                result = ImageDiff.compare(expected, actual, options: options, makeImage: false)
+            }
         }
         if json {
             let regions = result.regions.map { ["x": Int($0.minX), "y": Int($0.minY), "width": Int($0.width), "height": Int($0.height)] }

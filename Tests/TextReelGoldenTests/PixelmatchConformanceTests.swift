@@ -1,6 +1,6 @@
 import Foundation
 @testable import TextReel
-import TextReelGolden
+@testable import TextReelGolden
 import XCTest
 
 /// pixelmatch 7.2's own test fixtures: every case must give the same mismatch count and the same
@@ -24,6 +24,7 @@ final class PixelmatchConformanceTests: XCTestCase {
     func testEveryCaseMatchesExactly() throws {
         let suite = try JSONDecoder().decode(Suite.self, from: Data(contentsOf: Self.folder.appendingPathComponent("cases.json")))
         XCTAssertEqual(suite.cases.count, 9)
+        var streamed = 0
         for c in suite.cases {
             let a = try RGBAImage(contentsOf: Self.folder.appendingPathComponent(c.a))
             let b = try RGBAImage(contentsOf: Self.folder.appendingPathComponent(c.b))
@@ -38,14 +39,23 @@ final class PixelmatchConformanceTests: XCTestCase {
             let differing = zip(got.pixels, expected.pixels).filter { $0 != $1 }.count
             XCTAssertEqual(differing, 0, "diff image of \(c.a) vs \(c.b) differs from \(c.diff) in \(differing) bytes")
             try assertEncodedAsMade(a, b, options, result)
+            // The files themselves, decoded as they are compared (those of the kind that can be).
+            let files = try [c.a, c.b].map { try Data(contentsOf: Self.folder.appendingPathComponent($0)) }
+            if let found = try ImageDiff.compare(png: files[0], files[1], options: options, diffImage: true) {
+                streamed += 1
+                XCTAssertEqual(found.result.mismatch, result.mismatch, "\(c.a) vs \(c.b) decoded as compared")
+                XCTAssertEqual(found.result.regions, result.regions)
+                XCTAssertEqual(try RGBAImage(pngData: XCTUnwrap(found.png)).pixels, result.image?.pixels)
+            }
         }
+        XCTAssertGreaterThan(streamed, 4, "most of pixelmatch's files are 8-bit RGBA")
     }
 
     /// The diff image made piece by piece while it is compressed (what `textreel diff --out`
     /// writes) is `compare`'s image, with the same count and regions: on a large image of
     /// several pieces, in a mask and not.
     func testTheDiffImageEncodedWhileMadeIsTheImage() throws {
-        let width = 1100, height = 2000   // scanlines of 8.8 MB: three pieces
+        let width = 1100, height = 2000   // scanlines of 8.8 MB: nine pieces
         XCTAssertGreaterThan((width * 4 + 1) * height, 2 * PNGWriter.isalPieceBytes)
         var a = RGBAImage(width: width, height: height, pixels: [UInt8](repeating: 255, count: width * height * 4))
         var b = a
@@ -86,5 +96,43 @@ final class PixelmatchConformanceTests: XCTestCase {
         XCTAssertNil(result.image, file: file, line: line)
         XCTAssertEqual(try RGBAImage(pngData: png).pixels, made.image?.pixels, "the PNG's pixels are the image's", file: file, line: line)
         XCTAssertEqual(png, try made.image?.pngData(), "and its bytes the image's own PNG", file: file, line: line)
+        // The same from the images' PNG files, decoded a band at a time as they are compared.
+        let files = try [a, b].map { try $0.pngData() }
+        for diffImage in [true, false] {
+            let streamed = try XCTUnwrap(ImageDiff.compare(png: files[0], files[1], options: options, diffImage: diffImage), file: file, line: line)
+            XCTAssertEqual(streamed.result.mismatch, made.mismatch, "decoded as compared, diff image \(diffImage)", file: file, line: line)
+            XCTAssertEqual(streamed.result.regions, made.regions, file: file, line: line)
+            XCTAssertEqual(streamed.png, diffImage ? png : nil, "the same diff image's bytes", file: file, line: line)
+        }
+    }
+
+    /// A file that cannot be decoded as it is compared (damaged, another kind, another size)
+    /// gives nil, so both are decoded whole and libpng says what is wrong; a sound pair does not.
+    func testDamagedFilesAreLeftToTheWholeDecoder() throws {
+        let width = 300, height = 200
+        var pixels = [UInt8](repeating: 200, count: width * height * 4)
+        for i in stride(from: 0, to: pixels.count, by: 28) { pixels[i] = UInt8(i % 256) }
+        let sound = try PNGWriter.encodeRGBA(pixels, width: width, height: height)
+        XCTAssertNotNil(try ImageDiff.compare(png: sound, sound, diffImage: false))
+        // The sound file's stream, and files made of other streams in one IDAT chunk.
+        let stream = Array(sound[(33 + 8)..<(sound.count - 12 - 4)])
+        func file(_ idat: [UInt8]) -> Data {
+            var png = Data(sound[..<33])
+            png.append(contentsOf: [UInt8(idat.count >> 24 & 0xFF), UInt8(idat.count >> 16 & 0xFF), UInt8(idat.count >> 8 & 0xFF), UInt8(idat.count & 0xFF)])
+            png.append(contentsOf: Array("IDAT".utf8) + idat + [0, 0, 0, 0])
+            png.append(sound[(sound.count - 12)...])
+            return png
+        }
+        XCTAssertNotNil(try ImageDiff.compare(png: sound, file(stream), diffImage: false), "the file rebuilt is sound")
+        var checksum = stream; checksum[checksum.count - 1] ^= 0x5A
+        let smaller = try PNGWriter.encodeRGBA(Array(pixels[..<(width * (height - 1) * 4)]), width: width, height: height - 1)
+        var grey = sound; grey[25] = 0
+        let damaged = [("checksum", file(checksum)), ("cut", file(Array(stream.dropLast(40)))), ("trailing bytes", file(stream + [1, 2, 3])),
+                       ("rows short", file(Array(smaller[(33 + 8)..<(smaller.count - 12 - 4)]))), ("another size", smaller),
+                       ("a grey file", grey)]
+        for (name, other) in damaged {
+            XCTAssertNil(try ImageDiff.compare(png: sound, other, diffImage: true), name)
+            XCTAssertNil(try ImageDiff.compare(png: other, sound, diffImage: false), name)
+        }
     }
 }

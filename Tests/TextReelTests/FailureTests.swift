@@ -141,6 +141,26 @@ final class FailureTests: XCTestCase {
         XCTAssertEqual(status.st_mode & S_IFMT, S_IFCHR, "/dev/null is still a device")
     }
 
+    /// `textreel diff` decodes two frames as it compares them; a damaged one (cut short, or its
+    /// stream's checksum wrong) is still named with libpng's reason, whichever side it is on.
+    func testADamagedPNGInADiffIsNamedWithItsReason() throws {
+        let folder = Paths.temporaryFolder()
+        let frame = "Fixtures/golden/demo/expected/frame-00001.png"
+        let sound = try Data(contentsOf: URL(fileURLWithPath: frame))
+        var checksum = sound
+        checksum[checksum.count - 12 - 4 - 1] ^= 0x5A
+        for (name, data, reason) in [("cut.png", sound.prefix(20_000), "data ends at byte 20000"), ("checksum.png", checksum, "incorrect data check")] {
+            let damaged = folder.appendingPathComponent(name)
+            try data.write(to: damaged)
+            for pair in [[frame, damaged.path], [damaged.path, frame]] {
+                let run = try CLI.run(["diff"] + pair + ["--out", folder.appendingPathComponent("diff.png").path])
+                XCTAssertEqual(run.status, 2, run.stderr)
+                XCTAssertTrue(run.stderr.contains("\(damaged.path): error: the PNG file is damaged (") && run.stderr.contains(reason), run.stderr)
+            }
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("diff.png").path), "no diff image")
+    }
+
     func testAFailedRenderIntoAnOldFolderDescribesOnlyItsOwnFrames() throws {
         let out = Paths.temporaryFolder()
         let ok = try CLI.run(["render", "Fixtures/documents/demo.md", "--script", "Fixtures/scripts/demo.json5", "--out", out.path, "--quiet"])

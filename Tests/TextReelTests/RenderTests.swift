@@ -177,6 +177,19 @@ final class PNGDecoderTests: XCTestCase {
             let reference = try PNGDecoder.decodeWithLibpng(data, maximumPixels: 1 << 24)
             XCTAssertEqual(fast.width, reference.width, name)
             XCTAssertEqual(fast.rgba, reference.rgba, "\(name): the same pixels")
+            // And so does the reader that decodes a few rows at a time, whatever the rows asked for.
+            for chunk in [1, 2, 5, reference.height] {
+                let reader = try XCTUnwrap(PNGRowReader(data, maximumPixels: 1 << 24))
+                var rows = [UInt8](repeating: 0, count: reference.rgba.count)
+                var y = 0
+                while y < reader.height {
+                    let count = min(chunk + y % 3, reader.height - y)
+                    XCTAssertTrue(rows.withUnsafeMutableBufferPointer { reader.read(count, into: $0.baseAddress! + y * reader.width * 4) })
+                    y += count
+                }
+                XCTAssertTrue(reader.finish(), "\(name): the stream ends with the last row")
+                XCTAssertEqual(rows, reference.rgba, "\(name), \(chunk) rows at a time: the same pixels")
+            }
         }
         XCTAssertNil(PNGFastDecoder.decode(Data([0x89, 0x50, 0x4E, 0x47]), maximumPixels: 100), "not a PNG: libpng says why")
         // Found by the fuzzer: a header of 0xC5C5C5C5 × 0xC5C5C5C5 overflowed the multiplication.
@@ -189,7 +202,7 @@ final class PNGDecoderTests: XCTestCase {
     /// zlib stream: libpng (which checks the Adler-32) and the fast path read it back the same,
     /// the bytes do not depend on the cores, and the fast path's in-place inflate keeps every row.
     func testALargeImageCompressedInPiecesReadsBackExactly() throws {
-        let width = 1100, height = 2000   // 8.8 MB of rows: three pieces, the last one short
+        let width = 1100, height = 2000   // 8.8 MB of rows: nine pieces, the last one short
         XCTAssertGreaterThan((width * 4 + 1) * height, 2 * PNGWriter.isalPieceBytes)
         var pixels = [UInt8](repeating: 255, count: width * height * 4)
         for i in stride(from: 0, to: width * height, by: 1) where i % 97 < 40 {

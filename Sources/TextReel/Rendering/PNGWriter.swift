@@ -220,8 +220,9 @@ public enum PNGWriter {
     }
 
     /// The most input a piece of `isalInPieces` compresses: fixed, so the bytes never depend on the
-    /// number of cores.
-    static let isalPieceBytes = 4 << 20
+    /// number of cores. A megabyte: a piece's rows (and a diff's band of both images) stay in
+    /// the cores' caches, and the buffers made for them are few pages to fault in.
+    static let isalPieceBytes = 1 << 20
 
     /// One zlib stream compressed as pigz does, in pieces of `isalPieceBytes` on every core: each
     /// piece a raw deflate stream by ISA-L ended on a byte boundary (a full flush; the last one
