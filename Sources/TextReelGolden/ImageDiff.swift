@@ -79,6 +79,7 @@ public struct ImageDiff {
                 let shared = Shared(a: pa, b: pb, out: nil)
                 return try PNGWriter.encodeRGBA(width: width, height: height) { rows, out, stride in
                     found.add(rows, diff(rows: rows, shared, width, height, options, into: out, stride: stride))
+                    return true
                 }
             }
         }

@@ -16,17 +16,22 @@ extension ImageDiff {
         let width = first.width, height = first.height
         let source = BandSource(first, second)
         let found = Found()
-        @Sendable func compare(_ rows: Range<Int>, _ out: UnsafeMutableRawPointer?, _ stride: Int) {
+        /// False once either image turned out damaged.
+        @Sendable func compare(_ rows: Range<Int>, _ out: UnsafeMutableRawPointer?, _ stride: Int) -> Bool {
             source.withBand(rows) { found.add(rows, diff(rows: rows, $0, width, height, options, into: out, stride: stride)) }
         }
         var png: Data?
         if diffImage {
-            png = try PNGWriter.encodeRGBA(width: width, height: height) { rows, out, stride in compare(rows, out, stride) }
+            do {
+                png = try PNGWriter.encodeRGBA(width: width, height: height) { rows, out, stride in compare(rows, out, stride) }
+            } catch is PNGWriter.RowsUnavailable {
+                return nil
+            }
         } else {
             // Bands of about a megabyte an image, which stay in the cores' caches.
             let bandRows = max(1, (1 << 20) / (width * 4)), bands = (height + bandRows - 1) / bandRows
             DispatchQueue.concurrentPerform(iterations: bands) { k in
-                compare(k * bandRows..<min(height, (k + 1) * bandRows), nil, 0)
+                _ = compare(k * bandRows..<min(height, (k + 1) * bandRows), nil, 0)
             }
         }
         guard source.finish() else { return nil }
@@ -49,7 +54,6 @@ final class BandSource: @unchecked Sendable {
         let turn = NSCondition()
         /// The first row of the band whose turn it is.
         var next = 0
-        var failed = false
         /// The last rows decoded (up to two margins), from row `tailStart`.
         var tail: [UInt8] = []
         var tailStart = 0
@@ -59,6 +63,8 @@ final class BandSource: @unchecked Sendable {
 
     private let images: [Image]
     private let width: Int, height: Int
+    /// Set when either image turns out damaged: every band then ends at once.
+    private let damaged = Atomic(false)
     /// Bands' buffers, handed on to the next band: as many are made as run at once.
     private let spare = Mutex<[[UInt8]]>([])
 
@@ -67,11 +73,12 @@ final class BandSource: @unchecked Sendable {
         (width, height) = (a.width, a.height)
     }
 
-    /// Calls `body` with both images' rows of `rows` and their margins, once decoded; not when
-    /// either image turned out damaged.
-    func withBand(_ rows: Range<Int>, _ body: (ImageDiff.Shared) -> Void) {
+    /// Calls `body` with both images' rows of `rows` and their margins, once decoded; false, and
+    /// not called, once either image turned out damaged (the bands after it then end at once).
+    func withBand(_ rows: Range<Int>, _ body: (ImageDiff.Shared) -> Void) -> Bool {
         let first = max(rows.lowerBound - Self.margin, 0), end = min(rows.upperBound + Self.margin, height)
         let rowBytes = width * 4, bytes = (end - first) * rowBytes
+        guard !damaged.load(ordering: .relaxed) else { return false }
         var buffers: [[UInt8]] = (0..<2).map { _ in
             if let reused = spare.withLock({ $0.popLast() }), reused.count >= bytes { return reused }
             return [UInt8](unsafeUninitializedCapacity: bytes) { $1 = $0.count }
@@ -88,40 +95,44 @@ final class BandSource: @unchecked Sendable {
             }
         }
         spare.withLock { $0.append(contentsOf: buffers) }
+        return ok
     }
 
     /// On `image`'s turn for the band `rows`: rows `held` into `out`, the ones the last band
     /// decoded from its tail and the rest from the reader.
     private func decode(_ image: Image, _ rows: Range<Int>, _ held: Range<Int>, into out: UnsafeMutablePointer<UInt8>) -> Bool {
         image.turn.lock()
-        while image.next != rows.lowerBound { image.turn.wait() }
+        while image.next != rows.lowerBound && !damaged.load(ordering: .relaxed) { image.turn.wait() }
         image.turn.unlock()
+        guard !damaged.load(ordering: .relaxed) else { return false }
         let rowBytes = width * 4, decoded = image.reader.rowsRead
-        if !image.failed {
-            // Rows above those decoded are the last band's; the tail holds them.
-            let fromTail = held.lowerBound..<max(held.lowerBound, decoded)
-            precondition(fromTail.isEmpty || fromTail.lowerBound >= image.tailStart, "bands decode in order")
-            image.tail.withUnsafeBufferPointer { tail in
-                if !fromTail.isEmpty {
-                    out.update(from: tail.baseAddress! + (fromTail.lowerBound - image.tailStart) * rowBytes, count: fromTail.count * rowBytes)
-                }
+        // Rows above those decoded are the last band's; the tail holds them.
+        let fromTail = held.lowerBound..<max(held.lowerBound, decoded)
+        precondition(fromTail.isEmpty || fromTail.lowerBound >= image.tailStart, "bands decode in order")
+        image.tail.withUnsafeBufferPointer { tail in
+            if !fromTail.isEmpty {
+                out.update(from: tail.baseAddress! + (fromTail.lowerBound - image.tailStart) * rowBytes, count: fromTail.count * rowBytes)
             }
-            let fresh = max(decoded, held.lowerBound)..<held.upperBound
-            image.failed = !image.reader.read(fresh.count, into: out + (fresh.lowerBound - held.lowerBound) * rowBytes)
-            let tail = max(held.upperBound - 2 * Self.margin, held.lowerBound)..<held.upperBound
-            image.tail = Array(UnsafeBufferPointer(start: out + (tail.lowerBound - held.lowerBound) * rowBytes, count: tail.count * rowBytes))
-            image.tailStart = tail.lowerBound
         }
-        let ok = !image.failed
+        let fresh = max(decoded, held.lowerBound)..<held.upperBound
+        guard image.reader.read(fresh.count, into: out + (fresh.lowerBound - held.lowerBound) * rowBytes) else {
+            // Every band waiting for a turn is woken to end.
+            damaged.store(true, ordering: .relaxed)
+            for other in images { other.turn.lock(); other.turn.broadcast(); other.turn.unlock() }
+            return false
+        }
+        let tail = max(held.upperBound - 2 * Self.margin, held.lowerBound)..<held.upperBound
+        image.tail = Array(UnsafeBufferPointer(start: out + (tail.lowerBound - held.lowerBound) * rowBytes, count: tail.count * rowBytes))
+        image.tailStart = tail.lowerBound
         image.turn.lock()
         image.next = rows.upperBound
         image.turn.broadcast()
         image.turn.unlock()
-        return ok
+        return true
     }
 
     /// True when both images were read whole and sound.
     func finish() -> Bool {
-        images.allSatisfy { !$0.failed && $0.reader.finish() }
+        !damaged.load(ordering: .relaxed) && images.allSatisfy { $0.reader.finish() }
     }
 }

@@ -1,3 +1,4 @@
+import Synchronization
 import XCTest
 @testable import TextReel
 
@@ -216,6 +217,22 @@ final class PNGDecoderTests: XCTestCase {
         let rgbFile = try RenderedFrame(surface: CairoSurface(rgba: opaque, width: width, height: height, hasAlpha: false)).libpngData()
         let rgb = try XCTUnwrap(PNGFastDecoder.decode(rgbFile, maximumPixels: 1 << 24))
         XCTAssertEqual(rgb.rgba, opaque, "an RGB file (libpng's filters, varied by row) inflated into the end of its RGBA buffer")
+    }
+
+    /// When an image's rows cannot be made (a diff whose PNG turns out damaged part way), the
+    /// encoder stops asking for them and throws: found by the fuzzer, which ran out of memory
+    /// compressing the rest of a tall image's pieces from nothing.
+    func testAnEncodingWhoseRowsFailStopsAsking() throws {
+        let width = 1000, height = 3000   // 12 MB of rows: 12 pieces
+        let asked = Mutex(0)
+        XCTAssertThrowsError(try PNGWriter.encodeRGBA(width: width, height: height) { rows, out, stride in
+            let call = asked.withLock { $0 += 1; return $0 }
+            for k in 0..<rows.count { (out + k * stride).initializeMemory(as: UInt8.self, repeating: 9, count: width * 4) }
+            return call < 2
+        }) { XCTAssertTrue($0 is PNGWriter.RowsUnavailable, "\($0)") }
+        XCTAssertLessThanOrEqual(asked.withLock { $0 }, 2 + ProcessInfo.processInfo.activeProcessorCount, "the pieces after the failure are not begun")
+        // A small image, made in bands of one buffer, stops too.
+        XCTAssertThrowsError(try PNGWriter.encodeRGBA(width: 10, height: 10) { _, _, _ in false })
     }
 
     func testPicturesDecodeToCairosOwnPixels() throws {

@@ -79,14 +79,16 @@ enum PNGFastDecoder {
 /// them as RGBA, keeping the last row between calls, so an image can be unfiltered in pieces.
 final class PNGUnfilter {
     let width: Int, channels: Int, rowBytes: Int
-    /// The row above the next one (zeros above the first, as the specification says), and the
-    /// row being made.
+    /// The row above the next one, and the row being made.
     private var above: UnsafeMutablePointer<UInt8>, row: UnsafeMutablePointer<UInt8>
+    /// Whether `above` holds a row: above the first, the specification's zeros are written only
+    /// when a filter reads them (a damaged file claiming a 16-million-pixel width had them
+    /// cleared before its data was found wanting: the fuzzer's find).
+    private var aboveIsSet = false
 
     init(width: Int, channels: Int) {
         (self.width, self.channels, rowBytes) = (width, channels, width * channels)
         above = .allocate(capacity: rowBytes)
-        above.initialize(repeating: 0, count: rowBytes)
         row = .allocate(capacity: rowBytes)
     }
 
@@ -112,6 +114,7 @@ final class PNGUnfilter {
                 if channels == 4 { memmove(target, filtered, rowBytes) } else { Self.expandRGB(filtered, to: target, width: width) }
                 continue
             }
+            if filter >= 2 && !aboveIsSet { above.initialize(repeating: 0, count: rowBytes) }
             switch filter {
             case 0:
                 row.update(from: filtered, count: rowBytes)
@@ -140,6 +143,7 @@ final class PNGUnfilter {
                 Self.expandRGB(row, to: target, width: width)
             }
             swap(&above, &row)
+            aboveIsSet = true
         }
         return true
     }

@@ -101,6 +101,7 @@ public enum PNGWriter {
                 for (k, y) in rows.enumerated() {
                     (out + k * stride).copyMemory(from: source.pointer + y * width * 4, byteCount: width * 4)
                 }
+                return true
             }
         }
     }
@@ -111,14 +112,17 @@ public enum PNGWriter {
     /// threads. A large image is compressed in pieces of whole rows on every core, each piece's
     /// rows made into a buffer of its own (reused by the next piece), so the image itself is never
     /// held: a 4000 × 3000 diff image would be 48 MB of fresh memory, which the kernel zeroes.
-    /// The pieces depend on the width alone, never on the cores.
+    /// The pieces depend on the width alone, never on the cores. `rows` returns false when the
+    /// rows cannot be made (their source is damaged): no more are asked for, and `RowsUnavailable`
+    /// is thrown.
     public static func encodeRGBA(width: Int, height: Int, compression: PNGCompression = .fast,
-                                  rows: @Sendable (Range<Int>, UnsafeMutableRawPointer, Int) -> Void) throws -> Data {
+                                  rows: @Sendable (Range<Int>, UnsafeMutableRawPointer, Int) -> Bool) throws -> Data {
         let rowBytes = 1 + width * 4, total = rowBytes * height
         /// Scanlines `range` into `out`: each led by filter byte None.
-        @Sendable func scanlines(_ range: Range<Int>, _ out: UnsafeMutablePointer<UInt8>) {
-            rows(range, UnsafeMutableRawPointer(out + 1), rowBytes)
+        @Sendable func scanlines(_ range: Range<Int>, _ out: UnsafeMutablePointer<UInt8>) -> Bool {
+            guard rows(range, UnsafeMutableRawPointer(out + 1), rowBytes) else { return false }
             for k in 0..<range.count { out[k * rowBytes] = 0 }
+            return true
         }
         let stream: [UInt8]
         // Pieces of whole rows, so a scanline longer than a piece (over a million pixels wide) is compressed whole.
@@ -129,18 +133,25 @@ public enum PNGWriter {
             }
         } else {
             // The rows are still made in bands on every core (a diff image's comparison is its rows).
+            let made = Atomic(true)
             let rows = [UInt8](largeBufferOf: total) { buffer in
                 let bands = max(1, min(height, ProcessInfo.processInfo.activeProcessorCount * 4))
                 let out = UncheckedPointer(UnsafeMutableRawPointer(buffer))
                 DispatchQueue.concurrentPerform(iterations: bands) { band in
                     let range = (height * band / bands)..<(height * (band + 1) / bands)
-                    scanlines(range, out.pointer.assumingMemoryBound(to: UInt8.self) + range.lowerBound * rowBytes)
+                    if made.load(ordering: .relaxed) && !scanlines(range, out.pointer.assumingMemoryBound(to: UInt8.self) + range.lowerBound * rowBytes) {
+                        made.store(false, ordering: .relaxed)
+                    }
                 }
             }
+            guard made.load(ordering: .relaxed) else { throw RowsUnavailable() }
             stream = try self.stream(rows, height: height, compression: compression)
         }
         return png(stream: stream, width: width, height: height, colorType: 6)
     }
+
+    /// What `encodeRGBA(width:height:rows:)` throws when its rows cannot be made.
+    public struct RowsUnavailable: Error {}
 
     /// A pointer handed to the bands' threads, each of which reads or writes only its own rows.
     private struct UncheckedPointer: @unchecked Sendable {
@@ -229,7 +240,7 @@ public enum PNGWriter {
     /// final), behind the zlib header, with the Adler-32 of the whole (zlib combines the pieces')
     /// after them. A piece refers to nothing before it, which costs a few bytes.
     static func isalInPieces(count total: Int, pieceBytes: Int = isalPieceBytes,
-                             fill: @Sendable (Range<Int>, UnsafeMutablePointer<UInt8>) -> Void) throws -> [UInt8] {
+                             fill: @Sendable (Range<Int>, UnsafeMutablePointer<UInt8>) -> Bool) throws -> [UInt8] {
         precondition(pieceBytes <= isalPieceBytes)
         let count = (total + pieceBytes - 1) / pieceBytes
         /// Each piece's result, written by its own only.
@@ -242,11 +253,17 @@ public enum PNGWriter {
         // once, not one per piece (fresh memory is zeroed by the kernel: 48 MB of it cost more
         // than copying the rows).
         let spare = Mutex<[[UInt8]]>([])
+        // Once a piece's rows cannot be made, the pieces after it are not begun.
+        let made = Atomic(true)
         DispatchQueue.concurrentPerform(iterations: count) { k in
             let range = k * pieceBytes..<min(total, (k + 1) * pieceBytes)
+            guard made.load(ordering: .relaxed) else { pieces.results[k] = .failure(RowsUnavailable()); return }
             var input = spare.withLock { $0.popLast() } ?? [UInt8](unsafeUninitializedCapacity: isalPieceBytes) { $1 = $0.count }
             pieces.results[k] = input.withUnsafeMutableBufferPointer { buffer in
-                fill(range, buffer.baseAddress!)
+                guard fill(range, buffer.baseAddress!) else {
+                    made.store(false, ordering: .relaxed)
+                    return .failure(RowsUnavailable())
+                }
                 return Result { try DeflatePiece(UnsafeBufferPointer(rebasing: buffer[..<range.count]), level: 1, final: k == count - 1) }
             }
             spare.withLock { $0.append(input) }
