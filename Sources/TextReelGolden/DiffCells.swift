@@ -42,13 +42,14 @@ struct DiffCells: Sendable {
         boxes.indices.compactMap { boxes[$0].isEmpty ? nil : ($0 + firstCellRow * columns, boxes[$0]) }
     }
 
-    /// Groups the cells of bands of one image: cells holding a difference are joined with their
-    /// 8 neighbours, and each group gives one box, in the order of the group's first cell.
-    static func regions(_ bands: [DiffCells], width: Int) -> [CGRect] {
+    /// Groups the occupied cells of bands of one image (in any order): cells holding a
+    /// difference are joined with their 8 neighbours, and each group gives one box, in the order
+    /// of the group's first cell.
+    static func regions(_ bands: [[(key: Int, box: Box)]], width: Int) -> [CGRect] {
         let columns = width / size + 1
         var cells: [Int: Box] = [:]
         for band in bands {
-            for (key, box) in band.occupied { cells[key, default: Box()].add(box) }
+            for (key, box) in band { cells[key, default: Box()].add(box) }
         }
         guard let lastKey = cells.keys.max() else { return [] }
         // One slot per cell up to the last occupied one (a 4000 × 3000 image has 47,000): the

@@ -58,7 +58,7 @@ public struct ImageDiff {
                     let shared = Shared(a: pa, b: pb, out: makeImage ? out.baseAddress : nil)
                     DispatchQueue.concurrentPerform(iterations: bands) { band in
                         let rows = (height * band / bands)..<(height * (band + 1) / bands)
-                        found.add(rows, diff(rows: rows, shared, width, height, options,
+                        found.add(diff(rows: rows, shared, width, height, options,
                                              into: shared.out.map { $0 + rows.lowerBound * width * 4 }, stride: width * 4))
                     }
                 }
@@ -78,7 +78,7 @@ public struct ImageDiff {
             try b.pixels.withUnsafeBufferPointer { pb in
                 let shared = Shared(a: pa, b: pb, out: nil)
                 return try PNGWriter.encodeRGBA(width: width, height: height) { rows, out, stride in
-                    found.add(rows, diff(rows: rows, shared, width, height, options, into: out, stride: stride))
+                    found.add(diff(rows: rows, shared, width, height, options, into: out, stride: stride))
                     return true
                 }
             }
@@ -86,19 +86,20 @@ public struct ImageDiff {
         return (found.result(count: width * height, width: width, image: nil), png)
     }
 
-    /// What the bands found, whichever order they finish in.
+    /// What the bands found, whichever order they finish in: their counts and occupied cells
+    /// (a band's grid of cells is let go when it ends).
     final class Found: Sendable {
-        private let bands = Mutex<[(rows: Int, mismatch: Int, cells: DiffCells)]>([])
+        private let bands = Mutex<(mismatch: Int, cells: [[(key: Int, box: DiffCells.Box)]])>((0, []))
 
-        func add(_ rows: Range<Int>, _ found: (Int, DiffCells)) {
-            bands.withLock { $0.append((rows.lowerBound, found.0, found.1)) }
+        func add(_ found: (Int, DiffCells)) {
+            let cells = found.1.occupied
+            bands.withLock { $0.mismatch += found.0; $0.cells.append(cells) }
         }
 
-        /// One result, the bands taken in the order of their rows.
+        /// One result: neither the sum nor the regions depend on the bands' order.
         func result(count: Int, width: Int, image: RGBAImage?) -> Result {
-            let ordered = bands.withLock { $0 }.sorted { $0.rows < $1.rows }
-            return Result(mismatch: ordered.reduce(0) { $0 + $1.mismatch }, total: count, image: image,
-                          regions: DiffCells.regions(ordered.map(\.cells), width: width))
+            let (mismatch, cells) = bands.withLock { $0 }
+            return Result(mismatch: mismatch, total: count, image: image, regions: DiffCells.regions(cells, width: width))
         }
     }
 
@@ -118,7 +119,7 @@ public struct ImageDiff {
     /// `output + (y - rows.lowerBound) * stride` when there is an output; the count of differing
     /// pixels and where they are.
     static func diff(rows: Range<Int>, _ s: Shared, _ width: Int, _ height: Int, _ options: Options,
-                             into output: UnsafeMutableRawPointer?, stride: Int) -> (Int, DiffCells) {
+                     into output: UnsafeMutableRawPointer?, stride: Int) -> (Int, DiffCells) {
         let maxDelta = 35215 * options.threshold * options.threshold
         // The colours are read only when something is drawn, as pixelmatch reads them.
         let drawn = output == nil ? nil : (aa: pixel(options.aaColor), diff: pixel(options.diffColor), alt: pixel(options.diffColorAlt ?? options.diffColor))

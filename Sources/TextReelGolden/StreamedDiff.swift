@@ -7,18 +7,19 @@ extension ImageDiff {
     /// `compareEncodingDiffImage` does, when asked), decoding both a band of rows at a time as the
     /// bands are compared, into memory the bands reuse: two 4000 × 3000 images decoded whole are
     /// 96 MB of fresh memory, which the kernel zeroes. Nil when either file is not of the kind
-    /// `PNGRowReader` reads, the sizes differ, or the data is damaged: decode them whole then
+    /// `PNGRowReader` reads, the sizes differ, a row is wider than a megabyte (a band of five
+    /// such rows would outweigh the image), or the data is damaged: decode them whole then
     /// (libpng says what is wrong).
     public static func compare(png a: Data, _ b: Data, options: Options = Options(), diffImage: Bool) throws -> (result: Result, png: Data?)? {
         guard let first = PNGRowReader(a, maximumPixels: RGBAImage.maximumPixels),
               let second = PNGRowReader(b, maximumPixels: RGBAImage.maximumPixels),
-              first.width == second.width, first.height == second.height else { return nil }
+              first.width == second.width, first.height == second.height, first.width * 4 <= 1 << 20 else { return nil }
         let width = first.width, height = first.height
         let source = BandSource(first, second)
         let found = Found()
         /// False once either image turned out damaged.
         @Sendable func compare(_ rows: Range<Int>, _ out: UnsafeMutableRawPointer?, _ stride: Int) -> Bool {
-            source.withBand(rows) { found.add(rows, diff(rows: rows, $0, width, height, options, into: out, stride: stride)) }
+            source.withBand(rows) { found.add(diff(rows: rows, $0, width, height, options, into: out, stride: stride)) }
         }
         var png: Data?
         if diffImage {
@@ -76,6 +77,7 @@ final class BandSource: @unchecked Sendable {
     /// Calls `body` with both images' rows of `rows` and their margins, once decoded; false, and
     /// not called, once either image turned out damaged (the bands after it then end at once).
     func withBand(_ rows: Range<Int>, _ body: (ImageDiff.Shared) -> Void) -> Bool {
+        precondition(!rows.isEmpty, "a band has rows: two that began at one row would take one turn")
         let first = max(rows.lowerBound - Self.margin, 0), end = min(rows.upperBound + Self.margin, height)
         let rowBytes = width * 4, bytes = (end - first) * rowBytes
         guard !damaged.load(ordering: .relaxed) else { return false }
@@ -108,7 +110,6 @@ final class BandSource: @unchecked Sendable {
         let rowBytes = width * 4, decoded = image.reader.rowsRead
         // Rows above those decoded are the last band's; the tail holds them.
         let fromTail = held.lowerBound..<max(held.lowerBound, decoded)
-        precondition(fromTail.isEmpty || fromTail.lowerBound >= image.tailStart, "bands decode in order")
         image.tail.withUnsafeBufferPointer { tail in
             if !fromTail.isEmpty {
                 out.update(from: tail.baseAddress! + (fromTail.lowerBound - image.tailStart) * rowBytes, count: fromTail.count * rowBytes)

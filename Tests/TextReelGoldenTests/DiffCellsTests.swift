@@ -20,9 +20,10 @@ final class DiffCellsTests: XCTestCase {
             let bands = zip(bounds, bounds.dropFirst()).map { lower, upper in
                 var cells = DiffCells(width: width, rows: lower..<upper)
                 for p in points where (lower..<upper).contains(p.y) { cells.add(x: p.x, y: p.y) }
-                return cells
+                return cells.occupied
             }
             XCTAssertEqual(DiffCells.regions(bands, width: width), Self.reference(points, width: width), "round \(round), cuts \(bounds)")
+            XCTAssertEqual(DiffCells.regions(bands.reversed(), width: width), Self.reference(points, width: width), "bands in any order")
         }
     }
 

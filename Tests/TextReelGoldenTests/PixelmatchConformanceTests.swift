@@ -99,7 +99,12 @@ final class PixelmatchConformanceTests: XCTestCase {
         // The same from the images' PNG files, decoded a band at a time as they are compared.
         let files = try [a, b].map { try $0.pngData() }
         for diffImage in [true, false] {
-            let streamed = try XCTUnwrap(ImageDiff.compare(png: files[0], files[1], options: options, diffImage: diffImage), file: file, line: line)
+            let compared = try ImageDiff.compare(png: files[0], files[1], options: options, diffImage: diffImage)
+            guard a.width * 4 <= 1 << 20 else {
+                XCTAssertNil(compared, "rows wider than a megabyte are decoded whole", file: file, line: line)
+                continue
+            }
+            let streamed = try XCTUnwrap(compared, file: file, line: line)
             XCTAssertEqual(streamed.result.mismatch, made.mismatch, "decoded as compared, diff image \(diffImage)", file: file, line: line)
             XCTAssertEqual(streamed.result.regions, made.regions, file: file, line: line)
             XCTAssertEqual(streamed.png, diffImage ? png : nil, "the same diff image's bytes", file: file, line: line)

@@ -219,6 +219,24 @@ final class PNGDecoderTests: XCTestCase {
         XCTAssertEqual(rgb.rgba, opaque, "an RGB file (libpng's filters, varied by row) inflated into the end of its RGBA buffer")
     }
 
+    /// A row whose filter type does not exist, in a sound zlib stream: the reader fails on it
+    /// and never finishes, whatever comes after.
+    func testTheRowReaderStopsAtAnUnknownFilter() throws {
+        let width = 5, height = 4
+        var scanlines = [UInt8](repeating: 90, count: (width * 3 + 1) * height)
+        for y in 0..<height { scanlines[y * (width * 3 + 1)] = y == 2 ? 7 : 0 }
+        var png = PNGWriter.start(width: width, height: height, colorType: 2)
+        PNGWriter.appendChunk("IDAT", try PNGWriter.stream(scanlines, height: height, compression: .fast), to: &png)
+        PNGWriter.appendChunk("IEND", [], to: &png)
+        let reader = try XCTUnwrap(PNGRowReader(png, maximumPixels: 100))
+        var rows = [UInt8](repeating: 0, count: width * 4 * height)
+        XCTAssertTrue(rows.withUnsafeMutableBufferPointer { reader.read(2, into: $0.baseAddress!) })
+        XCTAssertFalse(rows.withUnsafeMutableBufferPointer { reader.read(1, into: $0.baseAddress!) }, "filter type 7")
+        XCTAssertFalse(rows.withUnsafeMutableBufferPointer { reader.read(1, into: $0.baseAddress!) }, "and nothing after it")
+        XCTAssertFalse(reader.finish())
+        XCTAssertNil(PNGFastDecoder.decode(png, maximumPixels: 100), "the whole decoder refuses it too")
+    }
+
     /// When an image's rows cannot be made (a diff whose PNG turns out damaged part way), the
     /// encoder stops asking for them and throws: found by the fuzzer, which ran out of memory
     /// compressing the rest of a tall image's pieces from nothing.

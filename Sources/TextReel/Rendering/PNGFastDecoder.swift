@@ -114,7 +114,7 @@ final class PNGUnfilter {
                 if channels == 4 { memmove(target, filtered, rowBytes) } else { Self.expandRGB(filtered, to: target, width: width) }
                 continue
             }
-            if filter >= 2 && !aboveIsSet { above.initialize(repeating: 0, count: rowBytes) }
+            if (2...4).contains(filter) && !aboveIsSet { above.initialize(repeating: 0, count: rowBytes) }
             switch filter {
             case 0:
                 row.update(from: filtered, count: rowBytes)

@@ -9,6 +9,8 @@ public final class PNGRowReader {
     public let width: Int, height: Int
     /// Rows decoded so far.
     public private(set) var rowsRead = 0
+    /// Set by a read that failed: the reader then never finishes.
+    private var failed = false
     private let rowBytes: Int
     /// The IDAT chunks' bodies joined: one zlib stream, which ISA-L keeps pointers into.
     private let stream: UnsafeMutableBufferPointer<UInt8>
@@ -23,7 +25,9 @@ public final class PNGRowReader {
     public init?(_ data: Data, maximumPixels: Int) {
         guard let (layout, stream) = data.withUnsafeBytes({ raw -> (PNGFastDecoder.Layout, UnsafeMutableBufferPointer<UInt8>)? in
             let bytes = raw.bindMemory(to: UInt8.self)
-            guard let layout = PNGFastDecoder.Layout(bytes, maximumPixels: maximumPixels) else { return nil }
+            // ISA-L counts its input in 32 bits.
+            guard let layout = PNGFastDecoder.Layout(bytes, maximumPixels: maximumPixels),
+                  layout.streamPieces.reduce(0, { $0 + $1.count }) <= Int(UInt32.max) else { return nil }
             let stream = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, layout.streamPieces.reduce(0) { $0 + $1.count }))
             var at = 0
             for piece in layout.streamPieces {
@@ -49,15 +53,16 @@ public final class PNGRowReader {
     /// Decodes the next `count` rows as RGBA into `out` (4 × width bytes a row); false when the
     /// data is damaged or ends early.
     public func read(_ count: Int, into out: UnsafeMutablePointer<UInt8>) -> Bool {
-        guard count > 0 else { return true }
-        guard rowsRead + count <= height else { return false }
+        guard count > 0 else { return !failed }
         let stride = rowBytes + 1
+        guard !failed, rowsRead + count <= height, count * stride <= Int(UInt32.max) else { failed = true; return false }
         if filtered.count < count * stride { filtered = [UInt8](unsafeUninitializedCapacity: count * stride) { $1 = $0.count } }
         let ok = filtered.withUnsafeMutableBufferPointer { buffer in
             inflate(into: buffer.baseAddress!, count: count * stride) == .filled
                 && unfilter.rows(buffer.baseAddress!, count: count, endImage: rowsRead + count == height, into: out)
         }
         rowsRead += count
+        failed = !ok
         return ok
     }
 
@@ -65,7 +70,7 @@ public final class PNGRowReader {
     /// with nothing after it.
     public func finish() -> Bool {
         var extra: UInt8 = 0
-        return rowsRead == height && inflate(into: &extra, count: 1) == .ended && state.pointee.avail_in == 0
+        return !failed && rowsRead == height && inflate(into: &extra, count: 1) == .ended && state.pointee.avail_in == 0
     }
 
     private enum Inflated { case filled, ended, failed }

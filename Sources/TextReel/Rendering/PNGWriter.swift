@@ -112,7 +112,9 @@ public enum PNGWriter {
     /// threads. A large image is compressed in pieces of whole rows on every core, each piece's
     /// rows made into a buffer of its own (reused by the next piece), so the image itself is never
     /// held: a 4000 × 3000 diff image would be 48 MB of fresh memory, which the kernel zeroes.
-    /// The pieces depend on the width alone, never on the cores. `rows` returns false when the
+    /// The pieces depend on the width alone, never on the cores. The ranges are contiguous, not
+    /// empty, and handed out from the top in increasing order as threads claim them (a diff
+    /// decoding its images as it goes relies on it). `rows` returns false when the
     /// rows cannot be made (their source is damaged): no more are asked for, and `RowsUnavailable`
     /// is thrown.
     public static func encodeRGBA(width: Int, height: Int, compression: PNGCompression = .fast,
