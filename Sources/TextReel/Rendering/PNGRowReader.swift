@@ -6,6 +6,7 @@ import Foundation
 /// which the kernel zeroes (a quarter of `textreel diff`'s time). ISA-L inflates the stream as it
 /// is asked for more (libdeflate inflates only whole streams); the pixels are the fast decoder's.
 public final class PNGRowReader {
+    /// The image's size in pixels, from its header.
     public let width: Int, height: Int
     /// Rows decoded so far.
     public private(set) var rowsRead = 0
