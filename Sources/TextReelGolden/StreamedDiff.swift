@@ -18,13 +18,13 @@ extension ImageDiff {
         let source = BandSource(first, second)
         let found = Found()
         /// False once either image turned out damaged.
-        @Sendable func compare(_ rows: Range<Int>, _ out: UnsafeMutableRawPointer?, _ stride: Int) -> Bool {
+        @Sendable func compareBand(_ rows: Range<Int>, _ out: UnsafeMutableRawPointer?, _ stride: Int) -> Bool {
             source.withBand(rows) { found.add(diff(rows: rows, $0, width, height, options, into: out, stride: stride)) }
         }
         var png: Data?
         if diffImage {
             do {
-                png = try PNGWriter.encodeRGBA(width: width, height: height) { rows, out, stride in compare(rows, out, stride) }
+                png = try PNGWriter.encodeRGBA(width: width, height: height) { rows, out, stride in compareBand(rows, out, stride) }
             } catch is PNGWriter.RowsUnavailable {
                 return nil
             }
@@ -32,7 +32,7 @@ extension ImageDiff {
             // Bands of about a megabyte an image, which stay in the cores' caches.
             let bandRows = max(1, (1 << 20) / (width * 4)), bands = (height + bandRows - 1) / bandRows
             DispatchQueue.concurrentPerform(iterations: bands) { k in
-                _ = compare(k * bandRows..<min(height, (k + 1) * bandRows), nil, 0)
+                _ = compareBand(k * bandRows..<min(height, (k + 1) * bandRows), nil, 0)
             }
         }
         guard source.finish() else { return nil }
