@@ -140,7 +140,19 @@ public struct ImageDiff {
                 grey = nil
             }
             if memcmp(img1.baseAddress! + rowStart * 4, img2.baseAddress! + rowStart * 4, width * 4) == 0 {
-                if let grey { for x in 0..<width { grey.storeBytes(of: gray.of(a32[rowStart + x]), toByteOffset: x * 4, as: UInt32.self) } }
+                if let grey {
+                    // Eight pixels at once while they are of the cached colour (a blank row's background).
+                    var x = 0
+                    while x < width {
+                        if x + 8 <= width, UnsafeRawPointer(a32 + rowStart + x).loadUnaligned(as: SIMD8<UInt32>.self) == SIMD8(repeating: gray.pixel) {
+                            grey.storeBytes(of: SIMD8(repeating: gray.gray), toByteOffset: x * 4, as: SIMD8<UInt32>.self)
+                            x += 8
+                        } else {
+                            grey.storeBytes(of: gray.of(a32[rowStart + x]), toByteOffset: x * 4, as: UInt32.self)
+                            x += 1
+                        }
+                    }
+                }
                 continue
             }
             var i = rowStart
