@@ -281,9 +281,11 @@ public enum PNGWriter {
     /// Compressed by ISA-L's stateless igzip: a zlib stream, or a raw deflate piece (`final`
     /// false: ended by a full flush on a byte boundary, so another can follow it).
     private static func isal(_ input: UnsafeBufferPointer<UInt8>, level: Int32, format: UInt16, final: Bool) throws -> [UInt8] {
-        // Scratch buffers ISA-L writes before it reads: left uninitialised.
+        // The output is written before it is read, so it is left uninitialised. The level buffer
+        // is cleared: ISA-L read parts of it first, and a frame's bytes depended on what the heap
+        // last held there (a render in a dozen differed by a bit; the pixels were the same).
         var output = [UInt8](unsafeUninitializedCapacity: input.count + input.count / 16 + 1024) { $1 = $0.count }
-        var levelBuffer = [UInt8](unsafeUninitializedCapacity: Int(textreel_isal_level_buffer_size(level))) { $1 = $0.count }
+        var levelBuffer = [UInt8](repeating: 0, count: Int(textreel_isal_level_buffer_size(level)))
         var produced = 0
         let status = output.withUnsafeMutableBufferPointer { out in
             levelBuffer.withUnsafeMutableBufferPointer { lvl in
