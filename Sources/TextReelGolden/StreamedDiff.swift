@@ -60,6 +60,21 @@ final class BandSource: @unchecked Sendable {
         var tailStart = 0
 
         init(_ reader: PNGRowReader) { self.reader = reader }
+
+        /// Waits until the band beginning at `row` has the turn, or `stop` says to end.
+        func waitForTurn(at row: Int, unless stop: () -> Bool) {
+            turn.lock()
+            while next != row && !stop() { turn.wait() }
+            turn.unlock()
+        }
+
+        /// Wakes the bands waiting for a turn, handing it to the band beginning at `row` when given.
+        func wake(passingTurnTo row: Int? = nil) {
+            turn.lock()
+            if let row { next = row }
+            turn.broadcast()
+            turn.unlock()
+        }
     }
 
     private let images: [Image]
@@ -103,9 +118,7 @@ final class BandSource: @unchecked Sendable {
     /// On `image`'s turn for the band `rows`: rows `held` into `out`, the ones the last band
     /// decoded from its tail and the rest from the reader.
     private func decode(_ image: Image, _ rows: Range<Int>, _ held: Range<Int>, into out: UnsafeMutablePointer<UInt8>) -> Bool {
-        image.turn.lock()
-        while image.next != rows.lowerBound && !damaged.load(ordering: .relaxed) { image.turn.wait() }
-        image.turn.unlock()
+        image.waitForTurn(at: rows.lowerBound) { damaged.load(ordering: .relaxed) }
         guard !damaged.load(ordering: .relaxed) else { return false }
         let rowBytes = width * 4, decoded = image.reader.rowsRead
         // Rows above those decoded are the last band's; the tail holds them.
@@ -119,16 +132,13 @@ final class BandSource: @unchecked Sendable {
         guard image.reader.read(fresh.count, into: out + (fresh.lowerBound - held.lowerBound) * rowBytes) else {
             // Every band waiting for a turn is woken to end.
             damaged.store(true, ordering: .relaxed)
-            for other in images { other.turn.lock(); other.turn.broadcast(); other.turn.unlock() }
+            for other in images { other.wake() }
             return false
         }
         let tail = max(held.upperBound - 2 * Self.margin, held.lowerBound)..<held.upperBound
         image.tail = Array(UnsafeBufferPointer(start: out + (tail.lowerBound - held.lowerBound) * rowBytes, count: tail.count * rowBytes))
         image.tailStart = tail.lowerBound
-        image.turn.lock()
-        image.next = rows.upperBound
-        image.turn.broadcast()
-        image.turn.unlock()
+        image.wake(passingTurnTo: rows.upperBound)
         return true
     }
 

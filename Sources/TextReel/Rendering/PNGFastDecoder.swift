@@ -14,6 +14,17 @@ enum PNGFastDecoder {
         let streamPieces: [Range<Int>]
         /// Bytes of a row of pixels, without its filter byte.
         var rowBytes: Int { width * channels }
+        /// Bytes of the zlib stream, all chunks together.
+        var streamCount: Int { streamPieces.reduce(0) { $0 + $1.count } }
+
+        /// Copies the stream out of the file's `bytes` to `out`, which holds `streamCount`.
+        func copyStream(from bytes: UnsafeBufferPointer<UInt8>, to out: UnsafeMutablePointer<UInt8>) {
+            var at = 0
+            for piece in streamPieces {
+                (out + at).update(from: bytes.baseAddress! + piece.lowerBound, count: piece.count)
+                at += piece.count
+            }
+        }
 
         /// Nil when the file is not of the common kind (or is damaged: libpng then says why).
         init?(_ bytes: UnsafeBufferPointer<UInt8>, maximumPixels: Int) {
@@ -48,8 +59,10 @@ enum PNGFastDecoder {
         data.withUnsafeBytes { raw -> (Int, Int, [UInt8])? in
             let bytes = raw.bindMemory(to: UInt8.self)
             guard let layout = Layout(bytes, maximumPixels: maximumPixels) else { return nil }
-            var stream: [UInt8] = []
-            for piece in layout.streamPieces { stream.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[piece])) }
+            let stream = [UInt8](unsafeUninitializedCapacity: max(1, layout.streamCount)) { buffer, count in
+                layout.copyStream(from: bytes, to: buffer.baseAddress!)
+                count = layout.streamCount
+            }
             let width = layout.width, height = layout.height
             let expected = (layout.rowBytes + 1) * height, count = width * height * 4
             // The stream is inflated into the end of the pixels' own buffer and unfiltered row by

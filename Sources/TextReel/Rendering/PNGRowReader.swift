@@ -27,15 +27,10 @@ public final class PNGRowReader {
         guard let (layout, stream) = data.withUnsafeBytes({ raw -> (PNGFastDecoder.Layout, UnsafeMutableBufferPointer<UInt8>)? in
             let bytes = raw.bindMemory(to: UInt8.self)
             // ISA-L counts its input in 32 bits.
-            guard let layout = PNGFastDecoder.Layout(bytes, maximumPixels: maximumPixels),
-                  layout.streamPieces.reduce(0, { $0 + $1.count }) <= Int(UInt32.max) else { return nil }
-            let stream = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, layout.streamPieces.reduce(0) { $0 + $1.count }))
-            var at = 0
-            for piece in layout.streamPieces {
-                _ = UnsafeMutableBufferPointer(rebasing: stream[at...]).initialize(from: UnsafeBufferPointer(rebasing: bytes[piece]))
-                at += piece.count
-            }
-            return (layout, UnsafeMutableBufferPointer(rebasing: stream[..<at]))
+            guard let layout = PNGFastDecoder.Layout(bytes, maximumPixels: maximumPixels), layout.streamCount <= Int(UInt32.max) else { return nil }
+            let stream = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: max(1, layout.streamCount))
+            layout.copyStream(from: bytes, to: stream.baseAddress!)
+            return (layout, UnsafeMutableBufferPointer(rebasing: stream[..<layout.streamCount]))
         }) else { return nil }
         (width, height, rowBytes, self.stream) = (layout.width, layout.height, layout.rowBytes, stream)
         unfilter = PNGUnfilter(width: layout.width, channels: layout.channels)
