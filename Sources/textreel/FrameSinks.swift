@@ -18,7 +18,7 @@ final class PNGFolderSink: FrameSink {
     init(folder: URL, writer: FrameWriter) { self.folder = folder; self.writer = writer }
 
     func add(_ frame: RenderedFrame, number: Int) throws -> (index: Int, url: URL)? {
-        let url = folder.appending(path: String(format: "frame-%05d.png", number), directoryHint: .notDirectory)
+        let url = folder.appending(path: OutputFolder.frameName(number), directoryHint: .notDirectory)
         return (try writer.write(frame, to: url), url)
     }
     func finish() throws { try writer.finish() }

@@ -78,7 +78,7 @@ enum MergeRendersCommand {
         try fm.createDirectory(at: out, withIntermediateDirectories: true)
         for part in parts {
             for number in part.frames {
-                let name = String(format: "frame-%05d.png", number)
+                let name = OutputFolder.frameName(number)
                 let source = part.folder.appendingPathComponent(name)
                 guard fm.fileExists(atPath: source.path) else {
                     throw TextReelError(file: source.path, "part \(part.index) lacks its frame \(number); render the part again")
