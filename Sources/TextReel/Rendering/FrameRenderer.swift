@@ -108,15 +108,12 @@ final class FrameRenderer {
         cache.trim(around: visibleRect)
         if scene.ruler == nil, scene.views == nil, let last, last.composition == composition { return last.frame.repeated() }
 
-        // Bands whose compressed bytes are kept are left undrawn until pixels are asked for: the
-        // surfaces wholly inside them are not painted now. (Not by clipping the frame: Cairo
+        // Bands whose compressed bytes are kept are left undrawn until pixels are asked for:
+        // surfaces are painted into the other rows only. (Only surfaces are clipped so: Cairo
         // antialiases a clipped caret's edge otherwise than an unclipped one.)
         let plan = bandPlan(scene, pieces: pieces, composition: composition, top: top)
         let deferred = plan.bands.filter { $0.kept != nil }.map(\.rows)
-        func isDeferred(_ surface: CairoSurface, at y: Double) -> Bool {
-            let rows = Int(y)..<Int(y) + surface.height
-            return plan.bands.allSatisfy { $0.kept != nil || !$0.rows.overlaps(rows) }
-        }
+        let drawnNow = FrameBands.runs(of: plan.bands.filter { $0.kept == nil }.map(\.rows))
         // Not cleared: the rows drawn now get the (opaque) background first, and deferred rows
         // theirs when they are drawn; until then nothing reads them (a surface drawn now may
         // reach into them, over whatever the memory held).
@@ -124,8 +121,8 @@ final class FrameRenderer {
         compositing.lock()
         defer { compositing.unlock() }
         frame.draw { cr in
-            for band in plan.bands where band.kept == nil {
-                Paint.fill(cr, CGRect(x: 0, y: band.rows.lowerBound, width: frame.width, height: band.rows.count), theme.background)
+            for rows in drawnNow {
+                Paint.fill(cr, CGRect(x: 0, y: rows.lowerBound, width: frame.width, height: rows.count), theme.background)
             }
             if !highlight.isEmpty {
                 // Behind the text: fragment surfaces are transparent around their glyphs.
@@ -138,9 +135,7 @@ final class FrameRenderer {
             for piece in pieces {
                 switch piece {
                 case let .surface(surface, x, y):
-                    guard deferred.isEmpty || !isDeferred(surface, at: y) else { continue }
-                    cairo_set_source_surface(cr, surface.surface, x, y)
-                    cairo_paint(cr)
+                    paint(surface, x: x, y: y, rows: drawnNow, width: width, in: cr)
                 case let .placeholder(attachment, box, x, y):
                     cairo_save(cr)
                     cairo_translate(cr, x, y)
@@ -202,6 +197,24 @@ final class FrameRenderer {
                                      deferred: DeferredRows(rows: deferred, surfaces: surfaces, background: theme.background, lock: compositing))
         last = (composition, rendered)
         return rendered
+    }
+
+    /// Paints `surface` at (`x`, `y`) (whole pixels) into the frame's `rows` only: the rows of
+    /// kept bands are painted later, if ever (see `DeferredRows`). Clipped to whole rows, a
+    /// surface's pixels are the same as painted whole.
+    private func paint(_ surface: CairoSurface, x: Double, y: Double, rows: [Range<Int>], width: Int, in cr: OpaquePointer) {
+        let own = Int(y)..<Int(y) + surface.height
+        let overlapping = rows.filter { $0.overlaps(own) }
+        guard !overlapping.isEmpty else { return }
+        let clipped = !overlapping.contains { $0.contains(own.lowerBound) && $0.contains(own.upperBound - 1) }
+        if clipped {
+            cairo_save(cr)
+            for run in overlapping { cairo_rectangle(cr, 0, Double(run.lowerBound), Double(width), Double(run.count)) }
+            cairo_clip(cr)
+        }
+        cairo_set_source_surface(cr, surface.surface, x, y)
+        cairo_paint(cr)
+        if clipped { cairo_restore(cr) }
     }
 
     /// How the frame's rows are cut for compression, and what each band is made of.
