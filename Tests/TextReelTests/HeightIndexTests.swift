@@ -59,4 +59,29 @@ final class HeightIndexTests: XCTestCase {
         XCTAssertEqual(asked.count, HeightIndex.leafCapacity, "one leaf estimated")
         XCTAssertEqual(index.totalHeight, 2_000_000 + 20 * Double(HeightIndex.leafCapacity))
     }
+
+    /// The uniform height is asked for only by a total that needs a lazy leaf's: the first
+    /// screen (paragraphs of the first leaf, from y = 0) needs none, so it can be sampled on
+    /// another thread meanwhile. Totals are then the same, to the bit, as when it was given.
+    func testUniformHeightIsAskedOnlyForTotals() {
+        var asked = 0
+        var deferred = HeightIndex(count: 100_000, uniform: { asked += 1; return 20.7 }) { 30 + Double($0 % 7) * 0.1 }
+        var given = HeightIndex(count: 100_000, uniform: 20.7) { 30 + Double($0 % 7) * 0.1 }
+        for i in 0..<40 {
+            XCTAssertEqual(deferred.offset(of: i), given.offset(of: i))
+            deferred.setHeight(41.3, at: i, measured: true)
+            given.setHeight(41.3, at: i, measured: true)
+        }
+        XCTAssertEqual(deferred.index(containing: 0).index, 0)
+        XCTAssertEqual(asked, 0, "laying out the first screen")
+        XCTAssertEqual(deferred.totalHeight.bitPattern, given.totalHeight.bitPattern)
+        let leaves = asked
+        XCTAssertEqual(leaves, 100_000 / HeightIndex.leafCapacity, "once for each lazy leaf")
+        XCTAssertEqual(deferred.totalHeight.bitPattern, given.totalHeight.bitPattern)
+        XCTAssertEqual(asked, leaves, "totals are kept until something below them changes")
+        XCTAssertEqual(deferred.index(containing: 1_234_567).index, given.index(containing: 1_234_567).index)
+        deferred.setHeight(12, at: 99_999, measured: true)
+        given.setHeight(12, at: 99_999, measured: true)
+        XCTAssertEqual(deferred.totalHeight.bitPattern, given.totalHeight.bitPattern)
+    }
 }

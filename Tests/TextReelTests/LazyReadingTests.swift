@@ -161,19 +161,32 @@ final class LazyReadingTests: XCTestCase {
     }
 
     /// Frames of a lazily read document are those of one read whole, byte for byte: at the top,
-    /// after a far jump, and scrolling on from there.
+    /// after a far jump, and scrolling on from there. So are the event lines and the document's
+    /// height, though the lazy one's height is sampled on another thread (its sections are not
+    /// parsed yet) and the whole one's on the view's.
     func testFramesOfALazyDocumentAreThoseOfAWholeOne() throws {
         let data = Data(TextDocument.generatedMarkdown(paragraphs: 3000).utf8)
-        var frames: [[Data]] = []
+        var frames: [[Data]] = [], events: [[Data]] = [], heights: [Double] = []
         for size in [0, TextDocument.sectionBytes] {
-            let view = TextView(document: try TextDocument(markdownData: data, sectionBytes: size), viewportSize: CGSize(width: 500, height: 400))
+            let document = try TextDocument(markdownData: data, sectionBytes: size)
+            XCTAssertEqual(document.paragraphs.store.hasUnparsedSections, size != 0)
+            let view = TextView(document: document, viewportSize: CGSize(width: 500, height: 400))
             let script = try ScrollScript(data: Data("{fps: 10, steps: [{wait: 0.1}, {scroll: {toParagraph: 2500}}, {scroll: {by: 900, duration: 0.5}}, {scroll: {toHeading: \"Section 40\"}}]}".utf8))
-            var pngs: [Data] = []
-            try ScriptRunner(view: view, script: script).run { _, frame, _ in if let frame { pngs.append(try frame.pngData()) } }
+            var pngs: [Data] = [], lines: [Data] = []
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = .sortedKeys
+            let summary = try ScriptRunner(view: view, script: script).run { _, frame, event in
+                if let frame { pngs.append(try frame.pngData()) }
+                lines.append(try encoder.encode(event))
+            }
             frames.append(pngs)
+            events.append(lines)
+            heights.append(summary.documentHeight)
         }
         XCTAssertGreaterThan(frames[0].count, 5)
         XCTAssertEqual(frames[0], frames[1])
+        XCTAssertEqual(events[0], events[1])
+        XCTAssertEqual(heights[0].bitPattern, heights[1].bitPattern)
     }
 
     /// Front matter reads the same in sections as whole (found by the fuzzer twice: the index cut

@@ -117,11 +117,27 @@ final class ParagraphStore: @unchecked Sendable {
     private(set) var lazyParses = 0
     var sectionsParsedNow: Int { lock.lock(); defer { lock.unlock() }; return segments.filter { $0.paragraphs != nil }.count }
     var sectionCount: Int { segments.count }
+    /// Whether a section is still only bytes: reading across the document would parse.
+    var hasUnparsedSections: Bool { lock.lock(); defer { lock.unlock() }; return segments.contains { $0.paragraphs == nil } }
 
+    /// A section not parsed yet is parsed outside the lock, so a thread reading parsed sections
+    /// (the one shaping the first screen) never waits for another's parse (the one sampling
+    /// heights across the document); two threads wanting one section may both parse it, and
+    /// the first parse stored is kept.
     subscript(index: Int) -> TextParagraph {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
         let k = segment(containing: index)
-        return paragraphs(of: k)[index - starts[k]]
+        if segments[k].paragraphs != nil {
+            defer { lock.unlock() }
+            return paragraphs(of: k)[index - starts[k]]
+        }
+        let (segment, local) = (segments[k], index - starts[k])
+        lock.unlock()
+        let parsed = parse(segment)
+        lock.lock(); defer { lock.unlock() }
+        // Nothing edits a store another document shares (it is copied first): segment k is the one parsed.
+        if let stored = segments[k].paragraphs { return stored[local] }
+        return keep(parsed, at: k)[local]
     }
 
     /// The segment holding paragraph `index` (0 ≤ index < count).
@@ -156,20 +172,27 @@ final class ParagraphStore: @unchecked Sendable {
             }
             return paragraphs
         }
-        let section = segments[k].section!
+        return keep(parse(segments[k]), at: k)
+    }
+
+    /// A lazy segment's section, parsed (needs no lock: the source and reading options never change).
+    private func parse(_ segment: Segment) -> [TextParagraph] {
+        let section = segment.section!
         var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits, kinds: kinds!)
         var parsed: [TextParagraph]
         do {
             parsed = try source.withUnsafeBytes {
                 try reader.read(section: UnsafeRawBufferPointer(rebasing: $0[section.bytes]),
-                                firstLine: section.firstLine, firstID: segments[k].firstID)
+                                firstLine: section.firstLine, firstID: segment.firstID)
             }
         } catch {
             parsed = []
         }
-        if parsed.count != segments[k].count {
-            parsed = fitted(to: segments[k], section: section)
-        }
+        return parsed.count == segment.count ? parsed : fitted(to: segment, section: section)
+    }
+
+    /// Keeps segment k's parsed paragraphs among the recently used. Call with the lock held.
+    private func keep(_ parsed: [TextParagraph], at k: Int) -> [TextParagraph] {
         segments[k].paragraphs = parsed
         lazyParses += 1
         recent.append(k)

@@ -12,14 +12,18 @@ struct HeightIndex {
 
     final class Node {
         var count = 0
-        var total = 0.0
         var measuredCount = 0
         var children: [Node] = []
         var heights: [Double] = []
         var measured: [Bool] = []
-        /// A leaf whose heights are not computed yet: `count` paragraphs of `total / count` each.
-        var isLazy = false
+        /// Set while a leaf is lazy: the height each of its `count` paragraphs is assumed to
+        /// have, asked for only when a total above the leaf is.
+        var uniform: (() -> Double)?
+        var isLazy: Bool { uniform != nil }
         var isLeaf: Bool { children.isEmpty }
+        /// `total` since the last change: summed when first asked, so the uniform height (sampled
+        /// on another thread while the first screen is shaped) is waited for only by a total.
+        private var summed: Double?
 
         init() {}
         init(heights: [Double], measured: [Bool]) {
@@ -27,24 +31,39 @@ struct HeightIndex {
             self.measured = measured
             recount()
         }
-        init(lazyCount: Int, height: Double) {
-            isLazy = true
+        init(lazyCount: Int, height: @escaping () -> Double) {
+            uniform = height
             count = lazyCount
-            total = Double(lazyCount) * height
         }
         init(children: [Node]) {
             self.children = children
             recount()
         }
+
+        /// The summed height of the paragraphs below: the same sums, in the same order, as when
+        /// they were made at each change.
+        var total: Double {
+            if let summed { return summed }
+            let sum: Double
+            if let uniform {
+                sum = Double(count) * uniform()
+            } else if isLeaf {
+                sum = heights.reduce(0, +)
+            } else {
+                sum = children.reduce(0) { $0 + $1.total }
+            }
+            summed = sum
+            return sum
+        }
+
         func recount() {
+            summed = nil
             if isLazy { return }
             if isLeaf {
                 count = heights.count
-                total = heights.reduce(0, +)
                 measuredCount = measured.reduce(0) { $0 + ($1 ? 1 : 0) }
             } else {
                 count = children.reduce(0) { $0 + $1.count }
-                total = children.reduce(0) { $0 + $1.total }
                 measuredCount = children.reduce(0) { $0 + $1.measuredCount }
             }
         }
@@ -65,6 +84,13 @@ struct HeightIndex {
 
     /// A lazy index of `count` paragraphs, `uniform` points each until `estimate` is asked.
     init(count: Int, uniform: Double, estimate: @escaping (Int) -> Double) {
+        self.init(count: count, uniform: { uniform }, estimate: estimate)
+    }
+
+    /// A lazy index of `count` paragraphs, `uniform()` points each until `estimate` is asked;
+    /// `uniform` is called when a total first needs a lazy leaf's (the first screen of a
+    /// document needs none).
+    init(count: Int, uniform: @escaping () -> Double, estimate: @escaping (Int) -> Double) {
         self.estimate = estimate
         root = Self.build(stride(from: 0, to: count, by: Self.leafCapacity).map {
             Node(lazyCount: min(Self.leafCapacity, count - $0), height: uniform)
@@ -117,7 +143,7 @@ struct HeightIndex {
     /// Computes a lazy leaf's estimates and fixes the totals above it.
     private func expand(_ leaf: Node, firstIndex: Int, path: [Node]) {
         let estimate = self.estimate ?? { _ in 0 }
-        leaf.isLazy = false
+        leaf.uniform = nil
         leaf.heights = (firstIndex..<firstIndex + leaf.count).map(estimate)
         leaf.measured = Array(repeating: false, count: leaf.count)
         leaf.recount()

@@ -56,8 +56,9 @@ public final class TextLayoutManager {
     /// measured: (Σ estimated − Σ measured) / Σ measured.
     public var estimateError: Double { measuredTotal > 0 ? (estimatedTotal - measuredTotal) / measuredTotal : 0 }
 
-    /// `sampledHeight`: `sampledHeight(of:theme:containerWidth:)` for these, when already found.
-    init(document: TextDocument, containerWidth: Double, typesetter: Typesetter, sampledHeight: Double? = nil) {
+    /// `sampledHeight`: `sampledHeight(of:theme:containerWidth:)` for these, when found
+    /// elsewhere (called when a total first needs it).
+    init(document: TextDocument, containerWidth: Double, typesetter: Typesetter, sampledHeight: (() -> Double)? = nil) {
         self.document = document
         self.containerWidth = containerWidth
         self.typesetter = typesetter
@@ -77,9 +78,10 @@ public final class TextLayoutManager {
         return sample.reduce(0) { $0 + estimator.estimate(document.paragraphs[$1]) } / Double(sample.count)
     }
 
-    /// Heights estimated leaf by leaf as they are first needed, from a uniform start.
-    private func makeLazyIndex(uniform: Double? = nil) -> HeightIndex {
-        let uniform = uniform ?? Self.sampledHeight(of: document, theme: theme, containerWidth: containerWidth)
+    /// Heights estimated leaf by leaf as they are first needed, from a uniform start (sampled
+    /// now unless given).
+    private func makeLazyIndex(uniform: (() -> Double)? = nil) -> HeightIndex {
+        let uniform = uniform ?? { [sampled = Self.sampledHeight(of: document, theme: theme, containerWidth: containerWidth)] in sampled }
         return HeightIndex(count: document.count, uniform: uniform) { [unowned self] index in
             estimator.estimate(document.paragraphs[index])
         }

@@ -76,8 +76,16 @@ open class TextView: TextViewportLayoutControllerDelegate {
     /// A view of `document`, `viewportSize` points, drawn at `scale` pixels per point.
     public init(document: TextDocument, viewportSize: CGSize, scale: Double = 1,
                 theme: Theme = Theme(), fontSet: FontSet = .standard, providers: AttachmentProviders = AttachmentProviders()) {
-        // Found before the fonts are asked for: they may still be being set up on another thread.
-        let sampledHeight = TextLayoutManager.sampledHeight(of: document, theme: theme, containerWidth: viewportSize.width)
+        // The sample reads paragraphs across the document: sections not parsed yet are parsed
+        // on another thread while the first screen is shaped (which needs no total height).
+        let sample = { @Sendable [width = viewportSize.width] in TextLayoutManager.sampledHeight(of: document, theme: theme, containerWidth: width) }
+        let sampledHeight: () -> Double
+        if document.paragraphs.store.hasUnparsedSections {
+            let sampling = Background(sample)
+            sampledHeight = { sampling.value }
+        } else {
+            sampledHeight = { [sampled = sample()] in sampled }
+        }
         fonts = FontSystem.forCurrentThread(fontSet)
         self.providers = providers
         attachmentHost = AttachmentViewHost(providers: providers)

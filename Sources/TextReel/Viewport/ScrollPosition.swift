@@ -99,7 +99,8 @@ public final class ScrollPosition {
         // What moved before a scroll counts; after it, the frame shows a new place anyway, so
         // where it lands (clamped at an end the pass measured) is not a jump.
         if byScroll { settleJump() }
-        let clamped = min(max(target, 0), maximumY)
+        // At the top the document's height is not asked (it may still be being sampled): min(max(t, 0), maximumY) for t ≤ 0.
+        let clamped = target <= 0 ? max(target, 0) : min(target, maximumY)
         guard manager.paragraphCount > 0 else { anchor = nil; return }
         let found = manager.paragraph(at: clamped)
         let id = manager.document.paragraphs[found.index].id

@@ -2,11 +2,12 @@ import Foundation
 
 /// A value made on another thread while the caller goes on; `value` waits for it. Safe by
 /// construction: `made` is written once, before `done` is signalled, and read only after.
-final class Background<Value: Sendable>: @unchecked Sendable {
+public final class Background<Value: Sendable>: @unchecked Sendable {
     private var made: Value?
     private let done = DispatchSemaphore(value: 0)
 
-    init(_ make: @escaping @Sendable () -> Value) {
+    /// Starts making the value on a thread of its own.
+    public init(_ make: @escaping @Sendable () -> Value) {
         Thread.detachNewThread { [self] in
             made = make()
             done.signal()
@@ -14,7 +15,7 @@ final class Background<Value: Sendable>: @unchecked Sendable {
     }
 
     /// The value, once made (the first call waits; later calls do not).
-    var value: Value {
+    public var value: Value {
         done.wait()
         done.signal()
         return made!
