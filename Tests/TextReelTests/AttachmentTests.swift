@@ -119,6 +119,23 @@ final class AttachmentTests: XCTestCase {
         XCTAssertEqual(draws, [1, 1, 1, 0, 0, 1, 1, 1, 1, 0, 0])
     }
 
+    /// A caller that never drains keeps the newest 4,096 events, in order, and a pass adds its
+    /// own without copying those kept (a long render used to copy them all every frame).
+    func testUndrainedEventsKeepTheNewest() throws {
+        let markdown = (0..<40).map { "Toggle \($0) ![](control:c\($0)?kind=toggle)" }.joined(separator: "\n\n")
+        let view = TextView(document: try TextDocument(markdown: markdown), viewportSize: CGSize(width: 400, height: 2000))
+        var all: [AttachmentEvent] = []
+        while all.count < 10_000 {
+            let pass = try view.layoutPass()
+            XCTAssertFalse(pass.attachmentEvents.isEmpty, "every attachment is visible each pass")
+            all += pass.attachmentEvents
+        }
+        XCTAssertEqual(view.drainAttachmentEvents(), Array(all.suffix(4096)))
+        XCTAssertEqual(view.drainAttachmentEvents(), [], "drained")
+        let pass = try view.layoutPass()
+        XCTAssertEqual(view.drainAttachmentEvents(), pass.attachmentEvents, "only the passes since")
+    }
+
     func testCustomSchemeProviderAndBounds() throws {
         let providers = AttachmentProviders()
         providers.register(BadgeProvider.self, forScheme: "badge")

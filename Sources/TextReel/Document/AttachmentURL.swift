@@ -105,7 +105,7 @@ struct AttachmentURL {
     /// Percent-decoding, skipped when there is nothing to decode (Foundation's is slow, and
     /// loading large documents calls this for every attachment).
     static func decoded(_ text: String) -> String {
-        text.utf8.contains(UInt8(ascii: "%")) ? (text.removingPercentEncoding ?? text) : text
+        UTF8Text.contains(UInt8(ascii: "%"), in: text) ? (text.removingPercentEncoding ?? text) : text
     }
 
     /// "video:intro?x" → ("video", "intro?x"); a path without a scheme → (nil, path).

@@ -34,8 +34,8 @@ enum EmojiShortcodes {
 
     /// The known shortcodes in `text` outside `excluded` byte ranges, with their emoji.
     static func matches(in text: String, excluding excluded: [Range<Int>]) -> [(range: Range<Int>, emoji: String)] {
+        guard text.utf8.count >= 3, UTF8Text.contains(UInt8(ascii: ":"), in: text) else { return [] }
         let bytes = Array(text.utf8)
-        guard bytes.count >= 3, bytes.contains(UInt8(ascii: ":")) else { return [] }
         var found: [(Range<Int>, String)] = []
         var i = 0
         while i < bytes.count {

@@ -18,7 +18,7 @@ enum MarkdownAttributes {
 
     static func extract(text: String, runs: [StyledRun], attachments: [TextAttachment]) -> Result {
         var result = Result(text: text, runs: runs, attachments: attachments, attributes: [])
-        guard text.utf8.contains(UInt8(ascii: "^")) else { return result }
+        guard UTF8Text.contains(UInt8(ascii: "^"), in: text) else { return result }
         var bytes = Array(text.utf8)
         var from = 0
         while let found = next(in: bytes, from: from) {

@@ -44,7 +44,7 @@ struct MathSpans {
 
     /// The source with its formulas replaced, and the formulas; nil when it has none.
     static func protect(_ bytes: UnsafeRawBufferPointer) -> (Data, MathSpans)? {
-        guard bytes.contains(0x24) else { return nil }
+        guard UTF8Text.contains(0x24, in: bytes) else { return nil }
         var out = Data(bytes)
         var found = MathSpans()
         var fence: (byte: UInt8, length: Int)?

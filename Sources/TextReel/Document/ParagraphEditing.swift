@@ -29,7 +29,7 @@ extension TextParagraph {
     public func inserting(_ string: String, atCharacter offset: Int) throws -> TextParagraph {
         // Pango ends a layout's text at a NUL (the caret past it asked for positions outside the
         // layout: found by the fuzzer); a document holding one is refused when read, as here.
-        guard !string.utf8.contains(0) else {
+        guard !UTF8Text.contains(0, in: string) else {
             throw TextReelError("cannot insert a NUL character: text holds none (a document with one is refused when read)")
         }
         guard let at = utf8Offset(ofCharacter: offset) else {

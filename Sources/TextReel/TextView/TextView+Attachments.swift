@@ -31,10 +31,10 @@ extension TextView {
         try attachmentHost.perform(action, on: attachment, at: paragraph.location(utf8: attachment.utf8Offset))
     }
 
-    /// Attachment events of the passes since the last call (each pass's own are in its
-    /// `LayoutPass.attachmentEvents`).
+    /// Attachment events of the passes since the last call, the last 4,096 at most (each pass's
+    /// own are in its `LayoutPass.attachmentEvents`).
     public func drainAttachmentEvents() -> [AttachmentEvent] {
         defer { undrainedAttachmentEvents.removeAll() }
-        return undrainedAttachmentEvents
+        return Array(undrainedAttachmentEvents.suffix(Self.keptAttachmentEvents))
     }
 }

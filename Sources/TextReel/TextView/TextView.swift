@@ -57,8 +57,10 @@ open class TextView: TextViewportLayoutControllerDelegate {
     /// Whether a frame in which nothing can have changed reuses the last pass and its pixels
     /// (see `TextView+QuietFrames.swift`); false lays out every frame, as the comparison test does.
     public var reusesQuietFrames = true
-    /// Attachment events of the passes since the last `drainAttachmentEvents()`.
+    /// Attachment events of the passes since the last `drainAttachmentEvents()`: the last
+    /// `keptAttachmentEvents` of them count.
     var undrainedAttachmentEvents: [AttachmentEvent] = []
+    static let keptAttachmentEvents = 4096
     /// Code bands lexed again after edits, summed (what an edit's highlighting cost).
     var codeBandsLexed = 0
 
@@ -227,8 +229,12 @@ open class TextView: TextViewportLayoutControllerDelegate {
             }
         }
         let events = attachmentHost.drainEvents()
-        // Bounded, for callers that never drain: the oldest go first.
-        undrainedAttachmentEvents = Array((undrainedAttachmentEvents + events).suffix(4096))
+        // Bounded, for callers that never drain: the oldest go first, a batch at a time, so a
+        // pass costs what it adds rather than a copy of all that is kept.
+        undrainedAttachmentEvents += events
+        if undrainedAttachmentEvents.count > 2 * Self.keptAttachmentEvents {
+            undrainedAttachmentEvents.removeFirst(undrainedAttachmentEvents.count - Self.keptAttachmentEvents)
+        }
         var checks = PassChecks()
         checks.errors = PassChecks.geometryErrors(
             fragments: fragments, visible: visible, paragraphCount: manager.paragraphCount,
