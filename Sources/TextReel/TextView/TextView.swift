@@ -79,11 +79,12 @@ open class TextView: TextViewportLayoutControllerDelegate {
     public init(document: TextDocument, viewportSize: CGSize, scale: Double = 1,
                 theme: Theme = Theme(), fontSet: FontSet = .standard, providers: AttachmentProviders = AttachmentProviders()) {
         // The sample reads paragraphs across the document: sections not parsed yet are parsed
-        // on another thread while the first screen is shaped (which needs no total height).
+        // on another thread while the first screen is shaped (which needs no total height), at a
+        // lower priority than the fonts being set up and the shaping, which the frame waits for.
         let sample = { @Sendable [width = viewportSize.width] in TextLayoutManager.sampledHeight(of: document, theme: theme, containerWidth: width) }
         let sampledHeight: () -> Double
         if document.paragraphs.store.hasUnparsedSections {
-            let sampling = Background(sample)
+            let sampling = Background(yielding: true, sample)
             sampledHeight = { sampling.value }
         } else {
             sampledHeight = { [sampled = sample()] in sampled }
