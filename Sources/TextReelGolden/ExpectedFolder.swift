@@ -27,20 +27,21 @@ struct ExpectedFolder {
 
     /// nil when the case has no goldens yet.
     static func read(at url: URL) throws -> ExpectedFolder? {
-        let indexFile = url.appendingPathComponent("index.json")
-        guard FileManager.default.fileExists(atPath: indexFile.path) else { return nil }
-        let decoder = JSONDecoder()
-        func read<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
-            let file = url.appendingPathComponent(name)
-            do { return try decoder.decode(type, from: Data(contentsOf: file)) } catch {
-                let what = error is DecodingError ? "not the JSON textreel writes" : (error as NSError).localizedFailureReason ?? "unreadable"
-                throw TextReelError(file: file.path, "the golden \(name) is damaged (\(what)); restore it from version control, or re-record the case with --update all")
-            }
-        }
-        let index = try read(Index.self, "index.json")
+        guard let index = try index(at: url) else { return nil }
         let layout = FileManager.default.contents(atPath: url.appendingPathComponent("layout.json").path)
-        let fingerprint = try? decoder.decode(EnvironmentFingerprint.self, from: Data(contentsOf: url.appendingPathComponent("fingerprint.json")))
+        let fingerprint = try? JSONDecoder().decode(EnvironmentFingerprint.self, from: Data(contentsOf: url.appendingPathComponent("fingerprint.json")))
         return ExpectedFolder(url: url, index: index, layoutData: layout, fingerprint: fingerprint)
+    }
+
+    /// Only the folder's `index.json` (what finding stray images needs: decoding every case's
+    /// fingerprint too was a quarter of the suite process's own time); nil when there is none.
+    static func index(at url: URL) throws -> Index? {
+        let file = url.appendingPathComponent("index.json")
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        do { return try JSONDecoder().decode(Index.self, from: Data(contentsOf: file)) } catch {
+            let what = error is DecodingError ? "not the JSON textreel writes" : (error as NSError).localizedFailureReason ?? "unreadable"
+            throw TextReelError(file: file.path, "the golden index.json is damaged (\(what)); restore it from version control, or re-record the case with --update all")
+        }
     }
 
     func imageURL(frame: Int) -> URL? {
@@ -75,7 +76,7 @@ struct ExpectedFolder {
             let encoder = JSONEncoder()
             encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
             try encoder.encode(index).write(to: staging.appendingPathComponent("index.json"))
-            try LayoutSnapshot.encoder.encode(rendered.layout).write(to: staging.appendingPathComponent("layout.json"))
+            try rendered.layout.json().write(to: staging.appendingPathComponent("layout.json"))
             try encoder.encode(rendered.fingerprint).write(to: staging.appendingPathComponent("fingerprint.json"))
             if fm.fileExists(atPath: final.path) {
                 // Folders inside (the goldens of other looks, from `test --theme …`) stay.

@@ -40,7 +40,7 @@ public enum GoldenEdit {
             var layout = try FileManager.default.contents(atPath: expectedLayout.path)
                 .map { try JSONDecoder().decode(LayoutSnapshot.self, from: $0) } ?? LayoutSnapshot()
             layout.frames[number] = frame
-            try AtomicFile.write(LayoutSnapshot.encoder.encode(layout), to: expectedLayout)
+            try AtomicFile.write(layout.json(), to: expectedLayout)
         }
     }
 

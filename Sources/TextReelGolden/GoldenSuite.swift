@@ -145,7 +145,7 @@ public enum GoldenSuite {
         // Images in a case's goldens that its index.json does not name: no comparison reads them.
         for golden in cases {
             let expected = folder("expected", of: golden.folder, variant: golden.variant?.folderName)
-            guard let index = try? ExpectedFolder.read(at: expected)?.index else { continue }
+            guard let index = try? ExpectedFolder.index(at: expected) else { continue }
             let named = Set(index.frames.values)
             for name in ((try? fm.contentsOfDirectory(atPath: expected.path)) ?? []).sorted()
             where name.hasSuffix(".png") && !named.contains(name) {
@@ -315,7 +315,7 @@ public enum GoldenSuite {
 
         // The same bytes as stored are the same structure: decoding 300 frames' layout.json was a
         // tenth of a test of an unchanged case.
-        let layoutBytes = try LayoutSnapshot.encoder.encode(rendered.layout)
+        let layoutBytes = try rendered.layout.json()
         result.structure = layoutBytes == expected.layoutData ? [] : rendered.layout.changes(from: try expected.layout())
         result.drift = expected.fingerprint.map { rendered.fingerprint.differences(from: $0) } ?? ["no fingerprint was recorded"]
         var diffOptions = ImageDiff.Options()
@@ -400,7 +400,7 @@ public enum GoldenSuite {
         } else if !result.structure.isEmpty {
             // Accepting one frame later takes its structure from here along with its image.
             try fm.createDirectory(at: actualFolder, withIntermediateDirectories: true)
-            try AtomicFile.write(LayoutSnapshot.encoder.encode(rendered.layout), to: actualFolder.appendingPathComponent("layout.json"))
+            try AtomicFile.write(rendered.layout.json(), to: actualFolder.appendingPathComponent("layout.json"))
         }
         return result
     }

@@ -80,6 +80,14 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
         return encoder
     }
 
+    /// `layout.json`'s bytes: those of `encoder`, written directly (the encoder was a fifth of a
+    /// test of a small case). A number JSON cannot say goes through the encoder, which throws.
+    func json() throws -> Data {
+        var json = JSONText(pretty: true)
+        write(to: &json)
+        return json.hasNonFinite ? try Self.encoder.encode(self) : Data(json.bytes)
+    }
+
     /// The structure of a layout pass.
     static func frame(of pass: LayoutPass) -> Frame {
         Frame(
@@ -202,4 +210,48 @@ public struct LayoutSnapshot: Codable, Equatable, Sendable {
 
     /// A rect as messages write it: [x, y, width, height] at one decimal.
     private func numbers(_ rect: LayoutRect) -> [String] { [rect.x, rect.y, rect.width, rect.height].map(fmt) }
+}
+
+/// The keys of each level in sorted order, as `LayoutSnapshot.encoder` writes them.
+extension LayoutSnapshot: JSONTextWritable {
+    package func write(to json: inout JSONText) {
+        json.object { json in
+            json.field("frames", Dictionary(uniqueKeysWithValues: frames.map { (String($0.key), $0.value) }))
+        }
+    }
+}
+
+extension LayoutSnapshot.Frame: JSONTextWritable {
+    package func write(to json: inout JSONText) {
+        json.object { json in
+            json.field("events", events)
+            json.field("fragments", fragments)
+            json.field("scale", scale)
+            json.field("selection", ifPresent: selection)
+            json.field("viewportY", viewportY)
+        }
+    }
+}
+
+extension LayoutSnapshot.Fragment: JSONTextWritable {
+    package func write(to json: inout JSONText) {
+        json.object { json in
+            json.field("attachments", attachments)
+            json.field("height", height)
+            json.field("index", index)
+            json.field("lineBounds", lineBounds)
+            json.field("lines", lines)
+            json.field("paragraph", paragraph)
+            json.field("y", y)
+        }
+    }
+}
+
+extension LayoutSnapshot.Attachment: JSONTextWritable {
+    package func write(to json: inout JSONText) {
+        json.object { json in
+            json.field("frame", [frame.x, frame.y, frame.width, frame.height])
+            json.field("id", id)
+        }
+    }
 }

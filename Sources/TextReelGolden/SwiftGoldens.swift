@@ -34,7 +34,7 @@ public enum SwiftGoldens {
         return self.folders(in: folders).map { golden in
             let expected = golden.appendingPathComponent("expected"), actual = golden.appendingPathComponent("actual")
             let name = "\(golden.deletingLastPathComponent().lastPathComponent)/\(golden.lastPathComponent)"
-            let index = (try? ExpectedFolder.read(at: expected))??.index.frames ?? [:]
+            let index = (try? ExpectedFolder.index(at: expected))??.frames ?? [:]
             let images = ((try? fm.contentsOfDirectory(atPath: actual.path)) ?? []).filter { $0.hasPrefix("frame-") && $0.hasSuffix(".png") }.sorted()
             var result = CaseResult(name: name, folder: golden.path, status: images.isEmpty ? .passed : .failed, frames: max(index.count, images.count))
             result.expected = expected.path

@@ -10,7 +10,7 @@ extension FrameEvent: JSONTextWritable {
         return json.bytes
     }
 
-    func write(to json: inout JSONText) {
+    package func write(to json: inout JSONText) {
         json.object { json in
             json.field("attachmentDraws", attachmentDraws)
             json.field("attachmentHits", attachmentHits)
@@ -35,7 +35,7 @@ extension FrameEvent: JSONTextWritable {
 }
 
 extension FrameEvent.Edit: JSONTextWritable {
-    func write(to json: inout JSONText) {
+    package func write(to json: inout JSONText) {
         json.object { json in
             json.field("index", index)
             json.field("kind", kind)
@@ -45,7 +45,7 @@ extension FrameEvent.Edit: JSONTextWritable {
 }
 
 extension LayoutRect: JSONTextWritable {
-    func write(to json: inout JSONText) {
+    package func write(to json: inout JSONText) {
         json.object { json in
             json.field("height", height)
             json.field("width", width)
@@ -56,7 +56,7 @@ extension LayoutRect: JSONTextWritable {
 }
 
 extension LayoutPass.Fragment: JSONTextWritable {
-    func write(to json: inout JSONText) {
+    package func write(to json: inout JSONText) {
         json.object { json in
             json.field("clipped", ifPresent: clipped)
             json.field("frame", frame)
@@ -68,7 +68,7 @@ extension LayoutPass.Fragment: JSONTextWritable {
 }
 
 extension LayoutPass.Selection: JSONTextWritable {
-    func write(to json: inout JSONText) {
+    package func write(to json: inout JSONText) {
         json.object { json in
             json.field("affinity", affinity)
             json.field("caret", ifPresent: caret)
@@ -81,7 +81,7 @@ extension LayoutPass.Selection: JSONTextWritable {
 }
 
 extension PassChecks: JSONTextWritable {
-    func write(to json: inout JSONText) {
+    package func write(to json: inout JSONText) {
         json.object { json in
             json.field("caretHidden", caretHidden)
             json.field("created", created)
@@ -96,7 +96,7 @@ extension PassChecks: JSONTextWritable {
 }
 
 extension AttachmentEvent: JSONTextWritable {
-    func write(to json: inout JSONText) {
+    package func write(to json: inout JSONText) {
         json.object { json in
             json.field("event", event.rawValue)
             json.field("id", id)
@@ -107,7 +107,7 @@ extension AttachmentEvent: JSONTextWritable {
 }
 
 extension StateValue: JSONTextWritable {
-    func write(to json: inout JSONText) {
+    package func write(to json: inout JSONText) {
         switch self {
         case .number(let value): json.number(value)
         case .bool(let value): json.bool(value)

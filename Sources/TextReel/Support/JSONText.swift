@@ -1,52 +1,78 @@
 /// JSON written straight into bytes, exactly as Foundation's `JSONEncoder` with `.sortedKeys`
-/// writes it: numbers as their shortest `description` less a trailing ".0", "/" escaped, control
-/// characters as `\n`-style escapes or `\u00XX`. For the line `events.jsonl` gets every frame,
-/// where the encoder was a tenth of a 300-frame scroll's time. Callers give keys in sorted order
-/// (by UTF-8 bytes); a test compares every kind of line with the encoder's.
-struct JSONText {
-    private(set) var bytes: [UInt8] = []
+/// (and, when `pretty`, `.prettyPrinted`) writes it: numbers as their shortest `description` less
+/// a trailing ".0", "/" escaped, control characters as `\n`-style escapes or `\u00XX`. For the
+/// line `events.jsonl` gets every frame, where the encoder was a tenth of a 300-frame scroll's
+/// time, and a golden case's `layout.json`, which a test of a small case spent a fifth of its
+/// time encoding. Callers give keys in sorted order (by UTF-8 bytes); tests compare every kind of
+/// line and layout with the encoder's.
+package struct JSONText {
+    package private(set) var bytes: [UInt8] = []
     /// A number was NaN or infinite, which JSON cannot say (the encoder throws; `null` stands in).
-    private(set) var hasNonFinite = false
+    package private(set) var hasNonFinite = false
     /// No value has been written yet at the current level (no comma is due).
     private var first = true
+    /// Indented as `.prettyPrinted` indents: two spaces a level, `"key" : value`.
+    private let pretty: Bool
+    private var depth = 0
 
-    init() { bytes.reserveCapacity(2048) }
+    package init(pretty: Bool = false) {
+        self.pretty = pretty
+        bytes.reserveCapacity(2048)
+    }
 
-    mutating func object(_ body: (inout JSONText) -> Void) {
-        bytes.append(UInt8(ascii: "{"))
-        first = true
+    package mutating func object(_ body: (inout JSONText) -> Void) {
+        open(UInt8(ascii: "{"))
         body(&self)
-        bytes.append(UInt8(ascii: "}"))
-        first = false
+        close(UInt8(ascii: "}"))
     }
 
     /// `"key":value`, after a comma when it is not the object's first.
-    mutating func field<Value: JSONTextWritable>(_ key: String, _ value: Value) {
+    package mutating func field<Value: JSONTextWritable>(_ key: String, _ value: Value) {
         separate()
         string(key)
-        bytes.append(UInt8(ascii: ":"))
+        if pretty { bytes += [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")] } else { bytes.append(UInt8(ascii: ":")) }
         value.write(to: &self)
         first = false
     }
 
     /// Left out when nil, as an encoder's `encodeIfPresent` does.
-    mutating func field<Value: JSONTextWritable>(_ key: String, ifPresent value: Value?) {
+    package mutating func field<Value: JSONTextWritable>(_ key: String, ifPresent value: Value?) {
         if let value { field(key, value) }
     }
 
-    mutating func array<Items: Sequence>(_ items: Items) where Items.Element: JSONTextWritable {
-        bytes.append(UInt8(ascii: "["))
-        first = true
+    package mutating func array<Items: Sequence>(_ items: Items) where Items.Element: JSONTextWritable {
+        open(UInt8(ascii: "["))
         for item in items {
             separate()
             item.write(to: &self)
             first = false
         }
-        bytes.append(UInt8(ascii: "]"))
+        close(UInt8(ascii: "]"))
+    }
+
+    private mutating func open(_ bracket: UInt8) {
+        bytes.append(bracket)
+        first = true
+        depth += 1
+    }
+
+    /// Pretty, an empty container is its brackets around an empty line, as the encoder writes it.
+    private mutating func close(_ bracket: UInt8) {
+        depth -= 1
+        if pretty {
+            if first { bytes.append(0x0A) }
+            newLine()
+        }
+        bytes.append(bracket)
         first = false
     }
 
-    mutating func number(_ value: Double) {
+    private mutating func newLine() {
+        bytes.append(0x0A)
+        bytes.append(contentsOf: repeatElement(UInt8(ascii: " "), count: 2 * depth))
+    }
+
+    package mutating func number(_ value: Double) {
         guard value.isFinite else {
             hasNonFinite = true
             bytes.append(contentsOf: "null".utf8)
@@ -62,11 +88,11 @@ struct JSONText {
         bytes.append(contentsOf: text.utf8)
     }
 
-    mutating func number(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+    package mutating func number(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
 
-    mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
+    package mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
 
-    mutating func string(_ value: String) {
+    package mutating func string(_ value: String) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings (keys, names, ids) need no escape: copied whole.
         if value.utf8.allSatisfy({ $0 >= 0x20 && $0 != UInt8(ascii: "\"") && $0 != UInt8(ascii: "\\") && $0 != UInt8(ascii: "/") }) {
@@ -93,24 +119,25 @@ struct JSONText {
 
     private mutating func separate() {
         if !first { bytes.append(UInt8(ascii: ",")) }
+        if pretty { newLine() }
     }
 }
 
 /// A value `JSONText` writes.
-protocol JSONTextWritable {
+package protocol JSONTextWritable {
     func write(to json: inout JSONText)
 }
 
-extension Int: JSONTextWritable { func write(to json: inout JSONText) { json.number(self) } }
-extension Double: JSONTextWritable { func write(to json: inout JSONText) { json.number(self) } }
-extension Bool: JSONTextWritable { func write(to json: inout JSONText) { json.bool(self) } }
-extension String: JSONTextWritable { func write(to json: inout JSONText) { json.string(self) } }
+extension Int: JSONTextWritable { package func write(to json: inout JSONText) { json.number(self) } }
+extension Double: JSONTextWritable { package func write(to json: inout JSONText) { json.number(self) } }
+extension Bool: JSONTextWritable { package func write(to json: inout JSONText) { json.bool(self) } }
+extension String: JSONTextWritable { package func write(to json: inout JSONText) { json.string(self) } }
 extension Array: JSONTextWritable where Element: JSONTextWritable {
-    func write(to json: inout JSONText) { json.array(self) }
+    package func write(to json: inout JSONText) { json.array(self) }
 }
 extension Dictionary: JSONTextWritable where Key == String, Value: JSONTextWritable {
     /// Keys in UTF-8 byte order, as the encoder sorts them.
-    func write(to json: inout JSONText) {
+    package func write(to json: inout JSONText) {
         json.object { json in
             for (key, value) in sorted(by: { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }) { json.field(key, value) }
         }
