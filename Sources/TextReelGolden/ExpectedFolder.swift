@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TextReel
 
 /// A case's `expected/` folder: golden frames (identical consecutive frames stored once),
@@ -29,8 +30,19 @@ struct ExpectedFolder {
     static func read(at url: URL) throws -> ExpectedFolder? {
         guard let index = try index(at: url) else { return nil }
         let layout = FileManager.default.contents(atPath: url.appendingPathComponent("layout.json").path)
-        let fingerprint = try? JSONDecoder().decode(EnvironmentFingerprint.self, from: Data(contentsOf: url.appendingPathComponent("fingerprint.json")))
+        let fingerprint = (try? Data(contentsOf: url.appendingPathComponent("fingerprint.json"))).flatMap(decodedFingerprint)
         return ExpectedFolder(url: url, index: index, layoutData: layout, fingerprint: fingerprint)
+    }
+
+    /// Fingerprints decoded, by their bytes: a suite's goldens mostly share one, and decoding it
+    /// (a table of every font file) for each case was a twentieth of testing a small one.
+    private static let fingerprints = Mutex<[Data: EnvironmentFingerprint]>([:])
+
+    private static func decodedFingerprint(_ data: Data) -> EnvironmentFingerprint? {
+        if let known = fingerprints.withLock({ $0[data] }) { return known }
+        guard let decoded = try? JSONDecoder().decode(EnvironmentFingerprint.self, from: data) else { return nil }
+        fingerprints.withLock { $0[data] = decoded }
+        return decoded
     }
 
     /// Only the folder's `index.json` (what finding stray images needs: decoding every case's

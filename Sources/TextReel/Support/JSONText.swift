@@ -88,7 +88,17 @@ package struct JSONText {
         bytes.append(contentsOf: text.utf8)
     }
 
-    package mutating func number(_ value: Int) { bytes.append(contentsOf: String(value).utf8) }
+    /// Digits written in place: a `String` a number was most of writing a layout.
+    package mutating func number(_ value: Int) {
+        if value < 0 { bytes.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        let start = bytes.count
+        repeat {
+            bytes.append(UInt8(ascii: "0") + UInt8(magnitude % 10))
+            magnitude /= 10
+        } while magnitude > 0
+        bytes[start...].reverse()
+    }
 
     package mutating func bool(_ value: Bool) { bytes.append(contentsOf: (value ? "true" : "false").utf8) }
 
