@@ -22,6 +22,8 @@ final class DocumentOffsetsTests: XCTestCase {
         let view = TextView(document: document, viewportSize: CGSize(width: 400, height: 300))
         let manager = view.textLayoutManager
         let tenth = TextLocation(paragraph: document.paragraphs[10].id)
+        // The height sample is read on another thread; its parses are done before counting.
+        _ = manager.documentHeight
         let parsesBefore = document.reading.lazyParses
         let expected = (0..<10).reduce(0) { $0 + document.paragraphs[$1].text.utf16.count + 1 }
         XCTAssertEqual(manager.offset(from: manager.documentRange.location, to: tenth), expected)
