@@ -30,7 +30,7 @@ package struct JSONText {
     package mutating func field<Value: JSONTextWritable>(_ key: String, _ value: Value) {
         separate()
         string(key)
-        if pretty { bytes += [UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: " ")] } else { bytes.append(UInt8(ascii: ":")) }
+        bytes.append(contentsOf: (pretty ? " : " : ":").utf8)
         value.write(to: &self)
         first = false
     }
