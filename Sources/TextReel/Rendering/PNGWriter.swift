@@ -53,8 +53,8 @@ public enum PNGWriter {
         let adler: UInt32
         let length: Int
 
-        init(_ input: UnsafeBufferPointer<UInt8>, level: Int32, final: Bool) throws {
-            stream = try isal(input, level: level, format: UInt16(IGZIP_DEFLATE), final: final)
+        init(_ input: UnsafeBufferPointer<UInt8>, level: Int32, final: Bool, streams: ISALStreams = .shared) throws {
+            stream = try isal(input, level: level, format: UInt16(IGZIP_DEFLATE), final: final, streams: streams)
             adler = UInt32(isal_adler32(1, input.baseAddress, UInt64(input.count)))
             length = input.count
         }
@@ -280,30 +280,31 @@ public enum PNGWriter {
 
     /// Compressed by ISA-L's stateless igzip: a zlib stream, or a raw deflate piece (`final`
     /// false: ended by a full flush on a byte boundary, so another can follow it).
-    private static func isal(_ input: UnsafeBufferPointer<UInt8>, level: Int32, format: UInt16, final: Bool) throws -> [UInt8] {
+    private static func isal(_ input: UnsafeBufferPointer<UInt8>, level: Int32, format: UInt16, final: Bool,
+                             streams: ISALStreams = .shared) throws -> [UInt8] {
         // The output is written before it is read, so it is left uninitialised. The level buffer
-        // is cleared: ISA-L read parts of it first, and a frame's bytes depended on what the heap
-        // last held there (a render in a dozen differed by a bit; the pixels were the same).
+        // is cleared (ISA-L reads parts of it before writing them), and the stream is one of
+        // `ISALStreams`, whose addresses cannot change the bytes.
         var output = [UInt8](unsafeUninitializedCapacity: input.count + input.count / 16 + 1024) { $1 = $0.count }
         var levelBuffer = [UInt8](repeating: 0, count: Int(textreel_isal_level_buffer_size(level)))
         var produced = 0
-        let status = output.withUnsafeMutableBufferPointer { out in
-            levelBuffer.withUnsafeMutableBufferPointer { lvl in
-                var s = isal_zstream()
-                isal_deflate_stateless_init(&s)
-                s.level = UInt32(level)
-                s.level_buf = lvl.baseAddress
-                s.level_buf_size = UInt32(lvl.count)
-                s.gzip_flag = format
-                s.end_of_stream = final ? 1 : 0
-                s.flush = UInt16(final ? NO_FLUSH : FULL_FLUSH)
-                s.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                s.avail_in = UInt32(input.count)
-                s.next_out = out.baseAddress
-                s.avail_out = UInt32(out.count)
-                let result = isal_deflate_stateless(&s)
-                produced = Int(s.total_out)
-                return result
+        let status = try output.withUnsafeMutableBufferPointer { out in
+            try levelBuffer.withUnsafeMutableBufferPointer { lvl in
+                try streams.withStream { s in
+                    s.pointee.level = UInt32(level)
+                    s.pointee.level_buf = lvl.baseAddress
+                    s.pointee.level_buf_size = UInt32(lvl.count)
+                    s.pointee.gzip_flag = format
+                    s.pointee.end_of_stream = final ? 1 : 0
+                    s.pointee.flush = UInt16(final ? NO_FLUSH : FULL_FLUSH)
+                    s.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                    s.pointee.avail_in = UInt32(input.count)
+                    s.pointee.next_out = out.baseAddress
+                    s.pointee.avail_out = UInt32(out.count)
+                    let result = isal_deflate_stateless(s)
+                    produced = Int(s.pointee.total_out)
+                    return result
+                }
             }
         }
         guard status == COMP_OK else {
