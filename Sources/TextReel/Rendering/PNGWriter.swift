@@ -283,8 +283,9 @@ public enum PNGWriter {
     private static func isal(_ input: UnsafeBufferPointer<UInt8>, level: Int32, format: UInt16, final: Bool,
                              streams: ISALStreams = .shared) throws -> [UInt8] {
         // The output is written before it is read, so it is left uninitialised. The level buffer
-        // is cleared (ISA-L reads parts of it before writing them), and the stream is one of
-        // `ISALStreams`, whose addresses cannot change the bytes.
+        // is cleared (kept from when frames differing in bytes, not pixels, were blamed on it;
+        // `ISALStreams` tells the likelier cause), and the stream is one of `ISALStreams`, whose
+        // addresses cannot change the bytes.
         var output = [UInt8](unsafeUninitializedCapacity: input.count + input.count / 16 + 1024) { $1 = $0.count }
         var levelBuffer = [UInt8](repeating: 0, count: Int(textreel_isal_level_buffer_size(level)))
         var produced = 0
