@@ -51,8 +51,11 @@ final class ISALStreams: Sendable {
 
     /// The slot a stream at `address` enters the third byte of its input at.
     static func slot(ofStreamAt address: UInt) -> UInt32 {
-        hash(UInt64(address) >> 16) & hashMask
+        slot(ofBlock: UInt64(address) >> 16)
     }
+
+    /// The slot of a stream at the start of 64 KB block number `block`.
+    private static func slot(ofBlock block: UInt64) -> UInt32 { hash(block) & hashMask }
 
     /// A new zeroed stream at the start of a 64 KB block that hashes to `slot`: blocks below
     /// where the kernel puts mappings are asked for one by one (about one in 8,192 qualifies).
@@ -67,7 +70,7 @@ final class ISALStreams: Sendable {
         var asked = 0
         while block > 0x100 && asked < 64 {
             block -= 1
-            guard Self.hash(block) & Self.hashMask == slot else { continue }
+            guard Self.slot(ofBlock: block) == slot else { continue }
             asked += 1
             let wanted = UnsafeMutableRawPointer(bitPattern: UInt(block << 16))
             guard let got = mmap(wanted, size, prot, flags, -1, 0), got != MAP_FAILED else { continue }
