@@ -15,6 +15,11 @@ import Synchronization
 /// Every stream here lies in a 64 KB block whose number hashes (CRC-32C, as the instruction
 /// does) to the same low 13 bits, the largest level-1 hash mask, so that slot is the same
 /// for every stream in every process.
+///
+/// Each stream keeps its own level buffer (ISA-L's hash table, histogram and intermediate
+/// tokens) beside it, not cleared between uses: a stateless compression resets the hash table
+/// and histogram itself and writes the tokens before reading them, and a fresh 282 KB buffer
+/// for every band was a memset and 70 page faults each time.
 final class ISALStreams: Sendable {
     /// The streams every compression uses.
     static let shared = ISALStreams(slot: 0)
@@ -30,16 +35,24 @@ final class ISALStreams: Sendable {
     /// Streams not in use, as addresses (a pointer is not `Sendable`).
     private let idle = Mutex<[UInt]>([])
 
-    /// `body` with a stream of its own, zeroed and as `isal_deflate_stateless_init` leaves it
-    /// (nothing of an earlier use is left in it).
-    func withStream<R>(_ body: (UnsafeMutablePointer<isal_zstream>) throws -> R) throws -> R {
+    /// `body` with a stream of its own at compression `level` (0–3): zeroed, as
+    /// `isal_deflate_stateless_init` leaves it, with its level buffer set.
+    func withStream<R>(level: Int32, _ body: (UnsafeMutablePointer<isal_zstream>) throws -> R) throws -> R {
         let address = try idle.withLock { $0.popLast() } ?? place()
         defer { idle.withLock { $0.append(address) } }
         let stream = UnsafeMutablePointer<isal_zstream>(bitPattern: address)!
         memset(stream, 0, MemoryLayout<isal_zstream>.size)
         isal_deflate_stateless_init(stream)
+        stream.pointee.level = UInt32(level)
+        stream.pointee.level_buf = UnsafeMutablePointer(bitPattern: address + UInt(Self.streamBytes))
+        stream.pointee.level_buf_size = textreel_isal_level_buffer_size(level)
         return try body(stream)
     }
+
+    /// A stream's share of its mapping, in whole 64 KB blocks; its level buffer follows.
+    private static let streamBytes = (MemoryLayout<isal_zstream>.size + 0xFFFF) & ~0xFFFF
+    /// A stream and a level buffer large enough for any level.
+    private static let mappingBytes = streamBytes + Int((0...3).map { textreel_isal_level_buffer_size($0) }.max()!)
 
     /// The hash the level-1 body makes of four bytes, or of its leftover register: CRC-32C of
     /// the low 32 bits, from 0, without the checksum's inversions (the `crc32` instruction's).
@@ -57,10 +70,11 @@ final class ISALStreams: Sendable {
     /// The slot of a stream at the start of 64 KB block number `block`.
     private static func slot(ofBlock block: UInt64) -> UInt32 { hash(block) & hashMask }
 
-    /// A new zeroed stream at the start of a 64 KB block that hashes to `slot`: blocks below
-    /// where the kernel puts mappings are asked for one by one (about one in 8,192 qualifies).
+    /// A new zeroed stream (and its level buffer) at the start of a 64 KB block that hashes to
+    /// `slot`: blocks below where the kernel puts mappings are asked for one by one (about one in
+    /// 8,192 qualifies).
     private func place() throws -> UInt {
-        let size = (MemoryLayout<isal_zstream>.size + 0xFFFF) & ~0xFFFF
+        let size = Self.mappingBytes
         let prot = PROT_READ | PROT_WRITE, flags = MAP_PRIVATE | MAP_ANONYMOUS
         guard let probe = mmap(nil, size, prot, flags, -1, 0), probe != MAP_FAILED else {
             throw TextReelError("out of memory for PNG compression")

@@ -282,30 +282,22 @@ public enum PNGWriter {
     /// false: ended by a full flush on a byte boundary, so another can follow it).
     private static func isal(_ input: UnsafeBufferPointer<UInt8>, level: Int32, format: UInt16, final: Bool,
                              streams: ISALStreams = .shared) throws -> [UInt8] {
-        // The output is written before it is read, so it is left uninitialised. The level buffer
-        // is cleared (kept from when frames differing in bytes, not pixels, were blamed on it;
-        // `ISALStreams` tells the likelier cause), and the stream is one of `ISALStreams`, whose
-        // addresses cannot change the bytes.
+        // The output is written before it is read, so it is left uninitialised; the stream and
+        // its level buffer are one of `ISALStreams`, whose addresses cannot change the bytes.
         var output = [UInt8](unsafeUninitializedCapacity: input.count + input.count / 16 + 1024) { $1 = $0.count }
-        var levelBuffer = [UInt8](repeating: 0, count: Int(textreel_isal_level_buffer_size(level)))
         var produced = 0
         let status = try output.withUnsafeMutableBufferPointer { out in
-            try levelBuffer.withUnsafeMutableBufferPointer { lvl in
-                try streams.withStream { s in
-                    s.pointee.level = UInt32(level)
-                    s.pointee.level_buf = lvl.baseAddress
-                    s.pointee.level_buf_size = UInt32(lvl.count)
-                    s.pointee.gzip_flag = format
-                    s.pointee.end_of_stream = final ? 1 : 0
-                    s.pointee.flush = UInt16(final ? NO_FLUSH : FULL_FLUSH)
-                    s.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
-                    s.pointee.avail_in = UInt32(input.count)
-                    s.pointee.next_out = out.baseAddress
-                    s.pointee.avail_out = UInt32(out.count)
-                    let result = isal_deflate_stateless(s)
-                    produced = Int(s.pointee.total_out)
-                    return result
-                }
+            try streams.withStream(level: level) { s in
+                s.pointee.gzip_flag = format
+                s.pointee.end_of_stream = final ? 1 : 0
+                s.pointee.flush = UInt16(final ? NO_FLUSH : FULL_FLUSH)
+                s.pointee.next_in = UnsafeMutablePointer(mutating: input.baseAddress)
+                s.pointee.avail_in = UInt32(input.count)
+                s.pointee.next_out = out.baseAddress
+                s.pointee.avail_out = UInt32(out.count)
+                let result = isal_deflate_stateless(s)
+                produced = Int(s.pointee.total_out)
+                return result
             }
         }
         guard status == COMP_OK else {
