@@ -159,6 +159,12 @@ enum RenderInputs {
 /// "running" from the start, `events.jsonl` gets a frame's line once its file is on disk, and
 /// at the end the summary says "complete", or "failed" / "interrupted" with the reason, counting
 /// exactly the frames the folder holds.
+///
+/// The "running" summary is flushed to disk before any frame is renamed into place, so no crash
+/// of the system leaves an earlier render's "complete" beside this one's frames; it is written
+/// on a thread of its own while the first frame is drawn (`started()` waits for it), since its
+/// fsync was a tenth of a first frame. The last summary is not flushed: the frames are (the
+/// writer's `finish`), and losing the summary that claims them errs on the safe side ("running").
 final class RenderRecord {
     let folder: URL
     private let events: EventLog
@@ -175,9 +181,17 @@ final class RenderRecord {
         encoder.outputFormatting = [.sortedKeys]
         partial.inputs = inputs
         partial.status = "running"
-        try write(partial)
+        let running = partial, url = folder.appendingPathComponent("summary.json")
+        start = Background { Result { try Self.write(running, to: url, durable: true) } }
         try? FileManager.default.removeItem(at: folder.appendingPathComponent("contact-sheet.png"))   // an earlier render's
     }
+
+    /// The "running" summary being written and flushed.
+    private let start: Background<Result<Void, Error>>
+
+    /// Waits until the "running" summary is on disk: before a frame goes to its file, and
+    /// before any later summary (which must not be overwritten by it).
+    func started() throws { try start.value.get() }
 
     /// Frame `event`'s line, written once its file (if any) is among the first `onDisk` written.
     func add(_ event: FrameEvent, file: (index: Int, url: URL)?, drawn: Bool, onDisk: Int) throws {
@@ -190,13 +204,14 @@ final class RenderRecord {
     /// with the frames missing named: a `--frames` run after a killed one completes nothing.
     /// Returns the frames missing, if any.
     func complete(_ summary: RunSummary, onDisk: Int, expected: ClosedRange<Int>?) throws -> String? {
+        try started()
         try flush(onDisk: onDisk)
         var summary = summary
         let missing = expected.map { $0.filter { !FileManager.default.fileExists(atPath: folder.appendingPathComponent(OutputFolder.frameName($0)).path) } } ?? []
         summary.status = missing.isEmpty ? "complete" : "partial"
         summary.missingFrames = missing.isEmpty ? nil : Self.ranges(missing)
         summary.inputs = partial.inputs
-        try write(summary)
+        try Self.write(summary, to: folder.appendingPathComponent("summary.json"), durable: false)
         return summary.missingFrames
     }
 
@@ -216,6 +231,7 @@ final class RenderRecord {
     /// written but not counted (past a failed frame, or whose line could not be written) are
     /// removed, and the summary says why.
     func stopped(by error: Error, onDisk: Int, documentHeight: Double, paragraphs: Int) {
+        _ = try? started()
         try? flush(onDisk: onDisk)
         for entry in pending[first...] {
             if let file = entry.file { try? FileManager.default.removeItem(at: file.url) }
@@ -225,7 +241,7 @@ final class RenderRecord {
         let status = (error as? TextReelError)?.exitStatus
         partial.status = status == 130 || status == 143 ? "interrupted" : "failed"
         partial.error = "\(error)"
-        try? write(partial)
+        try? Self.write(partial, to: folder.appendingPathComponent("summary.json"), durable: false)
     }
 
     /// Writes and counts the leading events whose files are among the first `onDisk` written.
@@ -240,9 +256,9 @@ final class RenderRecord {
         if first > 256 { pending.removeFirst(first); first = 0 }
     }
 
-    private func write(_ summary: RunSummary) throws {
+    private static func write(_ summary: RunSummary, to url: URL, durable: Bool) throws {
         let pretty = JSONEncoder()
         pretty.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        try AtomicFile.write(pretty.encode(summary) + Data("\n".utf8), to: folder.appendingPathComponent("summary.json"))
+        try AtomicFile.write(pretty.encode(summary) + Data("\n".utf8), to: url, durable: durable)
     }
 }

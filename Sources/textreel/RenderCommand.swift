@@ -131,6 +131,7 @@ enum RenderCommand {
                 var file: (index: Int, url: URL)?
                 let writes = frame != nil && written.map { $0.contains(number) } ?? true
                 if let frame, writes {
+                    try record.started()
                     for sink in sinks { file = try sink.add(frame, number: number) ?? file }
                 }
                 if frame != nil { progress.step() }

@@ -51,7 +51,9 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
         let fc = Int(FcGetVersion())
         var fonts: [String: String] = [:]
         for (file, hash) in zip(fontSet.files, FontCache.knownHashes(of: fontSet.files, compute: sha256(ofFile:))) {
-            fonts[URL(fileURLWithPath: file).lastPathComponent] = hash ?? "missing"
+            // The name by splitting: `URL(fileURLWithPath:)` asks the file system whether each
+            // of the font set's files is a folder.
+            fonts[file.split(separator: "/").last.map(String.init) ?? file] = hash ?? "missing"
         }
         return EnvironmentFingerprint(
             pango: String(cString: pango_version_string()),
