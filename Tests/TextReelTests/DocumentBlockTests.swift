@@ -147,6 +147,34 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertEqual(bold.map { Array(doc.paragraphs[1].text.utf8)[$0.range] }.map { String(decoding: $0, as: UTF8.self) }, "🔥", "runs move with the text")
     }
 
+    /// Names GitHub knows that GitLab's table lacks: emoji of Unicode 12 and later by their CLDR
+    /// names, and gemoji's own aliases.
+    func testNewerAndGitHubOnlyEmojiShortcodes() throws {
+        let doc = try TextDocument(markdown: ":smiling_face_with_tear: :heart_on_fire: :lungs: :hugs: :monocle_face: :fu: :fist_left: :red_haired_man:")
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["🥲 ❤️‍🔥 🫁 🤗 🧐 🖕 🤛 👨‍🦰"])
+        // The table in use (read from the cache after a first run) is the one the files make.
+        XCTAssertEqual(EmojiShortcodes.table, EmojiShortcodes.built())
+        XCTAssertGreaterThan(EmojiShortcodes.table.count, 4_000)
+    }
+
+    /// `<picture>` shows its `<img>` (the `<source>` before it, which libxml2 does not know is
+    /// empty, holds it).
+    func testPictureShowsItsImage() throws {
+        let doc = try TextDocument(markdown: """
+        <p align="center">
+          <picture>
+            <source media="(prefers-color-scheme: dark)" srcset="https://example.com/dark.png">
+            <img width="180" src="https://example.com/logo.png" alt="Depot logo">
+          </picture>
+        </p>
+
+        after
+        """)
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["\u{FFFC}", "after"])
+        XCTAssertEqual(doc.paragraphs[0].attachments.map(\.altText), ["Depot logo"])
+        XCTAssertEqual(doc.paragraphs[0].attachments.first?.size.width, 180)
+    }
+
     /// `<img width height>` sizes an image; one given alone keeps the aspect where it is known.
     func testHTMLImageSizes() throws {
         let doc = try TextDocument(markdown: #"<img src="https://example.com/a.png" width="200" height="50" alt="wide"> <img src="https://example.com/b.png" width="120px" alt="w">"#)

@@ -118,6 +118,16 @@ extension MarkdownReader {
         }
     }
 
+    /// The first `<img>` among `nodes` and their descendants, in document order.
+    static func firstImage(in nodes: [HTMLFragment.Node]) -> HTMLFragment.Node? {
+        for node in nodes {
+            guard case .element(let name, _, let children) = node else { continue }
+            if name == "img" { return node }
+            if let found = firstImage(in: children) { return found }
+        }
+        return nil
+    }
+
     private mutating func walk(_ nodes: [HTMLFragment.Node], in block: inout HTMLBlock) throws {
         for node in nodes { try walk(node, in: &block) }
     }
@@ -143,8 +153,9 @@ extension MarkdownReader {
             block.spaced = false
         case "picture":
             // The `<img>` is what shows where no `<source>` is chosen (TextReel picks none: their
-            // media queries ask about a screen it does not have).
-            try walk(children.filter { if case .element("img", _, _) = $0 { true } else { false } }, in: &block)
+            // media queries ask about a screen it does not have). libxml2's HTML parser does not
+            // know `<source>` is empty, so an `<img>` after one lies inside it: the first one found.
+            if let image = Self.firstImage(in: children) { try walk(image, in: &block) }
         case "a":
             if let href = attributes["href"] { block.inline.push(.link, link: href) }
             try walk(children, in: &block)
