@@ -85,10 +85,9 @@ final class Typesetter {
         }
 
         let attributes = AttributeListBuilder(shift: shift)
-        if style.isCode {
-            // Code never gains hyphens that are not in the source.
-            attributes.add(pango_attr_insert_hyphens_new(0), 0..<paragraph.text.utf8.count)
-        }
+        // Text never gains hyphens that are not in the source: GitHub's page breaks a word too
+        // long for its line where it must, without one (".w-getrc" read as a hyphenated name).
+        attributes.add(pango_attr_insert_hyphens_new(0), 0..<paragraph.text.utf8.count)
         if let multiple = set?.lineHeightMultiple, multiple > 0 {
             attributes.add(pango_attr_line_height_new(multiple), 0..<paragraph.text.utf8.count)
         }
