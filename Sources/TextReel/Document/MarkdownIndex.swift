@@ -252,10 +252,12 @@ struct MarkdownScan: @unchecked Sendable {
         if c == 0x3C { splitting = false; sure = false; inParagraph = false; return }   // an HTML block may follow
         if (c == 0x60 || c == 0x7E), let length = fenceOpening(s, end) {
             if column > 0 { splitting = false; sure = false }
-            // A `math` block is typeset when read, and may warn: only a parse reads it.
+            // A `math` block is typeset when read, and may warn: only a parse reads it. The
+            // reader takes the language in any case (`matH` too).
             var info = s + length
             while info < end, self[info] == 0x20 { info += 1 }
-            if end - info >= 4, self[info] == 0x6D, self[info + 1] == 0x61, self[info + 2] == 0x74, self[info + 3] == 0x68 { sure = false }
+            if end - info >= 4, self[info] | 0x20 == 0x6D, self[info + 1] | 0x20 == 0x61, self[info + 2] | 0x20 == 0x74,
+               self[info + 3] | 0x20 == 0x68 { sure = false }
             endParagraph(at: start)
             fence = (c, length)
             fenceLines = 0
