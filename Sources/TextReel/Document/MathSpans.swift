@@ -76,24 +76,27 @@ struct MathSpans {
             i = lineEnd(i)
             if i < n { i += 1; line += 1; lineStart = i }
         }
+        /// The run of three or more backticks or tildes the line starting at `start` begins with,
+        /// after at most three spaces, if it may be a fence (`inFence`: a closing one).
+        func fenceRun(at start: Int, inFence: Bool) -> (s: Int, e: Int)? {
+            var s = start, spaces = 0
+            while s < n, bytes[s] == 0x20, spaces < 3 { s += 1; spaces += 1 }
+            guard s < n, bytes[s] == 0x60 || bytes[s] == 0x7E else { return nil }
+            var e = s
+            while e < n, bytes[e] == bytes[s] { e += 1 }
+            // A backtick fence's info string holds no backtick (else cmark reads a code span).
+            return e - s >= 3 && (bytes[s] == 0x7E || inFence || !bytes[e..<lineEnd(e)].contains(0x60)) ? (s, e) : nil
+        }
         while i < n {
             // At a line's start: fences open and close; a fenced block's lines (blank ones
             // too: the fuzzer found the endless loop one made) are skipped.
             if i == lineStart {
-                var s = i, spaces = 0
-                while s < n, bytes[s] == 0x20, spaces < 3 { s += 1; spaces += 1 }
-                if s < n, bytes[s] == 0x60 || bytes[s] == 0x7E {
-                    var e = s
-                    while e < n, bytes[e] == bytes[s] { e += 1 }
-                    // A backtick fence's info string holds no backtick (else cmark reads a code span).
-                    let isFence = e - s >= 3 && (bytes[s] == 0x7E || fence != nil || !bytes[e..<lineEnd(e)].contains(0x60))
-                    if isFence {
-                        // A closing fence holds nothing after its run but spaces (else it is code).
-                        let bare = bytes[e..<lineEnd(e)].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
-                        if let open = fence { if open.byte == bytes[s] && e - s >= open.length && bare { fence = nil } } else { fence = (bytes[s], e - s) }
-                        nextLine()
-                        continue
-                    }
+                if let (s, e) = fenceRun(at: i, inFence: fence != nil) {
+                    // A closing fence holds nothing after its run but spaces (else it is code).
+                    let bare = bytes[e..<lineEnd(e)].allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+                    if let open = fence { if open.byte == bytes[s] && e - s >= open.length && bare { fence = nil } } else { fence = (bytes[s], e - s) }
+                    nextLine()
+                    continue
                 }
                 if fence != nil { nextLine(); continue }
             }
@@ -124,13 +127,16 @@ struct MathSpans {
             if i + 1 < n, bytes[i + 1] == 0x24 {
                 // Display: to the next "$$", not past a blank line (one of spaces and tabs is
                 // blank too: the fuzzer's "$$", " ", "$$" was one formula read whole, two
-                // paragraphs read in sections).
+                // paragraphs read in sections) nor into a fence, which ends the paragraph as a
+                // blank line does (the fuzzer's "$$$", "```$$$" took the fence into a formula
+                // read whole; read in sections it was a code block).
                 var k = i + 2, close: Int?
                 while k + 1 < n {
                     if bytes[k] == 0x0A {
                         var e = k + 1
                         while e < n, bytes[e] == 0x20 || bytes[e] == 0x09 || bytes[e] == 0x0D { e += 1 }
                         if e < n && bytes[e] == 0x0A { break }
+                        if fenceRun(at: k + 1, inFence: false) != nil { break }
                     }
                     if bytes[k] == 0x5C { k += 2; continue }
                     if bytes[k] == 0x24, bytes[k + 1] == 0x24 { close = k + 2; break }
