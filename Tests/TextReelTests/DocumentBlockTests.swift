@@ -157,6 +157,27 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertGreaterThan(EmojiShortcodes.table.count, 4_000)
     }
 
+    /// A link around blocks (a logo, a name, a caption, as READMEs centre their sponsors) links
+    /// the text of each: a block ending inside it kept the link closed for the rest.
+    func testALinkAroundBlocksLinksTheTextOfEach() throws {
+        let doc = try TextDocument(markdown: """
+        <p align="center">
+        <a href="https://example.com">
+        <div><img src="https://example.com/logo.png" width="100" alt="Logo"></div>
+        <b>Bold link</b>
+        <div><sup>small link</sup></div>
+        </a>
+        </p>
+
+        after
+        """)
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["\u{FFFC}", "Bold link", "small link", "after"])
+        for paragraph in doc.paragraphs[1...2] {
+            XCTAssertEqual(paragraph.runs.filter { $0.link == "https://example.com" }.map(\.range), [0..<paragraph.text.utf8.count], paragraph.text)
+        }
+        XCTAssertEqual(doc.paragraphs[3].runs, [], "the link ends with its element")
+    }
+
     /// `<picture>` shows its `<img>` (the `<source>` before it, which libxml2 does not know is
     /// empty, holds it).
     func testPictureShowsItsImage() throws {

@@ -18,6 +18,15 @@ struct InlineBuilder {
     var currentLink: String? { styles.last(where: { $0.1 != nil })?.1 }
 
     mutating func push(_ style: InlineStyle, link: String? = nil) { styles.append((style, link)) }
+
+    /// An empty builder with this one's styles and elements still open: the next paragraph of
+    /// an element a block ends inside (`<a href><div>…</div>text</a>`: the text stays a link).
+    func continued() -> InlineBuilder {
+        var next = InlineBuilder()
+        next.styles = styles
+        next.openTags = openTags
+        return next
+    }
     /// Ends the latest Markdown style (an HTML element open inside it stays open).
     mutating func pop() {
         guard let index = styles.indices.last(where: { i in !openTags.contains { $0.index == i } }) else { return }

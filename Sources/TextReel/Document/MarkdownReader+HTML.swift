@@ -86,7 +86,7 @@ extension MarkdownReader {
 
         /// Ends the paragraph being filled (nothing when it holds only white space).
         mutating func flush(into reader: inout MarkdownReader) throws {
-            defer { inline = InlineBuilder(); spaced = true; kind = .body }
+            defer { inline = inline.continued(); spaced = true; kind = .body }
             guard inline.text.contains(where: { !$0.isWhitespace }) else { return }
             var kind = kind
             if case .body = kind { kind = reader.listKind(or: .body) }
