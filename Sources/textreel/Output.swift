@@ -181,11 +181,14 @@ final class RenderRecord {
         encoder.outputFormatting = [.sortedKeys]
         partial.inputs = inputs
         partial.status = "running"
-        let running = partial, url = folder.appendingPathComponent("summary.json")
+        summaryURL = folder.appendingPathComponent("summary.json")
+        let running = partial, url = summaryURL
         start = Background { Result { try Self.write(running, to: url, durable: true) } }
         try? FileManager.default.removeItem(at: folder.appendingPathComponent("contact-sheet.png"))   // an earlier render's
     }
 
+    /// The folder's `summary.json`.
+    private let summaryURL: URL
     /// The "running" summary being written and flushed.
     private let start: Background<Result<Void, Error>>
 
@@ -211,7 +214,7 @@ final class RenderRecord {
         summary.status = missing.isEmpty ? "complete" : "partial"
         summary.missingFrames = missing.isEmpty ? nil : Self.ranges(missing)
         summary.inputs = partial.inputs
-        try Self.write(summary, to: folder.appendingPathComponent("summary.json"), durable: false)
+        try Self.write(summary, to: summaryURL, durable: false)
         return summary.missingFrames
     }
 
@@ -241,7 +244,7 @@ final class RenderRecord {
         let status = (error as? TextReelError)?.exitStatus
         partial.status = status == 130 || status == 143 ? "interrupted" : "failed"
         partial.error = "\(error)"
-        try? Self.write(partial, to: folder.appendingPathComponent("summary.json"), durable: false)
+        try? Self.write(partial, to: summaryURL, durable: false)
     }
 
     /// Writes and counts the leading events whose files are among the first `onDisk` written.

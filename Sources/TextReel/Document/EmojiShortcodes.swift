@@ -82,22 +82,19 @@ enum EmojiShortcodes {
             if let emoji, qualified { found += names.map { ($0, emoji) } }
             emoji = nil; names = []; qualified = false
         }
-        func starts(_ line: ArraySlice<UInt8>, _ prefix: StaticString) -> Bool {
-            line.count >= prefix.utf8CodeUnitCount && zip(line, UnsafeBufferPointer(start: prefix.utf8Start, count: prefix.utf8CodeUnitCount)).allSatisfy { $0 == $1 }
-        }
         /// The runs between single quotes.
         func quoted(_ line: ArraySlice<UInt8>) -> [ArraySlice<UInt8>] {
             line.split(separator: UInt8(ascii: "'"), omittingEmptySubsequences: false).enumerated().filter { $0.offset % 2 == 1 }.map(\.element)
         }
         for raw in source.split(separator: UInt8(ascii: "\n")) {
             let line = raw.drop { $0 == UInt8(ascii: " ") }
-            if starts(line, "u'\\") || starts(line, "'\\") {
+            if line.starts(with: "u'\\".utf8) || line.starts(with: "'\\".utf8) {
                 close()
                 emoji = quoted(line).first.flatMap(decodeEscapes)
-            } else if starts(line, "'en' :") || starts(line, "'alias' :") {
+            } else if line.starts(with: "'en' :".utf8) || line.starts(with: "'alias' :".utf8) {
                 names += quoted(line).dropFirst().filter { $0.count > 2 && $0.first == UInt8(ascii: ":") && $0.last == UInt8(ascii: ":") }
                     .map { String(decoding: $0, as: UTF8.self) }
-            } else if starts(line, "'status' : fully_qualified") {
+            } else if line.starts(with: "'status' : fully_qualified".utf8) {
                 qualified = true
             }
         }
