@@ -32,6 +32,10 @@ final class DocumentBlockTests: XCTestCase {
             }
             XCTAssertEqual(doc.paragraphs[0].attributes(at: 0)[NSAttributedString.Key.foregroundColor.rawValue], .color(alert.color))
         }
+        // The body is in the text's colour (GitHub's alerts inherit it), a quote inside it muted.
+        let theme = Theme(), nested = try TextDocument(markdown: "> [!NOTE]\n> Body.\n> > Quoted.\n\n> Plain quote.\n")
+        XCTAssertEqual(nested.paragraphs.map { BlockStyle(paragraph: $0, theme: theme, containerWidth: 600).color },
+                       [theme.text, theme.text, theme.secondaryText, theme.secondaryText])
         XCTAssertEqual(try texts("> [!NOTE] and more on the line\n"), ["[!NOTE] and more on the line"], "GitHub wants the marker alone on its line")
         XCTAssertEqual(try texts("> [!SOMETHING]\n> text\n"), ["[!SOMETHING] text"])
     }
@@ -103,6 +107,103 @@ final class DocumentBlockTests: XCTestCase {
         for shown in ["After the quote.", "Second item.", "After the list."] {
             XCTAssertTrue(all.contains(shown), "\(shown) in \(all)")
         }
+    }
+
+    /// README forms of `<details>`: a summary in the block after the start tag (a blank line
+    /// between), `open` showing what the element holds (in its own block and in the blocks after
+    /// it), and no summary at all ("Details", as browsers show it).
+    func testDetailsAcrossBlocksAndOpen() throws {
+        let doc = try TextDocument(markdown: """
+        <details>
+
+        <summary>Groovy DSL</summary>
+
+        Hidden body.
+
+        </details>
+
+        <details open><summary>Kotlin DSL</summary>
+
+        Shown body.
+
+        </details>
+
+        <details open><summary>Inline</summary><p>Held inside.</p></details>
+
+        <details>
+
+        No summary here.
+
+        </details>
+
+        After.
+        """)
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["▸ Groovy DSL", "▾ Kotlin DSL", "Shown body.", "▾ Inline", "Held inside.", "▸ Details", "After."])
+    }
+
+    /// Markdown inside a `<div align="center">` that spans blocks is centred (badges and a
+    /// tagline under a README's logo), up to the `</div>`; tables and code keep their alignment.
+    func testMarkdownInsideAnAlignedDivTakesItsAlignment() throws {
+        let doc = try TextDocument(markdown: """
+        <div align="center">
+
+        **Centred**
+
+        [![badge](https://img.shields.io/badge/a-b-green)](https://example.com)
+
+        ```
+        code
+        ```
+
+        </div>
+
+        Left again.
+        """)
+        func alignment(_ k: Int) -> TextAlignment? {
+            guard case .paragraphStyle(let style)? = doc.paragraphs[k].attributes(at: 0)[NSAttributedString.Key.paragraphStyle.rawValue] else { return nil }
+            return style.alignment
+        }
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["Centred", "\u{FFFC}", "code", "Left again."])
+        XCTAssertEqual(alignment(0), .center)
+        XCTAssertEqual(doc.paragraphs[1].kind, .body, "an aligned image is not a left-set block")
+        XCTAssertEqual(alignment(1), .center)
+        XCTAssertNil(alignment(2), "code keeps its own alignment")
+        XCTAssertNil(alignment(3), "the div ends at its end tag")
+    }
+
+    /// Prose is set as HTML sets it (GitHub's page): runs of spaces are one, none starts a line
+    /// after a break; code spans keep theirs. `</br>` is a break, `7)` numbers show as `7.`, a
+    /// `<pre>`'s first line break is not text, a `<br>` between blocks is a blank line, and a
+    /// definition list's terms are bold italic, its descriptions plain and indented.
+    func testWhiteSpaceAndSmallHTMLFormsAsBrowsersShowThem() throws {
+        let doc = try TextDocument(markdown: """
+        One sentence.  Two spaces.\tA tab, `code  kept`.
+
+        Line one.</br>  Line two
+
+        7) seven
+        8) eight
+
+        <pre>
+        first
+        second</pre>
+
+        <br>
+
+        <dl>
+          <dt>--verbose</dt>
+          <dd>Print more output.</dd>
+        </dl>
+        """)
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["One sentence. Two spaces. A tab, code  kept.", "Line one.\u{2028}Line two",
+                                                    "seven", "eight", "first\nsecond", "", "--verbose", "Print more output."])
+        XCTAssertEqual(doc.paragraphs[2].kind, .listItem(marker: "7."))
+        XCTAssertEqual(doc.paragraphs[6].runs.map(\.style), [[.strong, .emphasis]])
+        XCTAssertTrue(doc.paragraphs[7].runs.allSatisfy { !$0.style.contains(.strong) }, "a description is not bold")
+        guard case .paragraphStyle(let style)? = doc.paragraphs[7].attributes(at: 0)[NSAttributedString.Key.paragraphStyle.rawValue] else {
+            return XCTFail("a description is indented")
+        }
+        XCTAssertEqual(style.headIndent, 16)
     }
 
     /// Front matter is a table of its keys over its values, as GitHub shows it; lines after it

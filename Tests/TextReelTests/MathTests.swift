@@ -25,9 +25,16 @@ final class MathTests: XCTestCase {
         let text = document.paragraphs[0].text
         XCTAssertTrue(text.contains("prices like $5 and $10"), text)
         XCTAssertTrue(text.contains("$code$") && text.contains("$escaped$"), text)
-        XCTAssertEqual(document.paragraphs[1].kind, .blockAttachment)
+        // A display formula alone in its paragraph is centred, as GitHub sets it.
+        for k in [1, 2] {
+            XCTAssertEqual(document.paragraphs[k].kind, .body)
+            XCTAssertEqual(document.paragraphs[k].text, TextAttachment.character)
+            guard case .paragraphStyle(let style)? = document.paragraphs[k].attributes(at: 0)[NSAttributedString.Key.paragraphStyle.rawValue] else {
+                return XCTFail("paragraph \(k) has no paragraph style")
+            }
+            XCTAssertEqual(style.alignment, .center)
+        }
         XCTAssertEqual(formulas(document.paragraphs[1]), ["\\int_0^1 x^2\\,dx"])
-        XCTAssertEqual(document.paragraphs[2].kind, .blockAttachment)
         XCTAssertEqual(formulas(document.paragraphs[2]), ["\\sqrt{x^2 + y^2}"])
         XCTAssertTrue(document.warnings.isEmpty, "\(document.warnings)")
         // The same in sections as whole: a section with "$" is read when the file is opened.
@@ -58,6 +65,20 @@ final class MathTests: XCTestCase {
         XCTAssertTrue(document.paragraphs[0].runs.contains { $0.style.contains(.code) })
         XCTAssertEqual(document.warnings.count, 1)
         XCTAssertTrue(document.warnings[0].hasPrefix("<markdown>:1:10: warning: math:"), document.warnings[0])
+    }
+
+    /// MathJax's spellings that mathtext lacks (GitHub's documents use them) are typeset, not
+    /// drawn as source; a display formula's fraction is full size (taller than inline).
+    func testMathJaxSpellingsAreTypeset() throws {
+        let document = try TextDocument(markdown: """
+        Bounds $a \\le b \\ge c$, $\\text{if } x \\lt 0$, $\\lVert v \\rVert$, $n \\pmod{2}$, $\\big( x \\big)$, $\\frac{1}{2}$.
+
+        $$\\frac{1}{2}$$
+        """)
+        XCTAssertEqual(document.warnings, [])
+        XCTAssertEqual(formulas(document.paragraphs[0]).count, 6)
+        let inline = document.paragraphs[0].attachments.last!, display = document.paragraphs[1].attachments[0]
+        XCTAssertGreaterThan(display.size.height, inline.size.height * 1.3, "display style: \(display.size) against \(inline.size)")
     }
 
     /// A fence with a blank line in a file with "$" (found by the fuzzer: the scan for formulas

@@ -66,6 +66,42 @@ struct InlineBuilder {
         append(bytes: UnsafeRawBufferPointer(start: cString, count: strlen(cString)), extra: extra)
     }
 
+    /// Appends prose as GitHub's page sets it (HTML collapses white space): a run of spaces and
+    /// tabs is one space, and none follows another collapsible space or starts a line. Code keeps
+    /// its spaces (appended with `append(cString:extra: .code)`).
+    mutating func append(collapsingSpaces cString: UnsafePointer<CChar>?) {
+        guard let cString else { return }
+        append(collapsingSpaces: UnsafeRawBufferPointer(start: cString, count: strlen(cString)))
+    }
+
+    mutating func append(collapsingSpaces text: String) {
+        var text = text
+        text.withUTF8 { append(collapsingSpaces: UnsafeRawBufferPointer($0)) }
+    }
+
+    private mutating func append(collapsingSpaces text: UnsafeRawBufferPointer) {
+        func isSpace(_ byte: UInt8) -> Bool { byte == 0x20 || byte == 0x09 }
+        let codeEnds = runs.last.map { $0.range.upperBound == bytes.count && $0.style.contains(.code) } ?? false
+        var spaced = bytes.isEmpty || endsWithLineSeparator || (bytes.last == 0x20 && !codeEnds)
+        // Most text has nothing to collapse: appended as it is.
+        if !(spaced && text.first.map(isSpace) == true) && !zip(text, text.dropFirst()).contains(where: { isSpace($0) && isSpace($1) })
+            && !text.contains(0x09) {
+            return append(bytes: text, extra: [])
+        }
+        var collapsed: [UInt8] = []
+        collapsed.reserveCapacity(text.count)
+        for byte in text {
+            if isSpace(byte) {
+                if !spaced { collapsed.append(0x20) }
+                spaced = true
+            } else {
+                collapsed.append(byte)
+                spaced = false
+            }
+        }
+        collapsed.withUnsafeBytes { append(bytes: $0, extra: []) }
+    }
+
     private mutating func append(bytes text: UnsafeRawBufferPointer, extra: InlineStyle) {
         guard !text.isEmpty else { return }
         let start = bytes.count

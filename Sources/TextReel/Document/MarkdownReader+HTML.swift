@@ -28,17 +28,93 @@ extension MarkdownReader {
         }
     }
 
-    /// An HTML block (cmark's `html_block`): its blocks become paragraphs. A `<details>` left
-    /// open in it hides the Markdown blocks after it up to the block that closes it, as GitHub
-    /// shows a closed `<details>` (its summary only).
+    /// A block element an HTML block left open, which the Markdown blocks after it are inside:
+    /// `shown` false for a closed `<details>` (its blocks hidden, as GitHub shows it before a
+    /// click), `alignment` from a `<div align>`.
+    struct OpenElement {
+        let name: String
+        let shown: Bool
+        let alignment: TextAlignment?
+    }
+
+    /// Elements whose start and end tags may lie in different HTML blocks, with Markdown between.
+    static let spanningElements: Set<String> = ["details", "div", "center"]
+
+    /// A closed `<details>` is open around the blocks being read: they are not shown.
+    var hidesBlocks: Bool { openElements.contains { !$0.shown } }
+    /// The alignment of the innermost open element that sets one.
+    var blockAlignment: TextAlignment? { openElements.last { $0.alignment != nil }?.alignment }
+
+    /// An HTML block (cmark's `html_block`): its blocks become paragraphs. Elements it leaves
+    /// open (`<div align="center">`, `<details>`) hold the Markdown blocks after it, up to the
+    /// block that closes them.
     mutating func readHTMLBlock(_ html: String, line: Int) throws {
-        let lowered = html.lowercased()
-        let opened = lowered.components(separatedBy: "<details").count - 1, closed = lowered.components(separatedBy: "</details").count - 1
-        defer { hiddenDetails = max(hiddenDetails + opened - closed, 0) }
-        if hiddenDetails > 0 { return }
-        var block = HTMLBlock(line: line)
-        try walk(HTMLFragment(html).nodes, in: &block)
+        // Browsers read a stray `</br>` as `<br>`; libxml2 drops it.
+        let html = html.replacingOccurrences(of: "</br>", with: "<br>", options: .caseInsensitive)
+        var nodes = HTMLFragment(html).nodes
+        if let pending = pendingDisclosure {
+            let summary = Self.leadingSummary(nodes)
+            if let summary { nodes.remove(at: summary.index) }
+            try addDisclosure(pending, summary: summary?.content)
+        }
+        let hidden = hidesBlocks
+        var block = HTMLBlock(line: line, alignment: blockAlignment ?? .natural)
+        updateOpenElements(html)
+        if hidden { return }
+        try walk(nodes, in: &block)
         try block.flush(into: &self)
+    }
+
+    /// The `<summary>` an HTML block starts with (after white space), and where it is.
+    private static func leadingSummary(_ nodes: [HTMLFragment.Node]) -> (index: Int, content: [HTMLFragment.Node])? {
+        for (index, node) in nodes.enumerated() {
+            switch node {
+            case .text(let text) where text.allSatisfy(\.isWhitespace): continue
+            case .element("summary", _, let content): return (index, content)
+            default: return nil
+            }
+        }
+        return nil
+    }
+
+    /// A `<details>`'s line: its summary ("Details" without one, as browsers show it) behind a
+    /// triangle pointing right when closed, down when open.
+    mutating func addDisclosure(_ details: (open: Bool, line: Int), summary: [HTMLFragment.Node]?) throws {
+        pendingDisclosure = nil
+        var block = HTMLBlock(line: details.line, alignment: blockAlignment ?? .natural)
+        block.inline.append(details.open ? "▾ " : "▸ ")
+        try walk(summary ?? [.text("Details")], in: &block)
+        try block.flush(into: &self)
+    }
+
+    /// Follows the start and end tags of `spanningElements` in `html`, in order: an end tag
+    /// closes the latest such element the block opened, else one an earlier block left open (and
+    /// those inside it); what the block opens and leaves open is pushed.
+    private mutating func updateOpenElements(_ html: String) {
+        var opened: [OpenElement] = []
+        for tag in HTMLTags(html) where Self.spanningElements.contains(tag.name) {
+            if !tag.isEnd {
+                let attributes = tag.attributes
+                opened.append(OpenElement(name: tag.name, shown: tag.name != "details" || attributes["open"] != nil,
+                                          alignment: tag.name == "center" ? .center : Self.alignment(attributes)))
+            } else if let k = opened.lastIndex(where: { $0.name == tag.name }) {
+                opened.remove(at: k)
+            } else if let k = openElements.lastIndex(where: { $0.name == tag.name }) {
+                openElements.removeSubrange(k...)
+            }
+        }
+        openElements += opened
+    }
+
+    /// The alignment an element's `align` sets, if any.
+    static func alignment(_ attributes: [String: String]) -> TextAlignment? {
+        switch attributes["align"]?.lowercased() {
+        case "center"?: .center
+        case "right"?: .right
+        case "left"?: .left
+        case "justify"?: .justified
+        default: nil
+        }
     }
 
     /// A tag inside a Markdown paragraph (cmark's `html_inline`): a start or end tag, `<br>`,
@@ -47,6 +123,8 @@ extension MarkdownReader {
         if tag.hasPrefix("<!--") || tag.hasPrefix("<?") || tag.hasPrefix("<!") { return }
         if tag.hasPrefix("</") {
             let name = tag.dropFirst(2).prefix { $0.isLetter || $0.isNumber }.lowercased()
+            // Browsers read a stray `</br>` as `<br>`.
+            if name == "br" { return inline.append("\u{2028}") }
             inline.close(tag: name)
             return
         }
@@ -76,28 +154,36 @@ extension MarkdownReader {
     struct HTMLBlock {
         var inline = InlineBuilder()
         var kind: ParagraphKind = .body
-        var alignment: TextAlignment = .natural
+        var alignment: TextAlignment
+        /// How far the paragraphs are indented (`<dd>`).
+        var indent = 0.0
         var preformatted = false
         /// The last text appended ended in white space (runs of it collapse to one space).
         var spaced = true
+        /// How many `<br>` the paragraph being filled holds.
+        var breaks = 0
         let line: Int
 
-        init(line: Int) { self.line = line }
+        init(line: Int, alignment: TextAlignment = .natural) {
+            self.line = line
+            self.alignment = alignment
+        }
 
         /// Ends the paragraph being filled (nothing when it holds only white space).
         mutating func flush(into reader: inout MarkdownReader) throws {
-            defer { inline = inline.continued(); spaced = true; kind = .body }
-            guard inline.text.contains(where: { !$0.isWhitespace }) else { return }
+            defer { inline = inline.continued(); spaced = true; kind = .body; breaks = 0 }
+            guard inline.text.contains(where: { !$0.isWhitespace }) else {
+                // A `<br>` between blocks is a blank line on the page (a README's spacer).
+                if breaks > 0, case .body = kind { try reader.add(reader.listKind(or: .body), text: "", line: line) }
+                return
+            }
             var kind = kind
             if case .body = kind { kind = reader.listKind(or: .body) }
-            if inline.attachments.count == 1, inline.text == TextAttachment.character, alignment == .natural {
+            if inline.attachments.count == 1, inline.text == TextAttachment.character, alignment == .natural, indent == 0 {
                 let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
                 return try reader.add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
             }
-            let style = ParagraphStyle()
-            style.alignment = alignment
-            let extra = alignment == .natural ? [] : [AttributeRun(range: 0..<max(inline.text.utf8.count, 1),
-                                                                   attributes: [NSAttributedString.Key.paragraphStyle.rawValue: .paragraphStyle(style.values)])]
+            let extra = alignment == .natural && indent == 0 ? [] : [MarkdownReader.paragraphStyle(alignment: alignment, indent: indent, length: inline.text.utf8.count)]
             try reader.add(kind, inline: inline, line: line, extra: extra)
         }
 
@@ -148,6 +234,7 @@ extension MarkdownReader {
         case "br":
             block.inline.append("\u{2028}")
             block.spaced = true
+            block.breaks += 1
         case "img":
             try appendImage(attributes, line: block.line, column: nil, into: &block.inline)
             block.spaced = false
@@ -172,6 +259,8 @@ extension MarkdownReader {
         case "pre":
             try block.flush(into: &self)
             var text = node.text
+            // As in browsers, a line break right after `<pre>` is not part of the text.
+            if text.hasPrefix("\r\n") { text.removeFirst() } else if text.hasPrefix("\n") { text.removeFirst() }
             while text.hasSuffix("\n") { text.removeLast() }
             try add(.codeBlock(language: attributes["lang"]), text: text, line: block.line)
         case "blockquote":
@@ -198,22 +287,38 @@ extension MarkdownReader {
             listDepth -= 1
             if listDepth == 0 { endBlock(from: first) { $0.list = true } }
         case "details":
-            // Drawn closed, as GitHub shows it before a click: the summary behind a disclosure
-            // triangle; the rest is hidden.
+            // Closed, as GitHub shows it before a click: the summary behind a disclosure
+            // triangle, the rest hidden; `open`: the rest shown below it.
             try block.flush(into: &self)
-            var summary: [HTMLFragment.Node] = [.text("Details")]    // what browsers show without one
-            for case .element("summary", _, let content) in children { summary = content; break }
-            block.inline.append("▸ ")
-            try walk(summary, in: &block)
-            try block.flush(into: &self)
+            let details = (open: attributes["open"] != nil, line: block.line)
+            let summary = children.firstIndex { if case .element("summary", _, _) = $0 { true } else { false } }
+            if summary == nil, children.allSatisfy({ if case .text(let t) = $0 { t.allSatisfy(\.isWhitespace) } else { false } }) {
+                // The block ends before the summary: the next block may start with it.
+                pendingDisclosure = details
+                return
+            }
+            if let summary, case .element(_, _, let content) = children[summary] {
+                try addDisclosure(details, summary: content)
+            } else {
+                try addDisclosure(details, summary: nil)
+            }
+            if details.open {
+                try walk(children.enumerated().filter { $0.offset != summary }.map(\.element), in: &block)
+                try block.flush(into: &self)
+            }
         case "table":
             try block.flush(into: &self)
             try readHTMLTable(node, line: block.line)
         case _ where Self.blockElements.contains(name):
             try block.flush(into: &self)
             try inBlock(attributes, &block) { reader, block in
-                if name == "dt" { block.inline.push(.strong) }
+                // GitHub's terms are bold italic; their descriptions indented.
+                if name == "dt" { block.inline.push([.strong, .emphasis]) }
+                if name == "dd" { block.indent += 16 }
                 try reader.walk(children, in: &block)
+                if name == "dt" { block.inline.pop() }
+                try block.flush(into: &reader)
+                if name == "dd" { block.indent -= 16 }
             }
         default:
             // Unknown and structural tags (`<span>`, `<a id>`, `<html>`): their text shows.
@@ -227,13 +332,7 @@ extension MarkdownReader {
     private mutating func inBlock(_ attributes: [String: String], _ block: inout HTMLBlock,
                                   _ body: (inout MarkdownReader, inout HTMLBlock) throws -> Void) throws {
         let outer = block.alignment
-        switch attributes["align"]?.lowercased() {
-        case "center"?: block.alignment = .center
-        case "right"?: block.alignment = .right
-        case "left"?: block.alignment = .left
-        case "justify"?: block.alignment = .justified
-        default: break
-        }
+        if let alignment = Self.alignment(attributes) { block.alignment = alignment }
         try body(&self, &block)
         try block.flush(into: &self)
         block.alignment = outer
@@ -265,10 +364,10 @@ extension MarkdownReader {
         }
         let alignments: [TableAlignment] = (found.first ?? []).map { cell in
             guard case .element(_, let attributes, _) = cell else { return .natural }
-            switch attributes["align"]?.lowercased() {
-            case "center"?: return .center
-            case "right"?: return .right
-            case "left"?: return .left
+            switch Self.alignment(attributes) {
+            case .center?: return .center
+            case .right?: return .right
+            case .left?: return .left
             default: return .natural
             }
         }

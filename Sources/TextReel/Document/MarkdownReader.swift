@@ -19,9 +19,15 @@ struct MarkdownReader {
     var pendingMarker: String?
     /// The alerts the walk is inside, with the quote level of each.
     private var alerts: [(alert: Alert, level: Int)] = []
-    /// How many `<details>` are open around the blocks being read: while any is, Markdown
-    /// blocks are hidden (see `readHTMLBlock`).
-    var hiddenDetails = 0
+    /// Block elements that HTML blocks opened and left open (`<div align="center">`, `<details>`),
+    /// innermost last: the Markdown blocks after one are inside it until an HTML block closes it
+    /// (see `readHTMLBlock`).
+    var openElements: [OpenElement] = []
+    /// A `<details>` whose HTML block ended before its `<summary>`: drawn with the next block,
+    /// which gives the summary when it starts with one (READMEs put a blank line between them).
+    var pendingDisclosure: (open: Bool, line: Int)?
+    /// The ids of display formulas (`$$…$$`): one alone in its paragraph is centred.
+    private var displayFormulas: Set<String> = []
     /// Footnote definitions read so far: cmark-gfm puts them at the end, in order of first reference.
     private var footnotes = 0
 
@@ -131,6 +137,7 @@ struct MarkdownReader {
             try readBlock(node)
             child = cmark_node_next(node)
         }
+        if let pending = pendingDisclosure { try addDisclosure(pending, summary: nil) }
     }
 
     private mutating func readBlock(_ node: OpaquePointer) throws {
@@ -140,12 +147,19 @@ struct MarkdownReader {
         // cuts a formula's lines into rows) must not eat the next block's text.
         mathSkip = 0
         if cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION { return try readFootnote(node, line: line) }
-        if hiddenDetails > 0, typeName(node) != "html_block" { return }
+        if typeName(node) != "html_block" {
+            if let pending = pendingDisclosure { try addDisclosure(pending, summary: nil) }
+            if hidesBlocks { return }
+        }
         switch typeName(node) {
         case "paragraph":
             var inline = InlineBuilder()
             try readInlines(of: node, into: &inline)
-            if inline.attachments.count == 1, inline.text == TextAttachment.character {
+            let alone = inline.attachments.count == 1 && inline.text == TextAttachment.character
+            if alone, displayFormulas.contains(inline.attachments[0].id) {
+                try addDisplayFormula(inline, line: line)
+            } else if alone, blockAlignment == nil {
+                // An image alone in a paragraph is a block, unless an element aligns it.
                 let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
                 try add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
             } else {
@@ -167,7 +181,7 @@ struct MarkdownReader {
                 var inline = InlineBuilder()
                 appendFormula(literal, display: true, line: line + 1, column: nil, into: &inline)
                 if inline.attachments.count == 1 {
-                    try add(.blockAttachment, text: TextAttachment.character, attachments: [inline.attachments[0].at(offset: 0, isBlock: true)], line: line)
+                    try addDisplayFormula(inline, line: line)
                 } else {
                     try addCode(literal, language: nil, line: line, firstCodeLine: line + (fenced ? 1 : 0))
                 }
@@ -179,9 +193,9 @@ struct MarkdownReader {
         case "block_quote":
             let first = paragraphs.count
             defer { endBlock(from: first) { $0.quotes += 1 } }
-            // A `<details>` opened in the quote ends with it, as the HTML element would.
-            let outerDetails = hiddenDetails
-            defer { hiddenDetails = outerDetails }
+            // An element opened in the quote ends with it, as the HTML element would.
+            let outerElements = openElements
+            defer { openElements = outerElements }
             quoteDepth += 1
             if let alert = takeAlertMarker(node) {
                 alerts.append((alert, quoteDepth))
@@ -302,7 +316,6 @@ struct MarkdownReader {
             if listDepth == 0 { endBlock(from: first) { $0.list = true } }
         }
         let ordered = cmark_node_get_list_type(list) == CMARK_ORDERED_LIST
-        let delimiter = cmark_node_get_list_delim(list) == CMARK_PAREN_DELIM ? ")" : "."
         var number = Int(cmark_node_get_list_start(list))
         let bullets = ["•", "◦", "▪"]
         listDepth += 1
@@ -312,12 +325,13 @@ struct MarkdownReader {
             if typeName(item) == "tasklist" {
                 pendingMarker = cmark_gfm_extensions_get_tasklist_item_checked(item) ? "☑" : "☐"
             } else {
-                pendingMarker = ordered ? "\(number)\(delimiter)" : bullets[(listDepth - 1) % bullets.count]
+                // `7)` shows as `7.`: GitHub draws the list as HTML, whose numbers end in a full stop.
+                pendingMarker = ordered ? "\(number)." : bullets[(listDepth - 1) % bullets.count]
             }
-            // A `<details>` opened in the item ends with it, as the HTML element would.
-            let outerDetails = hiddenDetails
+            // An element opened in the item ends with it, as the HTML element would.
+            let outerElements = openElements
             try readBlocks(of: item)
-            hiddenDetails = outerDetails
+            openElements = outerElements
             pendingMarker = nil
             number += 1
             child = cmark_node_next(item)
@@ -415,6 +429,20 @@ struct MarkdownReader {
         return .listItem(marker: pendingMarker)
     }
 
+    /// A paragraph style over a paragraph of `length` bytes: how its lines sit, how far it is indented.
+    static func paragraphStyle(alignment: TextAlignment, indent: Double = 0, length: Int) -> AttributeRun {
+        let style = ParagraphStyle()
+        style.alignment = alignment
+        style.firstLineHeadIndent = indent
+        style.headIndent = indent
+        return AttributeRun(range: 0..<max(length, 1), attributes: [NSAttributedString.Key.paragraphStyle.rawValue: .paragraphStyle(style.values)])
+    }
+
+    /// A display formula alone in its paragraph, centred as GitHub sets it.
+    private mutating func addDisplayFormula(_ inline: InlineBuilder, line: Int) throws {
+        try add(listKind(or: .body), inline: inline, line: line, extra: [Self.paragraphStyle(alignment: .center, length: inline.text.utf8.count)])
+    }
+
     mutating func add(_ kind: ParagraphKind, inline: InlineBuilder, line: Int, extra: [AttributeRun] = []) throws {
         try add(kind, text: inline.text, runs: inline.runs, attachments: inline.attachments, line: line, extra: extra)
     }
@@ -448,6 +476,17 @@ struct MarkdownReader {
             copy.range = run.range.lowerBound..<upper
             return copy
         }
+        // Inside `<div align>`, prose and headings take its alignment (tables and code keep theirs).
+        var extra = extra
+        var aligns = true
+        switch kind {
+        case .tableRow, .codeBlock, .thematicBreak: aligns = false
+        default: break
+        }
+        if aligns, let alignment = blockAlignment,
+           !extra.contains(where: { $0.attributes[NSAttributedString.Key.paragraphStyle.rawValue] != nil }) {
+            extra.append(Self.paragraphStyle(alignment: alignment, length: textLength))
+        }
         // Inside an alert, every paragraph says which bar is the alert's, and in what colour.
         let alert = alerts.last.map { [AttributeRun(range: 0..<max(textLength, 1), attributes: [
             Alert.barKey: .color($0.alert.color), Alert.levelKey: .number(Double($0.level))])] } ?? []
@@ -472,7 +511,7 @@ struct MarkdownReader {
     private mutating func readInline(_ node: OpaquePointer, into inline: inout InlineBuilder) throws {
         switch typeName(node) {
         case "text":
-            if math == nil { inline.append(cString: cmark_node_get_literal(node)) } else { appendMathText(string(cmark_node_get_literal(node)), into: &inline) }
+            if math == nil { inline.append(collapsingSpaces: cmark_node_get_literal(node)) } else { appendMathText(string(cmark_node_get_literal(node)), into: &inline) }
         case "html_inline":
             let (line, column) = position(of: node)
             try readInlineTag(source(cmark_node_get_literal(node)), line: line, column: column, into: &inline)
@@ -560,18 +599,20 @@ struct MarkdownReader {
         for scalar in text.unicodeScalars {
             if mathSkip > 0 { mathSkip -= 1; continue }
             guard let span = math?.span(marker: scalar) else { plain.unicodeScalars.append(scalar); continue }
-            if !plain.isEmpty { inline.append(plain); plain = "" }
+            if !plain.isEmpty { inline.append(collapsingSpaces: plain); plain = "" }
             mathSkip = MathSpans.placeholderLength(span)
             appendFormula(span.tex, display: span.display, line: span.line + lineOffset, column: span.column, into: &inline)
         }
-        if !plain.isEmpty { inline.append(plain) }
+        if !plain.isEmpty { inline.append(collapsingSpaces: plain) }
     }
 
     mutating func appendFormula(_ tex: String, display: Bool, line: Int, column: Int?, into inline: inout InlineBuilder) {
         ordinals["math", default: 0] += 1
-        switch MathTypesetter.typeset(tex, size: display ? 17 : 15) {
+        switch MathTypesetter.typeset(tex, size: display ? 17 : 15, display: display) {
         case .success(let typeset):
-            inline.append(attachment: .math(tex, typeset, ordinal: ordinals["math"]!, isBlock: display))
+            let attachment = TextAttachment.math(tex, typeset, ordinal: ordinals["math"]!, isBlock: display)
+            if display { displayFormulas.insert(attachment.id) }
+            inline.append(attachment: attachment)
         case .failure(let problem):
             let place = [fileName, String(line), column.map(String.init)].compactMap { $0 }.joined(separator: ":")
             warnings.append("\(place): warning: math: \(problem.reason); drawn as its source")

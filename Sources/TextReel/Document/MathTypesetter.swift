@@ -14,11 +14,12 @@ enum MathTypesetter {
         var path: String
     }
 
-    /// The formula typeset at `size` points, or why it cannot be.
-    static func typeset(_ tex: String, size: Double) -> Result<Typeset, Problem> {
+    /// The formula typeset at `size` points, or why it cannot be; `display`: set as a display
+    /// formula (`$$…$$`), its fractions full size.
+    static func typeset(_ tex: String, size: Double, display: Bool = false) -> Result<Typeset, Problem> {
         // A line break is a space to TeX; mathtext takes none.
         let tex = tex.split(whereSeparator: \.isNewline).joined(separator: " ")
-        guard let reply = PythonHelper.shared.exchange(["math": tex, "size": size]) else {
+        guard let reply = PythonHelper.shared.exchange(["math": tex, "size": size, "display": display]) else {
             return .failure(Problem(reason: "no TeX math engine (Debian's python3-matplotlib) is installed"))
         }
         guard reply["ok"] as? Bool == true, let width = reply["width"] as? Double, let height = reply["height"] as? Double,

@@ -187,6 +187,37 @@ def packed(spans):
     # as JSON arrays cost seconds to read back into Swift.
     return ' '.join('%d %d %s' % (s[0], s[1], s[2]) for s in spans)
 
+# TeX that MathJax (GitHub's engine) reads and mathtext lacks, as mathtext writes it.
+math_macros = {'le': r'\leq', 'ge': r'\geq', 'lt': '<', 'gt': '>', 'lVert': r'\Vert', 'rVert': r'\Vert',
+               'lvert': '|', 'rvert': '|', 'land': r'\wedge', 'lor': r'\vee', 'lnot': r'\neg',
+               'iff': r'\Leftrightarrow', 'implies': r'\Rightarrow', 'gets': r'\leftarrow',
+               'setminus': r'\backslash', 'boldsymbol': r'\mathbf', 'tfrac': r'\frac', 'bmod': r'\ \mathrm{mod}\ ',
+               'displaystyle': '', 'textstyle': '', 'big': '', 'Big': '', 'bigg': '', 'Bigg': '',
+               'bigl': '', 'bigr': '', 'Bigl': '', 'Bigr': '', 'biggl': '', 'biggr': '', 'Biggl': '', 'Biggr': ''}
+def math_source(tex, display):
+    import re
+    def words(command):
+        return lambda m: command + '{' + m.group(1).replace(' ', r'\ ') + '}'
+    if display:
+        # A display formula's own fractions are full size (TeX's display style); those inside
+        # them, or in scripts, stay small.
+        out, depth, k = [], 0, 0
+        while k < len(tex):
+            token = re.match(r'\\[A-Za-z]+|\\.|.', tex[k:], re.S).group(0)
+            k += len(token)
+            if token == '{': depth += 1
+            elif token == '}': depth -= 1
+            elif token == r'\frac' and depth == 0: token = r'\dfrac'
+            out.append(token)
+        tex = ''.join(out)
+    tex = re.sub(r'\\(?:text|textrm|textnormal|textup|mbox)\s*\{([^{}]*)\}', words(r'\mathrm'), tex)
+    tex = re.sub(r'\\textbf\s*\{([^{}]*)\}', words(r'\mathbf'), tex)
+    tex = re.sub(r'\\textit\s*\{([^{}]*)\}', words(r'\mathit'), tex)
+    tex = re.sub(r'\\pmod\s*\{([^{}]*)\}', lambda m: r'\ (\mathrm{mod}\ ' + m.group(1) + ')', tex)
+    tex = tex.replace(r'\operatorname*', r'\operatorname')
+    tex = re.sub(r'\\([A-Za-z]+)', lambda m: math_macros.get(m.group(1), m.group(0)), tex)
+    return tex
+
 math_tools = None
 def math(request):
     """TeX math as one path in points (origin at the box's left end of the baseline, y up), with
@@ -200,7 +231,7 @@ def math(request):
         from matplotlib.mathtext import MathTextParser
         math_tools = (TextToPath(), MathTextParser('path'), FontProperties)
     to_path, parser, properties = math_tools
-    tex = '$' + request['math'] + '$'
+    tex = '$' + math_source(request['math'], request.get('display', False)) + '$'
     prop = properties(size=request['size'])
     width, height, depth, _, _ = parser.parse(tex, dpi=72, prop=prop)
     vertices, codes = to_path.get_text_path(prop, tex, ismath=True)

@@ -20,8 +20,8 @@ public struct Theme: Hashable, Sendable {
     public var bodySize = 15.0
     /// Code block text size, in points.
     public var codeSize = 13.0
-    /// Heading sizes for levels 1 to 6, in points.
-    public var headingSizes = [28.0, 23.0, 19.0, 17.0, 15.0, 14.0]
+    /// Heading sizes for levels 1 to 6, in points: level 4 is the body's size, 5 and 6 below it, as on GitHub.
+    public var headingSizes = [28.0, 23.0, 19.0, 15.0, 13.0, 12.75]
     /// Extra space between lines, as a fraction of the font size.
     public var lineSpacing = 0.3
     /// Space between the container's edges and the text.
@@ -314,7 +314,11 @@ struct BlockStyle {
         quoteStep = theme.quoteIndent * squeeze
         families = theme.bodyFamilies
         size = theme.bodySize
-        color = paragraph.quoteDepth > 0 ? theme.secondaryText : theme.text
+        // A quote's text is muted; an alert's is not (GitHub gives alerts `color: inherit`), but
+        // a quote inside an alert is.
+        var alertLevel = 0
+        if case .number(let level)? = paragraph.attributes(at: 0)[Alert.levelKey] { alertLevel = Int(level) }
+        color = paragraph.quoteDepth > alertLevel ? theme.secondaryText : theme.text
         spacingBefore = 0
         spacingAfter = theme.paragraphSpacing
         leftIndent = theme.insets.left + quoteIndent + listIndent
@@ -323,6 +327,8 @@ struct BlockStyle {
         case .heading(let level):
             size = theme.headingSizes[min(max(level, 1), 6) - 1]
             bold = true
+            // GitHub mutes the smallest heading.
+            if level >= 6 { color = theme.secondaryText }
             spacingBefore = level <= 2 ? 14 : 8
             spacingAfter = level <= 2 ? 10 : 6
         case .listItem(let marker):
