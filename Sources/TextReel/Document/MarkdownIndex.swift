@@ -403,7 +403,8 @@ struct MarkdownScan: @unchecked Sendable {
             b = k
             while b > a, self[b - 1] == 0x20 || self[b - 1] == 0x09 { b -= 1 }
         }
-        if (a..<b).contains(where: { MarkdownScan.inlineSyntax[Int(self[$0])] != 0 }) {
+        // A run of spaces or a tab is one space in the read text (as HTML sets it): not the source's bytes.
+        if (a..<b).contains(where: { MarkdownScan.inlineSyntax[Int(self[$0])] != 0 || self[$0] == 0x09 || (self[$0] == 0x20 && self[$0 + 1] == 0x20) }) {
             current.styledHeadings = true
         } else {
             current.plainHeadings.append((count, a..<b))

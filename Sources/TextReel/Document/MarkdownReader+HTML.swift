@@ -100,7 +100,7 @@ extension MarkdownReader {
             } else if let k = opened.lastIndex(where: { $0.name == tag.name }) {
                 opened.remove(at: k)
             } else if let k = openElements.lastIndex(where: { $0.name == tag.name }) {
-                openElements.removeSubrange(k...)
+                openElements.removeLast(openElements.count - k)
             }
         }
         openElements += opened

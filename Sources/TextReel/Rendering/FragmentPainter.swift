@@ -26,10 +26,26 @@ struct FragmentPainter {
         cairo_restore(cr)
         guard !paragraph.kind.isThematicBreak else { return }
         if style.isCode { drawContinuationMarkers(fragment, style: style, in: cr) }
+        let layouts = shaped.cells.isEmpty ? [(shaped.layout, shaped.layoutOrigin)] : shaped.cells
+        for (box, origin) in layouts { drawCodeSpans(of: box, at: origin, in: cr) }
         Paint.setColor(cr, style.color)
-        for (box, origin) in shaped.cells.isEmpty ? [(shaped.layout, shaped.layoutOrigin)] : shaped.cells {
+        for (box, origin) in layouts {
             cairo_move_to(cr, origin.x, origin.y)
             box.show(in: cr)
+        }
+    }
+
+    /// Code spans' backgrounds as GitHub draws `<code>`: under the text, rounded, each box grown
+    /// by the padding its neighbours make room for (`AttributeListBuilder.addRuns`), but not out
+    /// past the text's left edge.
+    private func drawCodeSpans(of box: PangoLayoutBox, at origin: CGPoint, in cr: OpaquePointer) {
+        let padding = AttributeListBuilder.codePadding * 0.9 * theme.bodySize
+        Paint.setColor(cr, theme.codeBackground)
+        for span in box.codeSpanBoxes() {
+            let left = max(span.minX - padding, 0)
+            let rect = CGRect(x: origin.x + left, y: origin.y + span.minY, width: span.maxX + padding - left, height: span.height)
+            Paint.roundedRect(cr, rect, radius: 4)
+            cairo_fill(cr)
         }
     }
 

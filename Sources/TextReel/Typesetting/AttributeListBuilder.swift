@@ -19,7 +19,29 @@ final class AttributeListBuilder {
         pango_attr_list_insert(list, attribute)
     }
 
-    func addRuns(_ runs: [StyledRun], theme: Theme) {
+    /// The background alpha that marks a code span's background: Pango leaves it undrawn (at
+    /// 1/65535 it changes no pixel), and `CodeSpanBackgrounds` draws it padded, with round corners.
+    static let codeBackgroundAlpha: guint16 = 1
+
+    /// A code span's padding on each side, as a share of the code font's size: GitHub's is 0.4em,
+    /// less here, as the room a neighbour makes on its side also shows on its other side.
+    static let codePadding = 0.25
+
+    /// `text`: the runs' text (UTF-8), so that a code span's neighbours make room for its padding.
+    func addRuns(_ runs: [StyledRun], text: String, theme: Theme) {
+        let utf8 = Array(text.utf8)
+        // Room for a code span's padding: the character on each side of it is spaced by twice
+        // the padding (Pango puts half of a run's letter spacing before it, half after).
+        let room = PangoUnits.units(2 * Self.codePadding * 0.9 * theme.bodySize)
+        let codeRanges = runs.filter { $0.style.contains(.code) }.map(\.range)
+        for range in codeRanges {
+            if let before = UTF8Text.characterRange(endingAt: range.lowerBound, in: utf8), !codeRanges.contains(where: { $0.contains(before.lowerBound) }) {
+                add(pango_attr_letter_spacing_new(room), before)
+            }
+            if let after = UTF8Text.characterRange(startingAt: range.upperBound, in: utf8), !codeRanges.contains(where: { $0.contains(after.lowerBound) }) {
+                add(pango_attr_letter_spacing_new(room), after)
+            }
+        }
         for run in runs {
             let r = run.range
             if run.style.contains(.strong) { add(pango_attr_weight_new(PANGO_WEIGHT_BOLD), r) }
@@ -31,6 +53,7 @@ final class AttributeListBuilder {
                 add(pango_attr_font_features_new("liga=0, calt=0"), r)
                 let c = theme.codeBackground
                 add(pango_attr_background_new(channel(c.red), channel(c.green), channel(c.blue)), r)
+                add(pango_attr_background_alpha_new(Self.codeBackgroundAlpha), r)
             }
             if run.style.contains(.raised) {
                 add(pango_attr_scale_new(0.75), r)

@@ -18,6 +18,43 @@ final class PangoLayoutBox {
     /// The first line's baseline, in points from the top.
     var baseline: Double { FontLock.run { PangoUnits.points(pango_layout_get_baseline(layout)) } }
 
+    /// The boxes of the code spans (runs whose background carries
+    /// `AttributeListBuilder.codeBackgroundAlpha`), in points from the layout's top left: one per
+    /// span and line, a span's runs in several fonts joined.
+    func codeSpanBoxes() -> [CGRect] {
+        FontLock.run {
+            var boxes: [(rect: CGRect, baseline: Int32)] = []
+            let iter = pango_layout_get_iter(layout)
+            defer { pango_layout_iter_free(iter) }
+            repeat {
+                guard let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item,
+                      Self.isCodeSpan(item.pointee.analysis.extra_attrs) else { continue }
+                var logical = PangoRectangle()
+                pango_layout_iter_get_run_extents(iter, nil, &logical)
+                let rect = PangoUnits.rect(logical), baseline = pango_layout_iter_get_baseline(iter)
+                if let last = boxes.last, last.baseline == baseline, abs(last.rect.maxX - rect.minX) < 0.01 {
+                    boxes[boxes.count - 1].rect = last.rect.union(rect)
+                } else {
+                    boxes.append((rect, baseline))
+                }
+            } while pango_layout_iter_next_run(iter) != 0
+            return boxes.map(\.rect)
+        }
+    }
+
+    private static func isCodeSpan(_ attributes: UnsafeMutablePointer<GSList>?) -> Bool {
+        var node = attributes
+        while let current = node {
+            if let attribute = current.pointee.data?.assumingMemoryBound(to: PangoAttribute.self),
+               attribute.pointee.klass.pointee.type == PANGO_ATTR_BACKGROUND_ALPHA,
+               UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrInt.self).pointee.value == Int32(AttributeListBuilder.codeBackgroundAlpha) {
+                return true
+            }
+            node = current.pointee.next
+        }
+        return false
+    }
+
     /// Draws the layout with its top-left at the current point of `cr`.
     func show(in cr: OpaquePointer) {
         FontLock.run { pango_cairo_show_layout(cr, layout) }

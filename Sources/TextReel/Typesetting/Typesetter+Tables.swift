@@ -62,7 +62,7 @@ extension Typesetter {
     private func setCell(_ layout: OpaquePointer, text: String, runs: [StyledRun], attachments: [TextAttachment], available: Double) {
         pango_layout_set_text(layout, text, Int32(text.utf8.count))
         let attributes = AttributeListBuilder(shift: 0)
-        attributes.addRuns(runs, theme: theme)
+        attributes.addRuns(runs, text: text, theme: theme)
         attributes.addAttachments(attachments, sizes: attachments.map { attachmentSize($0, available) ?? $0.size })
         pango_layout_set_attributes(layout, attributes.list)
     }

@@ -91,7 +91,7 @@ final class Typesetter {
         if let multiple = set?.lineHeightMultiple, multiple > 0 {
             attributes.add(pango_attr_line_height_new(multiple), 0..<paragraph.text.utf8.count)
         }
-        attributes.addRuns(paragraph.runs, theme: theme)
+        attributes.addRuns(paragraph.runs, text: paragraph.text, theme: theme)
         attributes.addAttributes(paragraph.attributes, theme: theme)
         let sizes = paragraph.attachments.map {
             displayedSize(attachmentSize($0, available) ?? $0.size, available: available)
