@@ -88,8 +88,8 @@ extension MarkdownReader {
     }
 
     /// Follows the start and end tags of `spanningElements` in `html`, in order: an end tag
-    /// closes the latest such element the block opened, else one an earlier block left open (and
-    /// those inside it); what the block opens and leaves open is pushed.
+    /// closes the latest such element the block opened, else one an earlier block left open (with
+    /// those inside it, either way); what the block opens and leaves open is pushed.
     private mutating func updateOpenElements(_ html: String) {
         var opened: [OpenElement] = []
         for tag in HTMLTags(html) where Self.spanningElements.contains(tag.name) {
@@ -98,7 +98,7 @@ extension MarkdownReader {
                 opened.append(OpenElement(name: tag.name, shown: tag.name != "details" || attributes["open"] != nil,
                                           alignment: tag.name == "center" ? .center : Self.alignment(attributes)))
             } else if let k = opened.lastIndex(where: { $0.name == tag.name }) {
-                opened.remove(at: k)
+                opened.removeLast(opened.count - k)
             } else if let k = openElements.lastIndex(where: { $0.name == tag.name }) {
                 openElements.removeLast(openElements.count - k)
             }

@@ -39,7 +39,7 @@ struct FragmentPainter {
     /// by the padding its neighbours make room for (`AttributeListBuilder.addRuns`), but not out
     /// past the text's left edge.
     private func drawCodeSpans(of box: PangoLayoutBox, at origin: CGPoint, in cr: OpaquePointer) {
-        let padding = AttributeListBuilder.codePadding * 0.9 * theme.bodySize
+        let padding = AttributeListBuilder.codePadding(theme)
         Paint.setColor(cr, theme.codeBackground)
         for span in box.codeSpanBoxes() {
             let left = max(span.minX - padding, 0)

@@ -23,16 +23,19 @@ final class AttributeListBuilder {
     /// 1/65535 it changes no pixel), and `CodeSpanBackgrounds` draws it padded, with round corners.
     static let codeBackgroundAlpha: guint16 = 1
 
-    /// A code span's padding on each side, as a share of the code font's size: GitHub's is 0.4em,
-    /// less here, as the room a neighbour makes on its side also shows on its other side.
-    static let codePadding = 0.25
+    /// Code is set this much smaller than the text around it.
+    static let codeScale = 0.9
+
+    /// A code span's padding on each side: a quarter of the code font's size (GitHub's is 0.4em;
+    /// less here, as the room a neighbour makes on its side also shows on its other side).
+    static func codePadding(_ theme: Theme) -> Double { 0.25 * codeScale * theme.bodySize }
 
     /// `text`: the runs' text (UTF-8), so that a code span's neighbours make room for its padding.
     func addRuns(_ runs: [StyledRun], text: String, theme: Theme) {
         let utf8 = Array(text.utf8)
         // Room for a code span's padding: the character on each side of it is spaced by twice
         // the padding (Pango puts half of a run's letter spacing before it, half after).
-        let room = PangoUnits.units(2 * Self.codePadding * 0.9 * theme.bodySize)
+        let room = PangoUnits.units(2 * Self.codePadding(theme))
         let codeRanges = runs.filter { $0.style.contains(.code) }.map(\.range)
         for range in codeRanges {
             if let before = UTF8Text.characterRange(endingAt: range.lowerBound, in: utf8), !codeRanges.contains(where: { $0.contains(before.lowerBound) }) {
@@ -49,7 +52,7 @@ final class AttributeListBuilder {
             if run.style.contains(.strikethrough) { add(pango_attr_strikethrough_new(1), r) }
             if run.style.contains(.code) {
                 add(pango_attr_family_new(theme.monoFamilies), r)
-                add(pango_attr_scale_new(0.9), r)
+                add(pango_attr_scale_new(Self.codeScale), r)
                 add(pango_attr_font_features_new("liga=0, calt=0"), r)
                 let c = theme.codeBackground
                 add(pango_attr_background_new(channel(c.red), channel(c.green), channel(c.blue)), r)
