@@ -18,6 +18,12 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertEqual(doc.paragraphs.map(\.kind.name).suffix(3), ["rule", "list-item", "list-item"])
         XCTAssertEqual(doc.paragraphs.suffix(2).map(\.text), ["Note B. ↩", "Note A. ↩"], "notes in order of first reference")
         XCTAssertEqual(doc.paragraphs.suffix(2).map(\.kind), [.listItem(marker: "1."), .listItem(marker: "2.")])
+        // Set as GitHub sets its footnotes section: small and muted, under a thin line.
+        let theme = Theme()
+        let styles = doc.paragraphs.map { BlockStyle(paragraph: $0, theme: theme, containerWidth: 600) }
+        XCTAssertEqual(doc.paragraphs.map { $0.attributes(at: 0)[MarkdownReader.footnoteKey] != nil }, [false, false, true, true, true])
+        XCTAssertEqual(styles.suffix(2).map(\.color), [theme.secondaryText, theme.secondaryText])
+        XCTAssertLessThan(styles[3].size, styles[0].size)
     }
 
     /// An alert's marker line becomes a title with its icon in the alert's colour, and every

@@ -28,6 +28,10 @@ struct MarkdownReader {
     var pendingDisclosure: (open: Bool, line: Int)?
     /// The ids of display formulas (`$$…$$`): one alone in its paragraph is centred.
     private var displayFormulas: Set<String> = []
+    /// The attribute over every paragraph of a footnote: GitHub sets the notes small and muted.
+    static let footnoteKey = "TextReelFootnote"
+    /// The blocks being read are a footnote's.
+    private var inFootnote = false
     /// Footnote definitions read so far: cmark-gfm puts them at the end, in order of first reference.
     private var footnotes = 0
 
@@ -407,11 +411,13 @@ struct MarkdownReader {
     /// ending in a back-reference (↩), as GitHub shows them.
     private mutating func readFootnote(_ node: OpaquePointer, line: Int) throws {
         footnotes += 1
+        inFootnote = true
         if footnotes == 1 { try add(.thematicBreak, text: "", line: line) }
         let first = paragraphs.count
         listDepth += 1
         pendingMarker = "\(footnotes)."
         try readBlocks(of: node)
+        inFootnote = false
         pendingMarker = nil
         listDepth -= 1
         guard paragraphs.count > first, let last = paragraphs.last, !last.text.isEmpty else { return }
@@ -487,6 +493,7 @@ struct MarkdownReader {
            !extra.contains(where: { $0.attributes[NSAttributedString.Key.paragraphStyle.rawValue] != nil }) {
             extra.append(Self.paragraphStyle(alignment: alignment, length: textLength))
         }
+        if inFootnote { extra.append(AttributeRun(range: 0..<max(textLength, 1), attributes: [Self.footnoteKey: .number(1)])) }
         // Inside an alert, every paragraph says which bar is the alert's, and in what colour.
         let alert = alerts.last.map { [AttributeRun(range: 0..<max(textLength, 1), attributes: [
             Alert.barKey: .color($0.alert.color), Alert.levelKey: .number(Double($0.level))])] } ?? []

@@ -79,8 +79,10 @@ struct FragmentPainter {
             if paragraph.ending.joinsNext { Paint.fill(cr, CGRect(x: box.minX, y: max(box.maxY - 6, box.minY), width: box.width, height: min(6, box.height)), theme.codeBackground) }
         case .thematicBreak:
             let middle = fragment.topMargin + (size.height - fragment.topMargin - fragment.bottomMargin) / 2
-            // GitHub's rule is a bar a quarter of the text size tall.
-            Paint.fill(cr, CGRect(x: box.minX, y: middle.rounded() - 2, width: box.width, height: 4), theme.rule)
+            // GitHub's rule is a bar a quarter of the text size tall; the line over the
+            // footnotes is a thin border.
+            let height = paragraph.attributes(at: 0)[MarkdownReader.footnoteKey] == nil ? 4.0 : 1
+            Paint.fill(cr, CGRect(x: box.minX, y: (middle - height / 2).rounded(), width: box.width, height: height), theme.rule)
         case .tableRow(let row):
             if let table = fragment.shaped?.table { drawTableRow(row, table, width: fragment.containerWidth, in: cr) }
         case .heading(let level) where level <= 2:

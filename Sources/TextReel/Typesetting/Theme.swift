@@ -316,9 +316,14 @@ struct BlockStyle {
         size = theme.bodySize
         // A quote's text is muted; an alert's is not (GitHub gives alerts `color: inherit`), but
         // a quote inside an alert is.
+        let head = paragraph.attributes(at: 0)
         var alertLevel = 0
-        if case .number(let level)? = paragraph.attributes(at: 0)[Alert.levelKey] { alertLevel = Int(level) }
+        if case .number(let level)? = head[Alert.levelKey] { alertLevel = Int(level) }
         color = paragraph.quoteDepth > alertLevel ? theme.secondaryText : theme.text
+        // The notes at the end are small and muted, as GitHub sets its footnotes section (the
+        // size below).
+        let isFootnote = head[MarkdownReader.footnoteKey] != nil
+        if isFootnote { color = theme.secondaryText }
         spacingBefore = 0
         spacingAfter = theme.paragraphSpacing
         leftIndent = theme.insets.left + quoteIndent + listIndent
@@ -355,6 +360,7 @@ struct BlockStyle {
         case .body, .blockAttachment:
             break
         }
+        if isFootnote, !isCode { size *= 0.8 }
     }
 }
 
