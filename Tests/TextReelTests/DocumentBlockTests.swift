@@ -177,6 +177,17 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertNil(alignment(3), "the div ends at its end tag")
     }
 
+    /// An `<img align="right">` alone in its block (a README's logo) sits at the right margin;
+    /// one without `align` stays a block at the left.
+    func testAnImageAlignedRightSitsAtTheRightMargin() throws {
+        let doc = try TextDocument(markdown: "<img src=\"https://example.com/logo.png\" align=\"right\" width=\"64\" height=\"64\">\n\n<img src=\"https://example.com/b.png\" width=\"64\" height=\"64\">\n\nText.\n")
+        XCTAssertEqual(doc.paragraphs.map(\.kind), [.body, .blockAttachment, .body])
+        guard case .paragraphStyle(let style)? = doc.paragraphs[0].attributes(at: 0)[NSAttributedString.Key.paragraphStyle.rawValue] else {
+            return XCTFail("the logo's paragraph is aligned")
+        }
+        XCTAssertEqual(style.alignment, .right)
+    }
+
     /// Prose is set as HTML sets it (GitHub's page): runs of spaces are one, none starts a line
     /// after a break; code spans keep theirs. `</br>` is a break, `7)` numbers show as `7.`, a
     /// `<pre>`'s first line break is not text, a `<br>` between blocks is a blank line, and a
