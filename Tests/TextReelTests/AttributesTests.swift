@@ -86,10 +86,10 @@ final class AttributesTests: XCTestCase {
         XCTAssertGreaterThan(red, 50, "the foreground colour is drawn")
     }
 
-    /// A code span's background reaches past its text on both sides (GitHub's padding), and its
-    /// neighbours make room for it: the space before keeps a gap of the page's background.
+    /// A code span's background reaches past its text on both sides (GitHub's padding), and the
+    /// spaces beside it make room for it: the space before keeps a gap of the page's background.
     func testCodeSpansArePadded() throws {
-        let view = TextView(document: try TextDocument(markdown: "See `sed`, then more."), viewportSize: CGSize(width: 400, height: 100))
+        let view = TextView(document: try TextDocument(markdown: "See `sed` then more."), viewportSize: CGSize(width: 400, height: 100))
         let frame = try view.renderFrame()
         let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
         let line = fragment.textLineFragments[0]
@@ -102,7 +102,7 @@ final class AttributesTests: XCTestCase {
             return abs(Int(p.red) - Int(code.red * 255)) < 3 && abs(Int(p.green) - Int(code.green * 255)) < 3 && abs(Int(p.blue) - Int(code.blue * 255)) < 3
         }
         XCTAssertTrue(isCode(start - 2), "padding before the code text")
-        XCTAssertTrue(isCode(end + 1), "padding after it")
+        XCTAssertTrue(isCode(end + 2), "padding after it")
         let gap = frame.pixel(x: start - 6, y: y)
         XCTAssertEqual(gap.red, UInt8(page.red * 255), "the space before the span keeps the page's colour")
     }

@@ -36,15 +36,14 @@ struct FragmentPainter {
     }
 
     /// Code spans' backgrounds as GitHub draws `<code>`: under the text, rounded, each box grown
-    /// by the padding its neighbours make room for (`AttributeListBuilder.addRuns`), but not out
-    /// past the text's left edge.
+    /// by a padding where a space beside it made room (`AttributeListBuilder.addRuns`) or into
+    /// the margin at a line's edge, and by a hair against a letter or punctuation.
     private func drawCodeSpans(of box: PangoLayoutBox, at origin: CGPoint, in cr: OpaquePointer) {
-        let padding = AttributeListBuilder.codePadding(theme)
+        let padding = AttributeListBuilder.codePadding(theme), hair = 1.0
         Paint.setColor(cr, theme.codeBackground)
         for span in box.codeSpanBoxes() {
-            let left = max(span.minX - padding, 0)
-            let rect = CGRect(x: origin.x + left, y: origin.y + span.minY, width: span.maxX + padding - left, height: span.height)
-            Paint.roundedRect(cr, rect, radius: 4)
+            let left = span.rect.minX - (span.padsBefore ? padding : hair), right = span.rect.maxX + (span.padsAfter ? padding : hair)
+            Paint.roundedRect(cr, CGRect(x: origin.x + left, y: origin.y + span.rect.minY, width: right - left, height: span.rect.height), radius: 4)
             cairo_fill(cr)
         }
     }

@@ -29,20 +29,4 @@ enum UTF8Text {
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return false }
         return memchr(base, Int32(byte), bytes.count) != nil
     }
-
-    /// The bytes of the Unicode scalar that ends at `offset` in `utf8`, nil at the start.
-    static func characterRange(endingAt offset: Int, in utf8: [UInt8]) -> Range<Int>? {
-        guard offset > 0, offset <= utf8.count else { return nil }
-        var start = offset - 1
-        while start > 0, utf8[start] & 0xC0 == 0x80 { start -= 1 }
-        return start..<offset
-    }
-
-    /// The bytes of the Unicode scalar that starts at `offset` in `utf8`, nil at the end.
-    static func characterRange(startingAt offset: Int, in utf8: [UInt8]) -> Range<Int>? {
-        guard offset >= 0, offset < utf8.count else { return nil }
-        var end = offset + 1
-        while end < utf8.count, utf8[end] & 0xC0 == 0x80 { end += 1 }
-        return offset..<end
-    }
 }

@@ -33,16 +33,14 @@ final class AttributeListBuilder {
     /// `text`: the runs' text (UTF-8), so that a code span's neighbours make room for its padding.
     func addRuns(_ runs: [StyledRun], text: String, theme: Theme) {
         let utf8 = Array(text.utf8)
-        // Room for a code span's padding: the character on each side of it is spaced by twice
-        // the padding (Pango puts half of a run's letter spacing before it, half after).
+        // Room for a code span's padding: a space beside it is widened by twice the padding
+        // (Pango puts half of a run's letter spacing before it, half after, so half of it shows
+        // on the space's far side). A letter or punctuation mark beside it is left alone: spaced,
+        // it would show a gap on its other side, inside a word or after a comma.
         let room = PangoUnits.units(2 * Self.codePadding(theme))
-        let codeRanges = runs.filter { $0.style.contains(.code) }.map(\.range)
-        for range in codeRanges {
-            if let before = UTF8Text.characterRange(endingAt: range.lowerBound, in: utf8), !codeRanges.contains(where: { $0.contains(before.lowerBound) }) {
-                add(pango_attr_letter_spacing_new(room), before)
-            }
-            if let after = UTF8Text.characterRange(startingAt: range.upperBound, in: utf8), !codeRanges.contains(where: { $0.contains(after.lowerBound) }) {
-                add(pango_attr_letter_spacing_new(room), after)
+        for range in runs.filter({ $0.style.contains(.code) }).map(\.range) {
+            for space in [range.lowerBound - 1, range.upperBound] where space >= 0 && space < utf8.count && utf8[space] == 0x20 {
+                add(pango_attr_letter_spacing_new(room), space..<space + 1)
             }
         }
         for run in runs {

@@ -18,27 +18,51 @@ final class PangoLayoutBox {
     /// The first line's baseline, in points from the top.
     var baseline: Double { FontLock.run { PangoUnits.points(pango_layout_get_baseline(layout)) } }
 
+    /// A code span's box on one line, in points from the layout's top left, and whether its
+    /// background may reach past it on each side: at a line's edge, or where a space (spaced to
+    /// make room, `AttributeListBuilder.addRuns`) is beside it.
+    struct CodeSpanBox {
+        var rect: CGRect
+        var padsBefore: Bool
+        var padsAfter: Bool
+    }
+
     /// The boxes of the code spans (runs whose background carries
-    /// `AttributeListBuilder.codeBackgroundAlpha`), in points from the layout's top left: one per
-    /// span and line, a span's runs in several fonts joined.
-    func codeSpanBoxes() -> [CGRect] {
+    /// `AttributeListBuilder.codeBackgroundAlpha`): one per span and line, a span's runs in
+    /// several fonts joined.
+    func codeSpanBoxes() -> [CodeSpanBox] {
         FontLock.run {
-            var boxes: [(rect: CGRect, baseline: Int32)] = []
+            let text = pango_layout_get_text(layout)!
+            let length = Int(strlen(text))
+            func isSpace(_ index: Int) -> Bool { index >= 0 && index < length && text[index] == 0x20 }
+            var boxes: [(box: CodeSpanBox, baseline: Int32, end: Int)] = []
             let iter = pango_layout_get_iter(layout)
             defer { pango_layout_iter_free(iter) }
+            var opensLine = true, lastWasSpan = false
             repeat {
-                guard let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item,
-                      Self.isCodeSpan(item.pointee.analysis.extra_attrs) else { continue }
+                guard let run = pango_layout_iter_get_run_readonly(iter), let item = run.pointee.item else {
+                    // A line's end: a span just before it may pad into the margin.
+                    if lastWasSpan { boxes[boxes.count - 1].box.padsAfter = true }
+                    opensLine = true
+                    lastWasSpan = false
+                    continue
+                }
+                defer { opensLine = false }
+                lastWasSpan = Self.isCodeSpan(item.pointee.analysis.extra_attrs)
+                guard lastWasSpan else { continue }
                 var logical = PangoRectangle()
                 pango_layout_iter_get_run_extents(iter, nil, &logical)
                 let rect = PangoUnits.rect(logical), baseline = pango_layout_iter_get_baseline(iter)
-                if let last = boxes.last, last.baseline == baseline, abs(last.rect.maxX - rect.minX) < 0.01 {
-                    boxes[boxes.count - 1].rect = last.rect.union(rect)
+                let start = Int(item.pointee.offset), end = start + Int(item.pointee.length)
+                if let last = boxes.last, last.baseline == baseline, last.end == start {
+                    boxes[boxes.count - 1].box.rect = last.box.rect.union(rect)
+                    boxes[boxes.count - 1].box.padsAfter = isSpace(end)
+                    boxes[boxes.count - 1].end = end
                 } else {
-                    boxes.append((rect, baseline))
+                    boxes.append((CodeSpanBox(rect: rect, padsBefore: opensLine || isSpace(start - 1), padsAfter: isSpace(end)), baseline, end))
                 }
             } while pango_layout_iter_next_run(iter) != 0
-            return boxes.map(\.rect)
+            return boxes.map(\.box)
         }
     }
 
