@@ -194,7 +194,7 @@ final class DocumentBlockTests: XCTestCase {
     /// definition list's terms are bold italic, its descriptions plain and indented.
     func testWhiteSpaceAndSmallHTMLFormsAsBrowsersShowThem() throws {
         let doc = try TextDocument(markdown: """
-        One sentence.  Two spaces.\tA tab, `code  kept`.
+        One sentence.  Two spaces.\tA tab, `code  kept`, <small>small print</small>.
 
         Line one.</br>  Line two
 
@@ -212,7 +212,8 @@ final class DocumentBlockTests: XCTestCase {
           <dd>Print more output.</dd>
         </dl>
         """)
-        XCTAssertEqual(doc.paragraphs.map(\.text), ["One sentence. Two spaces. A tab, code  kept.", "Line one.\u{2028}Line two",
+        XCTAssertEqual(doc.paragraphs[0].runs.last?.style, .small, "<small> is smaller")
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["One sentence. Two spaces. A tab, code  kept, small print.", "Line one.\u{2028}Line two",
                                                     "seven", "eight", "first\nsecond", "", "--verbose", "Print more output."])
         XCTAssertEqual(doc.paragraphs[2].kind, .listItem(marker: "7."))
         XCTAssertEqual(doc.paragraphs[6].runs.map(\.style), [[.strong, .emphasis]])

@@ -24,6 +24,7 @@ extension MarkdownReader {
         case "sup": .raised
         case "ins", "u": .underline
         case "mark": .marked
+        case "small": .small
         default: nil
         }
     }

@@ -63,6 +63,8 @@ public struct InlineStyle: OptionSet, Hashable, Sendable {
     public static let underline = InlineStyle(rawValue: 1 << 7)
     /// Highlighted as by a marker pen (`<mark>`).
     public static let marked = InlineStyle(rawValue: 1 << 8)
+    /// Smaller than the text around it (`<small>`).
+    public static let small = InlineStyle(rawValue: 1 << 9)
 }
 
 /// A styled run over a paragraph's text, in UTF-8 byte offsets (Pango's unit).
