@@ -105,7 +105,13 @@ extension TextParagraph {
     }
 
     /// The text with its attribute runs and links, in UTF-16 offsets as Foundation counts.
-    public var attributedString: NSAttributedString {
+    public var attributedString: NSAttributedString { mutableAttributedString() }
+
+    /// The same, made afresh for a caller that adds to it. Callers add to this rather than copy
+    /// an attributed string: a copy (`NSMutableAttributedString(attributedString:)`) shares the
+    /// original's attribute dictionaries, and adding to copies of short-lived strings crashed
+    /// now and then inside CoreFoundation's run array, comparing a dictionary that was gone.
+    func mutableAttributedString() -> NSMutableAttributedString {
         let result = NSMutableAttributedString(string: text)
         for run in runs where run.link != nil {
             if let range = Self.utf16Range(of: run.range, in: text) { result.addAttribute(.link, value: run.link!, range: range) }

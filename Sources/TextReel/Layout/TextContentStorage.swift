@@ -91,7 +91,7 @@ public final class TextStorage {
         guard let (first, firstOffset) = manager.offsets.paragraph(containing: range.location) else { return result }
         var index = first, skip = firstOffset, remaining = range.length
         while remaining > 0, index < manager.paragraphCount {
-            let whole = NSMutableAttributedString(attributedString: manager.document.paragraphs[index].attributedString)
+            let whole = manager.document.paragraphs[index].mutableAttributedString()
             if index < manager.paragraphCount - 1 { whole.append(NSAttributedString(string: "\n")) }
             let take = min(whole.length - skip, remaining)
             guard take > 0 else { break }

@@ -70,7 +70,7 @@ public struct TextLineFragment: Hashable, @unchecked Sendable {
     /// Pango drew it in (fallbacks included), as TextKit's line fragments carry the fonts they
     /// were set in (`NSTextLineFragment.attributedString`).
     public var attributedString: NSAttributedString {
-        let string = NSMutableAttributedString(attributedString: paragraph.attributedString)
+        let string = paragraph.mutableAttributedString()
         for (bytes, font) in shaped?.fonts() ?? [] {
             if let range = TextParagraph.utf16Range(of: bytes, in: text) { string.addAttribute(.font, value: font, range: range) }
         }
