@@ -20,7 +20,7 @@ final class AttributeListBuilder {
     }
 
     /// The background alpha that marks a code span's background: Pango leaves it undrawn (at
-    /// 1/65535 it changes no pixel), and `CodeSpanBackgrounds` draws it padded, with round corners.
+    /// 1/65535 it changes no pixel), and `FragmentPainter` draws it padded, with round corners.
     static let codeBackgroundAlpha: guint16 = 1
 
     /// Code is set this much smaller than the text around it.
