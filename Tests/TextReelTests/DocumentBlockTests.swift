@@ -177,15 +177,25 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertNil(alignment(3), "the div ends at its end tag")
     }
 
-    /// An `<img align="right">` alone in its block (a README's logo) sits at the right margin;
-    /// one without `align` stays a block at the left.
+    /// An `<img align="right">` alone in its block, or starting a paragraph (a README's logo),
+    /// sits on a line of its own at the right margin, above the text GitHub floats it beside; one
+    /// without `align` stays a block at the left.
     func testAnImageAlignedRightSitsAtTheRightMargin() throws {
-        let doc = try TextDocument(markdown: "<img src=\"https://example.com/logo.png\" align=\"right\" width=\"64\" height=\"64\">\n\n<img src=\"https://example.com/b.png\" width=\"64\" height=\"64\">\n\nText.\n")
-        XCTAssertEqual(doc.paragraphs.map(\.kind), [.body, .blockAttachment, .body])
-        guard case .paragraphStyle(let style)? = doc.paragraphs[0].attributes(at: 0)[NSAttributedString.Key.paragraphStyle.rawValue] else {
-            return XCTFail("the logo's paragraph is aligned")
+        let doc = try TextDocument(markdown: """
+        <img src="https://example.com/logo.png" align="right" width="64" height="64">
+
+        <img src="https://example.com/b.png" width="64" height="64">
+
+        <p><img src="https://example.com/c.png" align="right" width="64" height="64">Intro beside it.</p>
+        """)
+        XCTAssertEqual(doc.paragraphs.map(\.kind), [.body, .blockAttachment, .body, .body])
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["\u{FFFC}", "\u{FFFC}", "\u{FFFC}", "Intro beside it."])
+        for k in [0, 2] {
+            guard case .paragraphStyle(let style)? = doc.paragraphs[k].attributes(at: 0)[NSAttributedString.Key.paragraphStyle.rawValue] else {
+                return XCTFail("the logo's paragraph is aligned")
+            }
+            XCTAssertEqual(style.alignment, .right)
         }
-        XCTAssertEqual(style.alignment, .right)
     }
 
     /// Prose is set as HTML sets it (GitHub's page): runs of spaces are one, none starts a line

@@ -242,9 +242,13 @@ extension MarkdownReader {
             block.spaced = true
             block.breaks += 1
         case "img":
+            let float = attributes["align"]?.lowercased()
             try appendImage(attributes, line: block.line, column: nil, into: &block.inline)
             block.spaced = false
-            if attributes["align"]?.lowercased() == "right" { block.floatsRight = true }
+            if float == "right" { block.floatsRight = true }
+            // A floated image that starts its paragraph (a README's logo, its text after it): a
+            // line of its own at its side, above the text GitHub sets beside it.
+            if float == "right" || float == "left", block.inline.text == TextAttachment.character { try block.flush(into: &self) }
         case "picture":
             // The `<img>` is what shows where no `<source>` is chosen (TextReel picks none: their
             // media queries ask about a screen it does not have). libxml2's HTML parser does not
