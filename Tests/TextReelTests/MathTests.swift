@@ -67,6 +67,15 @@ final class MathTests: XCTestCase {
         XCTAssertTrue(document.warnings[0].hasPrefix("<markdown>:1:10: warning: math:"), document.warnings[0])
     }
 
+    /// A display formula over lines inside a quote is typeset without the quote's markers that
+    /// begin its lines (they were drawn as "> a² + b² >"), and stays in the quote.
+    func testAFormulaInAQuoteLeavesTheQuoteMarkersOut() throws {
+        let quoted = try TextDocument(markdown: "> Text:\n>\n> $$\n> a^2 + b^2\n> $$\n"), plain = try TextDocument(markdown: "$$\na^2 + b^2\n$$\n")
+        XCTAssertEqual(quoted.paragraphs.map(\.quoteDepth), [1, 1])
+        XCTAssertEqual(quoted.paragraphs[1].attachments.first?.size, plain.paragraphs[0].attachments.first?.size, "no '>' typeset")
+        XCTAssertEqual(MathTypesetter.withoutQuoteMarkers(" > >\ta^2"), "a^2")
+    }
+
     /// MathJax's spellings that mathtext lacks (GitHub's documents use them) are typeset, not
     /// drawn as source; a display formula's fraction is full size (taller than inline).
     func testMathJaxSpellingsAreTypeset() throws {

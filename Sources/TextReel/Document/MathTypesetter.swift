@@ -17,8 +17,10 @@ enum MathTypesetter {
     /// The formula typeset at `size` points, or why it cannot be; `display`: set as a display
     /// formula (`$$…$$`), its fractions full size.
     static func typeset(_ tex: String, size: Double, display: Bool = false) -> Result<Typeset, Problem> {
-        // A line break is a space to TeX; mathtext takes none.
-        let tex = tex.split(whereSeparator: \.isNewline).joined(separator: " ")
+        // A line break is a space to TeX; mathtext takes none. A formula's lines inside a quote
+        // start with the quote's markers (`> `), which are Markdown's, not TeX's.
+        let tex = tex.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
+            .map { $0.offset == 0 ? $0.element : Self.withoutQuoteMarkers($0.element) }.filter { !$0.isEmpty }.joined(separator: " ")
         guard let reply = PythonHelper.shared.exchange(["math": tex, "size": size, "display": display]) else {
             return .failure(Problem(reason: "no TeX math engine (Debian's python3-matplotlib) is installed"))
         }
@@ -30,4 +32,15 @@ enum MathTypesetter {
     }
 
     struct Problem: Error { var reason: String }
+
+    /// A formula's later line without the quote markers before it (spaces, then `>` and an
+    /// optional space, any number of times): in Markdown a line starting so is a quote's.
+    static func withoutQuoteMarkers(_ line: Substring) -> Substring {
+        var rest = line.drop { $0 == " " || $0 == "\t" }
+        while rest.first == ">" {
+            rest = rest.dropFirst()
+            rest = rest.drop { $0 == " " || $0 == "\t" }
+        }
+        return rest
+    }
 }
