@@ -138,7 +138,9 @@ struct MathSpans {
                         if e < n && bytes[e] == 0x0A { break }
                         if fenceRun(at: k + 1, inFence: false) != nil { break }
                     }
-                    if bytes[k] == 0x5C { k += 2; continue }
+                    // An escape, but not of a line break: a "\" ending a line hid the blank line
+                    // after it, and the formula ran across it (found by the fuzzer).
+                    if bytes[k] == 0x5C, bytes[k + 1] != 0x0A { k += 2; continue }
                     if bytes[k] == 0x24, bytes[k + 1] == 0x24 { close = k + 2; break }
                     k += 1
                 }
