@@ -163,9 +163,6 @@ extension MarkdownReader {
         var spaced = true
         /// How many `<br>` the paragraph being filled holds.
         var breaks = 0
-        /// It holds an `<img align="right">`: alone, the image sits at the right margin (GitHub
-        /// floats it there, beside the text that follows; TextReel sets that text below it).
-        var floatsRight = false
         let line: Int
 
         init(line: Int, alignment: TextAlignment = .natural) {
@@ -175,7 +172,7 @@ extension MarkdownReader {
 
         /// Ends the paragraph being filled (nothing when it holds only white space).
         mutating func flush(into reader: inout MarkdownReader) throws {
-            defer { inline = inline.continued(); spaced = true; kind = .body; breaks = 0; floatsRight = false }
+            defer { inline = inline.continued(); spaced = true; kind = .body; breaks = 0 }
             guard inline.text.contains(where: { !$0.isWhitespace }) else {
                 // A `<br>` between blocks is a blank line on the page (a README's spacer).
                 if breaks > 0, case .body = kind { try reader.add(reader.listKind(or: .body), text: "", line: line) }
@@ -183,12 +180,10 @@ extension MarkdownReader {
             }
             var kind = kind
             if case .body = kind { kind = reader.listKind(or: .body) }
-            let alone = inline.attachments.count == 1 && inline.text == TextAttachment.character
-            if alone, alignment == .natural, indent == 0, !floatsRight {
+            if inline.attachments.count == 1, inline.text == TextAttachment.character, alignment == .natural, indent == 0 {
                 let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
                 return try reader.add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
             }
-            let alignment = alone && floatsRight ? .right : alignment
             let extra = alignment == .natural && indent == 0 ? [] : [MarkdownReader.paragraphStyle(alignment: alignment, indent: indent, length: inline.text.utf8.count)]
             try reader.add(kind, inline: inline, line: line, extra: extra)
         }
@@ -245,10 +240,14 @@ extension MarkdownReader {
             let float = attributes["align"]?.lowercased()
             try appendImage(attributes, line: block.line, column: nil, into: &block.inline)
             block.spaced = false
-            if float == "right" { block.floatsRight = true }
             // A floated image that starts its paragraph (a README's logo, its text after it): a
             // line of its own at its side, above the text GitHub sets beside it.
-            if float == "right" || float == "left", block.inline.text == TextAttachment.character { try block.flush(into: &self) }
+            if float == "right" || float == "left", block.inline.text == TextAttachment.character {
+                let outer = block.alignment
+                if float == "right" { block.alignment = .right }
+                try block.flush(into: &self)
+                block.alignment = outer
+            }
         case "picture":
             // The `<img>` is what shows where no `<source>` is chosen (TextReel picks none: their
             // media queries ask about a screen it does not have). libxml2's HTML parser does not

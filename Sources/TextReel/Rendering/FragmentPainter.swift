@@ -27,7 +27,9 @@ struct FragmentPainter {
         guard !paragraph.kind.isThematicBreak else { return }
         if style.isCode { drawContinuationMarkers(fragment, style: style, in: cr) }
         let layouts = shaped.cells.isEmpty ? [(shaped.layout, shaped.layoutOrigin)] : shaped.cells
-        for (box, origin) in layouts { drawCodeSpans(of: box, at: origin, in: cr) }
+        if paragraph.runs.contains(where: { $0.style.contains(.code) }) {
+            for (box, origin) in layouts { drawCodeSpans(of: box, at: origin, in: cr) }
+        }
         Paint.setColor(cr, style.color)
         for (box, origin) in layouts {
             cairo_move_to(cr, origin.x, origin.y)
