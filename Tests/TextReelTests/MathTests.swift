@@ -60,11 +60,53 @@ final class MathTests: XCTestCase {
 
     /// TeX the engine lacks is drawn as its source, whole, in a code span, with a warning.
     func testWhatTheEngineCannotDrawIsItsSource() throws {
-        let document = try TextDocument(markdown: "A matrix $\\begin{pmatrix}a & b \\\\ c & d\\end{pmatrix}$ here.")
-        XCTAssertTrue(document.paragraphs[0].text.contains("$\\begin{pmatrix}a & b \\\\ c & d\\end{pmatrix}$"), document.paragraphs[0].text)
+        let document = try TextDocument(markdown: "A diagram $\\begin{tikzcd}a & b \\\\ c & d\\end{tikzcd}$ here.")
+        XCTAssertTrue(document.paragraphs[0].text.contains("$\\begin{tikzcd}a & b \\\\ c & d\\end{tikzcd}$"), document.paragraphs[0].text)
         XCTAssertTrue(document.paragraphs[0].runs.contains { $0.style.contains(.code) })
         XCTAssertEqual(document.warnings.count, 1)
-        XCTAssertTrue(document.warnings[0].hasPrefix("<markdown>:1:10: warning: math:"), document.warnings[0])
+        XCTAssertTrue(document.warnings[0].hasPrefix("<markdown>:1:11: warning: math:"), document.warnings[0])
+    }
+
+    /// The environments MathJax draws and mathtext lacks (matrices, cases, aligned equations,
+    /// arrays) are laid out as grids of cells between stretched delimiters: as tall as their
+    /// rows, drawn, and never their source.
+    func testEnvironmentsAreLaidOutAsGrids() throws {
+        let document = try TextDocument(markdown: """
+        Inline $x$ and $\\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$.
+
+        $$R = \\begin{pmatrix} \\cos\\theta & -\\sin\\theta \\\\ \\sin\\theta & \\cos\\theta \\end{pmatrix}$$
+
+        $$|x| = \\begin{cases} x & \\text{if } x \\ge 0 \\\\ -x & \\text{otherwise} \\end{cases}$$
+
+        $$\\begin{aligned} f(x) &= (x+1)^2 \\\\ &= x^2 + 2x + 1 \\\\ &= 1 \\end{aligned}$$
+
+        $$\\left( \\begin{array}{lr} a & bb \\\\ ccc & d \\end{array} \\right)$$
+        """)
+        XCTAssertEqual(document.warnings, [])
+        let line = document.paragraphs[0].attachments[0].size.height
+        let matrix = document.paragraphs[0].attachments[1].size
+        XCTAssertGreaterThan(matrix.height, line * 1.8, "two rows: \(matrix) against \(line)")
+        for index in 1...4 {
+            let paragraph = document.paragraphs[index]
+            XCTAssertFalse(paragraph.text.contains("begin"), paragraph.text)
+            XCTAssertEqual(paragraph.attachments.count, 1)
+        }
+        let aligned = document.paragraphs[3].attachments[0].size, rotation = document.paragraphs[1].attachments[0].size
+        XCTAssertGreaterThan(aligned.height, rotation.height * 1.3, "three rows against two: \(aligned), \(rotation)")
+        XCTAssertGreaterThan(rotation.width, matrix.width, "the rotation has its 'R =' before the matrix")
+        let view = TextView(document: document, viewportSize: CGSize(width: 500, height: 400))
+        let frame = try view.renderFrame()
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 2)
+        let formula = document.paragraphs[2].attachments[0]
+        let box = try XCTUnwrap(fragment.frameForTextAttachment(id: formula.id)).offsetBy(dx: 0, dy: fragment.layoutFragmentFrame.minY)
+        // The brace of the cases spans its rows: ink in the box's first columns, top and bottom.
+        func ink(_ rows: Range<Int>) -> Int {
+            var count = 0
+            for y in rows { for x in Int(box.minX) + 40..<Int(box.minX) + 60 where frame.pixel(x: x, y: y).red < 128 { count += 1 } }
+            return count
+        }
+        let top = Int(box.minY), bottom = Int(box.maxY)
+        XCTAssertGreaterThan(ink(top..<top + 8) + ink(bottom - 8..<bottom), 0, "ink at the top and bottom of \(box)")
     }
 
     /// A display formula over lines inside a quote is typeset without the quote's markers that
