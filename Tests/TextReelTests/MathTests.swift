@@ -68,8 +68,8 @@ final class MathTests: XCTestCase {
     }
 
     /// The environments MathJax draws and mathtext lacks (matrices, cases, aligned equations,
-    /// arrays) are laid out as grids of cells between stretched delimiters: as tall as their
-    /// rows, drawn, and never their source.
+    /// arrays with their rules) are laid out as grids of cells between stretched delimiters: as
+    /// tall as their rows, drawn, and never their source.
     func testEnvironmentsAreLaidOutAsGrids() throws {
         let document = try TextDocument(markdown: """
         Inline $x$ and $\\begin{bmatrix} 1 & 0 \\\\ 0 & 1 \\end{bmatrix}$.
@@ -80,7 +80,7 @@ final class MathTests: XCTestCase {
 
         $$\\begin{aligned} f(x) &= (x+1)^2 \\\\ &= x^2 + 2x + 1 \\\\ &= 1 \\end{aligned}$$
 
-        $$\\left( \\begin{array}{lr} a & bb \\\\ ccc & d \\end{array} \\right)$$
+        $$\\left( \\begin{array}{l|r} \\hline a & bb \\\\ ccc & d \\\\ \\hline \\end{array} \\right) \\begin{smallmatrix} 1 \\end{smallmatrix}$$
         """)
         XCTAssertEqual(document.warnings, [])
         let line = document.paragraphs[0].attachments[0].size.height

@@ -310,19 +310,28 @@ def math_delimiter(glyph, size, bottom, top):
     return MathBox((x1 - x0) * sx, top, -bottom, ops)
 
 def math_environment(name, body, size, display, delimiters):
-    em = size
-    columns = None
+    em = size * 0.7 if name == 'smallmatrix' else size
+    columns, between = None, set()   # an array's column alignments, and where its `|` rules are
     if name in ('array', 'alignat', 'alignat*', 'alignedat'):
         spec = re.match(r'\s*\{([^{}]*)\}', body)
         if spec:
             body = body[spec.end():]
-            columns = re.sub(r'[^lcr]', '', spec.group(1)) if name == 'array' else None
-    rows = [math_split(row, '&') for row in math_split(body, '\\')]
+            if name == 'array':
+                columns = re.sub(r'[^lcr]', '', spec.group(1))
+                for k, c in enumerate(re.sub(r'[^lcr|]', '', spec.group(1))):
+                    if c == '|': between.add(k - len(between))
+    rows, across = [], set()   # the rows' cells, and above which rows an \hline is
+    for text in math_split(body, '\\'):
+        while True:
+            hline = re.match(r'\s*\\hline', text)
+            if not hline: break
+            across.add(len(rows))
+            text = text[hline.end():]
+        rows.append(math_split(text, '&'))
     if rows and not ''.join(rows[-1]).strip(): rows.pop()   # a \\ after the last row
     if not rows: return MathBox(0, 0, 0, [])
     style = display and (name in math_aligned or name.startswith('gather'))
-    small = size * 0.7 if name == 'smallmatrix' else size
-    cells = [[math_typeset(math_spaced(cell.strip()), small, style) for cell in row] for row in rows]
+    cells = [[math_typeset(math_spaced(cell.strip()), em, style) for cell in row] for row in rows]
     count = max(len(row) for row in cells)
     widths = [max(row[j].width for row in cells if j < len(row)) for j in range(count)]
     def align(j):
@@ -334,19 +343,19 @@ def math_environment(name, body, size, display, delimiters):
         if j == 0: return 0
         if name in math_aligned: return 0 if j % 2 == 1 else 1.5 * em
         return 1.0 * em if name.endswith('cases') else 0.8 * em
-    xs, x = [], 0.0
+    xs, x = [], 0.5 * em if 0 in between else 0.0
     for j in range(count):
         x += gap(j)
         xs.append(x)
         x += widths[j]
-    grid_width = x
+    grid_width = x + (0.5 * em if count in between else 0)
     # TeX's strut: each row at least 0.84 em high and 0.36 em deep, a little more when aligned.
     extra = 0.25 * em if name in math_aligned or name.startswith('gather') else 0
     heights = [max([c.height for c in row] + [0.84 * em]) for row in cells]
     depths = [max([c.depth for c in row] + [0.36 * em]) + extra for row in cells]
     depths[-1] -= extra
     total = sum(heights) + sum(depths)
-    axis = 0.25 * em
+    axis = 0.25 * size   # the surrounding text's math axis
     top = axis + total / 2
     left, right = delimiters if delimiters else math_delimiters.get(name, (None, None))
     pieces, ops = [], []
@@ -355,6 +364,16 @@ def math_environment(name, body, size, display, delimiters):
         mark = math_delimiter(left, size, top - total - 0.1 * em, top + 0.1 * em)
         ops += mark.placed(0, 0)
         x = mark.width + 0.2 * em
+    def rule(x0, y0, x1, y1):
+        return [('M', [(x0, y0)]), ('L', [(x1, y0)]), ('L', [(x1, y1)]), ('L', [(x0, y1)]), ('Z', [])]
+    thin = 0.04 * em
+    edges = [top - sum(heights[:i]) - sum(depths[:i]) for i in range(len(cells) + 1)]   # above each row, and below
+    for k in between:
+        at = x + (0.25 * em if k == 0 else grid_width - 0.25 * em if k == count else xs[k] - gap(k) / 2)
+        ops += rule(at - thin / 2, top - total, at + thin / 2, top)
+    start, end = x + (0.25 * em if 0 in between else 0), x + grid_width - (0.25 * em if count in between else 0)
+    for i in across:
+        ops += rule(start, edges[i] - thin / 2, end, edges[i] + thin / 2)
     y = top
     for i, row in enumerate(cells):
         y -= heights[i]
