@@ -355,4 +355,37 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertEqual(before, after, accuracy: 1, "gap before the list \(before), after it \(after)")
         XCTAssertLessThan(between, before, "items of a tight list are closer than blocks")
     }
+
+    /// Markers as GitHub's stylesheet draws them: numbers decimal, lower-roman nested once,
+    /// lower-alpha deeper (in Markdown and in HTML lists); bullets disc, circle, then square at
+    /// every level below.
+    func testNestedListsNumberAndBulletAsGitHub() throws {
+        let doc = try TextDocument(markdown: """
+        1. one
+           1. sub
+           2. sub
+              1. deep
+        - a
+          - b
+            - c
+              - d
+
+        <ol><li>x<ol start="4"><li>y</li></ol></li></ol>
+        """)
+        let markers = doc.paragraphs.map { paragraph -> String in
+            if case .listItem(let marker?) = paragraph.kind { return marker }
+            return ""
+        }
+        XCTAssertEqual(markers, ["1.", "i.", "ii.", "a.", "•", "◦", "▪", "▪", "1.", "iv."])
+        XCTAssertEqual(ListMarker.roman(1994), "mcmxciv")
+        XCTAssertEqual([1, 26, 27, 52, 703].map(ListMarker.alpha), ["a", "z", "aa", "az", "aaa"])
+        XCTAssertEqual(ListMarker.text(ordered: true, number: 0, depth: 2), "0.", "below one stays decimal")
+    }
+
+    /// A paragraph of inline HTML that shows nothing (an anchor above a heading, as READMEs
+    /// link their sections) takes no room, as the browser's empty paragraph takes none.
+    func testAParagraphOfEmptyAnchorsTakesNoRoom() throws {
+        let doc = try TextDocument(markdown: "Para.\n\n<a id=\"install\"></a>\n## Installing\n\n- <a name=\"x\"></a>\n")
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["Para.", "Installing", ""], "an item keeps its marker")
+    }
 }

@@ -288,7 +288,7 @@ extension MarkdownReader {
             var number = Int(attributes["start"] ?? "") ?? 1
             for item in children {
                 guard case .element("li", _, let content) = item else { continue }
-                pendingMarker = name == "ol" ? "\(number)." : ["•", "◦", "▪"][(listDepth - 1) % 3]
+                pendingMarker = ListMarker.text(ordered: name == "ol", number: number, depth: listDepth)
                 try walk(content, in: &block)
                 try block.flush(into: &self)
                 pendingMarker = nil

@@ -166,6 +166,9 @@ struct MarkdownReader {
                 // An image alone in a paragraph is a block, unless an element aligns it.
                 let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
                 try add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
+            } else if inline.attachments.isEmpty, pendingMarker == nil, !inline.text.contains(where: { !$0.isWhitespace }) {
+                // Only inline HTML that shows nothing (`<a id="install"></a>` above a heading):
+                // the browser's empty paragraph takes no room.
             } else {
                 try add(listKind(or: .body), inline: inline, line: line)
             }
@@ -321,7 +324,6 @@ struct MarkdownReader {
         }
         let ordered = cmark_node_get_list_type(list) == CMARK_ORDERED_LIST
         var number = Int(cmark_node_get_list_start(list))
-        let bullets = ["•", "◦", "▪"]
         listDepth += 1
         defer { listDepth -= 1 }
         var child = cmark_node_first_child(list)
@@ -330,7 +332,7 @@ struct MarkdownReader {
                 pendingMarker = cmark_gfm_extensions_get_tasklist_item_checked(item) ? "☑" : "☐"
             } else {
                 // `7)` shows as `7.`: GitHub draws the list as HTML, whose numbers end in a full stop.
-                pendingMarker = ordered ? "\(number)." : bullets[(listDepth - 1) % bullets.count]
+                pendingMarker = ListMarker.text(ordered: ordered, number: number, depth: listDepth)
             }
             // An element opened in the item ends with it, as the HTML element would.
             let outerElements = openElements
