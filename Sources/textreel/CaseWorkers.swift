@@ -4,8 +4,7 @@ import TextReelGolden
 
 /// Golden cases in worker processes, as pytest-xdist, Playwright and Bazel run tests: `textreel
 /// test` with more than one worker starts this executable again (`textreel test-worker`) once per
-/// worker thread (a fork of it, running `serve()`, while it has a single thread: the workers
-/// first started), so text work, which one process serialises under its font lock, runs on every
+/// worker thread, so text work, which one process serialises under its font lock, runs on every
 /// core; a case that ends its worker (a crash, an abort) fails alone, with what the worker wrote
 /// to stderr, and a new worker takes the next case. Results and their order are those of an
 /// in-process run.
@@ -121,12 +120,7 @@ enum CaseWorkers {
             guard reader >= 0 else { throw TextReelError(file: path, "cannot read the worker's stderr file") }
             stderrReader = FileHandle(fileDescriptor: reader, closeOnDealloc: true)
             // This executable, as it is now (not a path a rebuild could replace).
-            process = try ChildProcess("/proc/self/exe", ["test-worker"], stderr: writer) {
-                do { return try CaseWorkers.serve() } catch {
-                    Terminal.error("textreel test-worker: \(error)")
-                    return 2
-                }
-            }
+            process = try ChildProcess("/proc/self/exe", ["test-worker"], stderr: writer)
             try send(JSONEncoder().encode(hello))
         }
 

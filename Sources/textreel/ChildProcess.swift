@@ -7,9 +7,6 @@ import TextReel
 /// Foundation's `Process`, whose pipes are not, starts had to be serialised), and it is reaped
 /// with `waitpid`, the moment it ends (`Process.waitUntilExit` polls every 50 ms). About a
 /// millisecond to start where `Process` took six.
-///
-/// Or a forked copy of this process, when it has one thread: the copy skips what an `exec` costs
-/// (loading and linking 50 libraries, the Swift runtime's start, about 9 ms a worker).
 final class ChildProcess {
     /// How a child ended.
     enum Ending: Equatable {
@@ -26,47 +23,13 @@ final class ChildProcess {
     private let ending = Mutex<Ending?>(nil)
 
     /// Starts `executable` with `arguments`; its stderr is `stderr` (a descriptor the caller keeps).
-    /// With `forking`, while this process has a single thread, a copy of it runs `forking` instead
-    /// and exits with what it returns (what `executable` with `arguments` would do).
-    init(_ executable: String, _ arguments: [String], stderr: Int32, forking: (() -> Int32)? = nil) throws {
+    init(_ executable: String, _ arguments: [String], stderr: Int32) throws {
         var toChild: [Int32] = [-1, -1], fromChild: [Int32] = [-1, -1]
         guard pipe2(&toChild, O_CLOEXEC) == 0 else { throw Self.failure("cannot make a pipe", errno) }
         guard pipe2(&fromChild, O_CLOEXEC) == 0 else {
             let error = errno
             toChild.forEach { close($0) }
             throw Self.failure("cannot make a pipe", error)
-        }
-        if let forking, Self.hasOneThread {
-            // Buffered output would otherwise be written twice, once by each process.
-            fflush(nil)
-            let pid = fork()
-            if pid == 0 {
-                // The copy has only this thread, and no lock another thread held: it gets what
-                // an exec would give (its own descriptors 0, 1, 2 and no other, its own process
-                // group, no blocked signal, default handlers), then runs.
-                dup2(toChild[0], STDIN_FILENO)
-                dup2(fromChild[1], STDOUT_FILENO)
-                dup2(stderr, STDERR_FILENO)
-                closefrom(3)
-                setpgid(0, 0)
-                var none = sigset_t()
-                sigemptyset(&none)
-                sigprocmask(SIG_SETMASK, &none, nil)
-                for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { Glibc.signal(signal, SIG_DFL) }
-                exit(forking())
-            }
-            close(toChild[0])
-            close(fromChild[1])
-            guard pid > 0 else {
-                let error = errno
-                close(toChild[1])
-                close(fromChild[0])
-                throw Self.failure("cannot start a worker process", error)
-            }
-            self.pid = pid
-            input = FileHandle(fileDescriptor: toChild[1], closeOnDealloc: true)
-            output = FileHandle(fileDescriptor: fromChild[0], closeOnDealloc: true)
-            return
         }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -122,16 +85,6 @@ final class ChildProcess {
         }
     }
 
-    /// Whether this process runs a single thread (Linux counts them in `/proc/self/stat`), the
-    /// one state in which a fork without exec is safe.
-    private static var hasOneThread: Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/self/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")") else { return false }
-        // The 20th field (num_threads), counted after the command name, which may hold spaces.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        return fields.count > 17 && fields[17] == "1"
-    }
-
     private static func failure(_ what: String, _ error: Int32) -> TextReelError { TextReelError("\(what): \(String(cString: strerror(error)))") }
 }
 
@@ -140,8 +93,5 @@ final class ChildProcess {
 @_silgen_name("pipe2") private func pipe2(_ fds: UnsafeMutablePointer<Int32>, _ flags: Int32) -> Int32
 
 /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34; declared only under _GNU_SOURCE).
-/// glibc's `closefrom(3)` (2.34; declared only under _GNU_SOURCE).
-@_silgen_name("closefrom") private func closefrom(_ lowest: Int32)
-
 @_silgen_name("posix_spawn_file_actions_addclosefrom_np")
 private func posix_spawn_file_actions_addclosefrom_np(_ actions: UnsafeMutablePointer<posix_spawn_file_actions_t>, _ from: Int32) -> Int32
