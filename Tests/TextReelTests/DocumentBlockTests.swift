@@ -388,4 +388,53 @@ final class DocumentBlockTests: XCTestCase {
         let doc = try TextDocument(markdown: "Para.\n\n<a id=\"install\"></a>\n## Installing\n\n- <a name=\"x\"></a>\n")
         XCTAssertEqual(doc.paragraphs.map(\.text), ["Para.", "Installing", ""], "an item keeps its marker")
     }
+
+    /// Numbers end a little before their item's text, right-aligned as a browser sets them: the
+    /// full stops of 9 and 10 line up, and "10." keeps a gap before its text (it touched it).
+    func testNumbersEndBeforeTheirText() throws {
+        let doc = try TextDocument(markdown: "9. nine\n10. ten\n")
+        let view = TextView(document: doc, viewportSize: CGSize(width: 300, height: 120))
+        let frame = try view.renderFrame()
+        var textStarts: [Double] = [], markerEnds: [Int] = []
+        for index in 0..<2 {
+            let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: index)
+            let start = fragment.layoutFragmentFrame.minX + fragment.caretRect(atOffset: 0)!.minX
+            let line = fragment.textLineFragments[0].typographicBounds.offsetBy(dx: fragment.layoutFragmentFrame.minX, dy: fragment.layoutFragmentFrame.minY)
+            // The rightmost ink left of the text: the marker's full stop.
+            var end = 0
+            for y in Int(line.minY)..<Int(line.maxY) { for x in 0..<Int(start) where frame.pixel(x: x, y: y).red < 160 { end = max(end, x) } }
+            textStarts.append(start)
+            markerEnds.append(end)
+        }
+        XCTAssertEqual(textStarts[0], textStarts[1], accuracy: 0.5)
+        XCTAssertEqual(markerEnds[0], markerEnds[1], "the full stops line up: \(markerEnds)")
+        XCTAssertGreaterThanOrEqual(textStarts[1] - Double(markerEnds[1]), 4, "a gap before the text: \(textStarts), \(markerEnds)")
+    }
+
+    /// An item that starts with a fence, a heading or a table shows its marker beside the block's
+    /// first line (it had none), and a quote inside an item has its bar at the item's text, its
+    /// marker before the bar (the bar stood at the page's margin, the marker after it).
+    func testBlocksThatStartItemsKeepTheirMarkers() throws {
+        let doc = try TextDocument(markdown: "- ```\n  code\n  ```\n- ## Title\n- | a |\n  |---|\n  | 1 |\n- > quoted\n")
+        let view = TextView(document: doc, viewportSize: CGSize(width: 400, height: 400))
+        let frame = try view.renderFrame()
+        let theme = Theme()
+        /// Dark ink in a column range over a paragraph's first line.
+        func ink(paragraph index: Int, x: Range<Int>) -> Bool {
+            let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: index)
+            let line = fragment.textLineFragments[0].typographicBounds.offsetBy(dx: fragment.layoutFragmentFrame.minX, dy: fragment.layoutFragmentFrame.minY)
+            for y in Int(line.minY)..<Int(line.maxY) { for x in x where frame.pixel(x: x, y: y).red < 140 { return true } }
+            return false
+        }
+        let margin = Int(theme.insets.left), text = Int(theme.insets.left + theme.listIndent)
+        let kinds = doc.paragraphs.map(\.kind.name)
+        XCTAssertEqual(kinds, ["code", "heading2", "table-header", "table-row", "list-item"])
+        for index in [0, 1, 2, 4] { XCTAssertTrue(ink(paragraph: index, x: margin..<text - 4), "a marker beside \(kinds[index])") }
+        XCTAssertFalse(ink(paragraph: 3, x: margin..<text - 4), "a table's second row has none")
+        // The quote's bar: at the item's text, not at the margin.
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 4)
+        let y = Int(fragment.layoutFragmentFrame.minY + 4)
+        let bar = (0..<200).filter { frame.pixel(x: $0, y: y) != frame.pixel(x: 399, y: y) }.first
+        XCTAssertEqual(bar, text, "the bar stands where the item's text starts")
+    }
 }

@@ -276,6 +276,7 @@ extension MarkdownReader {
         case "blockquote":
             try block.flush(into: &self)
             let first = paragraphs.count
+            if quoteDepth == 0 { listsOutsideQuotes = listDepth }
             quoteDepth += 1
             try walk(children, in: &block)
             try block.flush(into: &self)

@@ -17,6 +17,9 @@ struct MarkdownReader {
     var listDepth = 0
     /// The marker for the next paragraph of the current list item; consumed by its first block.
     var pendingMarker: String?
+    /// How many lists hold the outermost quote being read (`- > quote`): its bars stand after
+    /// their indents.
+    var listsOutsideQuotes = 0
     /// The alerts the walk is inside, with the quote level of each.
     private var alerts: [(alert: Alert, level: Int)] = []
     /// Block elements that HTML blocks opened and left open (`<div align="center">`, `<details>`),
@@ -203,6 +206,7 @@ struct MarkdownReader {
             // An element opened in the quote ends with it, as the HTML element would.
             let outerElements = openElements
             defer { openElements = outerElements }
+            if quoteDepth == 0 { listsOutsideQuotes = listDepth }
             quoteDepth += 1
             if let alert = takeAlertMarker(node) {
                 alerts.append((alert, quoteDepth))
@@ -460,7 +464,14 @@ struct MarkdownReader {
         guard text.utf8.count <= limits.paragraphBytes else {
             throw TextReelError(file: fileName, line: line, limits.paragraphLimitMessage(text.utf8.count))
         }
-        if case .listItem = kind {} else if listDepth > 0 { pendingMarker = nil }
+        // A block other than a paragraph that starts an item (a fence, a heading, a table)
+        // carries the item's marker beside its first line.
+        var nesting: [String: AttributeValue] = [:]
+        if case .listItem = kind {} else if listDepth > 0, let marker = pendingMarker {
+            nesting[ListMarker.key] = .string(marker)
+            pendingMarker = nil
+        }
+        if quoteDepth > 0, listsOutsideQuotes > 0 { nesting[ListMarker.listsOutsideQuotesKey] = .number(Double(listsOutsideQuotes)) }
         var source = (text: text, runs: runs, attachments: attachments)
         // Code is as written: no shortcodes, no attribute syntax (the fuzzer found `^[a](k: NaN)`
         // in a fence warning from a section the index was sure of).
@@ -484,8 +495,9 @@ struct MarkdownReader {
             copy.range = run.range.lowerBound..<upper
             return copy
         }
-        // Inside `<div align>`, prose and headings take its alignment (tables and code keep theirs).
         var extra = extra
+        if !nesting.isEmpty { extra.append(AttributeRun(range: 0..<max(textLength, 1), attributes: nesting)) }
+        // Inside `<div align>`, prose and headings take its alignment (tables and code keep theirs).
         var aligns = true
         switch kind {
         case .tableRow, .codeBlock, .thematicBreak: aligns = false

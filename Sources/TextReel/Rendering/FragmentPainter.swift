@@ -24,6 +24,11 @@ struct FragmentPainter {
         }
         drawDecorations(fragment, style: style, box: box, in: cr)
         cairo_restore(cr)
+        if let marker = shaped.marker {
+            Paint.setColor(cr, style.color)
+            cairo_move_to(cr, marker.origin.x, marker.origin.y)
+            marker.box.show(in: cr)
+        }
         guard !paragraph.kind.isThematicBreak else { return }
         if style.isCode { drawContinuationMarkers(fragment, style: style, in: cr) }
         let layouts = shaped.cells.isEmpty ? [(shaped.layout, shaped.layoutOrigin)] : shaped.cells
@@ -59,7 +64,7 @@ struct FragmentPainter {
         let head = paragraph.attributes(at: 0)
         let alertLevel = head[Alert.levelKey]?.number.map { Int($0) }
         for depth in 0..<paragraph.quoteDepth {
-            let x = theme.insets.left + Double(depth) * style.quoteStep
+            let x = style.quoteBarStart + Double(depth) * style.quoteStep
             guard x - lastBar >= 5, x + 3 <= style.leftIndent - 8 || style.quoteStep == theme.quoteIndent else { continue }
             lastBar = x
             // An alert's bar is in its colour (`Alert.color`), the others in the theme's.

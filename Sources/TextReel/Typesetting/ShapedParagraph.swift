@@ -20,6 +20,9 @@ struct ShapedParagraph {
     var cells: [(box: PangoLayoutBox, origin: CGPoint)] = []
     /// A table row's borders.
     var table: TableRowGeometry?
+    /// The marker of the list item this block starts, when the block is no paragraph (a fence,
+    /// a heading, a table): drawn beside its first line.
+    var marker: (box: PangoLayoutBox, origin: CGPoint)?
 }
 
 /// Room a fragment asks for around its text: paddings narrow the lines (leading is the side the

@@ -297,6 +297,8 @@ struct BlockStyle {
     /// How far each quote level moves the text (and its bar) right: the theme's, or less when
     /// deep nesting would take more than half the text width.
     var quoteStep: Double
+    /// x of the outermost quote's bar: after the indents of the lists that hold the quote.
+    var quoteBarStart: Double
 
     /// The most the nesting of quotes and lists may indent, as a share of the text width: deeper
     /// levels indent by less, so deep text stays readable inside the view.
@@ -312,11 +314,13 @@ struct BlockStyle {
         let squeeze = raw > knee && knee > 0 ? (knee + knee * (1 - exp(-(raw - knee) / knee))) / raw : 1
         let quoteIndent = rawQuote * squeeze, listIndent = rawList * squeeze
         quoteStep = theme.quoteIndent * squeeze
+        let head = paragraph.attributes(at: 0)
+        let listsOutside = min(head[ListMarker.listsOutsideQuotesKey]?.number.map { Int($0) } ?? 0, paragraph.listDepth)
+        quoteBarStart = theme.insets.left + Double(listsOutside) * theme.listIndent * squeeze
         families = theme.bodyFamilies
         size = theme.bodySize
         // A quote's text is muted; an alert's is not (GitHub gives alerts `color: inherit`), but
         // a quote inside an alert is.
-        let head = paragraph.attributes(at: 0)
         var alertLevel = 0
         if case .number(let level)? = head[Alert.levelKey] { alertLevel = Int(level) }
         color = paragraph.quoteDepth > alertLevel ? theme.secondaryText : theme.text
@@ -341,7 +345,11 @@ struct BlockStyle {
             // paragraph's space.
             let ending = paragraph.ending
             spacingAfter = ending.list || ending.looseList ? theme.paragraphSpacing : 4
-            if marker != nil { hangingIndent = theme.listIndent }
+            // A number may reach left of the list's indent, as a browser hangs it into the list's
+            // padding: room for "100." before the text.
+            if let marker { hangingIndent = theme.listIndent + (marker.last == "." && theme.direction != .rightToLeft ? 0.9 * size : 0) }
+            // An item that starts with a quote (`- > text`) has its marker before the bars.
+            if marker != nil, listsOutside == paragraph.listDepth { hangingIndent += Double(paragraph.quoteDepth) * quoteStep }
         case .codeBlock:
             families = theme.monoFamilies
             size = theme.codeSize

@@ -22,7 +22,32 @@ final class Typesetter {
 
     /// Shapes `paragraph` under the `FontLock`.
     func shaped(_ paragraph: TextParagraph, containerWidth: Double, insets: FragmentInsets = .none) -> ShapedParagraph {
-        FontLock.run { shape(paragraph, containerWidth: containerWidth, insets: insets) }
+        FontLock.run {
+            var shaped = shape(paragraph, containerWidth: containerWidth, insets: insets)
+            if case .string(let marker)? = paragraph.attributes(at: 0)[ListMarker.key] { shaped.marker = blockMarker(marker, beside: shaped) }
+            return shaped
+        }
+    }
+
+    /// An item's marker beside the block that starts it, where a paragraph's marker stands: in
+    /// the body font on the block's first baseline, a bullet one list indent before the text, a
+    /// number ending a little before it (as `shape` sets them with tab stops).
+    private func blockMarker(_ marker: String, beside shaped: ShapedParagraph) -> (box: PangoLayoutBox, origin: CGPoint) {
+        let box = PangoLayoutBox(pango_layout_new(fonts.context))
+        pango_layout_set_text(box.layout, marker, Int32(marker.utf8.count))
+        let description = pango_font_description_from_string("\(theme.bodyFamilies) \(theme.bodySize)")
+        pango_layout_set_font_description(box.layout, description)
+        pango_font_description_free(description)
+        let first = shaped.cells.first ?? (shaped.layout, shaped.layoutOrigin)
+        let y = first.origin.y + first.box.baseline - box.baseline
+        let width = box.logicalSize.width, style = shaped.style
+        let x: Double
+        if theme.direction == .rightToLeft {
+            x = shaped.containerWidth - (style.leftIndent - theme.listIndent) - width
+        } else {
+            x = marker.last == "." ? style.leftIndent - 0.4 * theme.bodySize - width : style.leftIndent - theme.listIndent
+        }
+        return (box, CGPoint(x: x, y: y))
     }
 
     private func shape(_ paragraph: TextParagraph, containerWidth: Double, insets: FragmentInsets) -> ShapedParagraph {
@@ -37,11 +62,16 @@ final class Typesetter {
         if case .tableRow(let row) = paragraph.kind {
             return shapeRow(paragraph, row: row, style: style, containerWidth: containerWidth, insets: insets)
         }
-        var prefix = ""
-        if case .listItem(let marker?) = paragraph.kind { prefix = marker + "\t" }
-        let shift = prefix.utf8.count
         // A mirrored view lays every paragraph out right to left, its indents on the right.
         let mirrored = theme.direction == .rightToLeft
+        var prefix = "", numbered = false
+        if case .listItem(let marker?) = paragraph.kind {
+            // A number ends at a stop a little before the text, as a browser right-aligns it:
+            // the full stops line up and "10." never touches its text.
+            numbered = !mirrored && marker.last == "."
+            prefix = (numbered ? "\t" : "") + marker + "\t"
+        }
+        let shift = prefix.utf8.count
         let layout = PangoLayoutBox(pango_layout_new(mirrored ? fonts.rightToLeftContext : fonts.context))
         let pl = layout.layout
         if mirrored {
@@ -75,7 +105,8 @@ final class Typesetter {
             pango_layout_set_indent(pl, -PangoUnits.units(style.continuationIndent))
         } else if style.hangingIndent > 0 {
             pango_layout_set_indent(pl, -PangoUnits.units(style.hangingIndent))
-            setTabStops(pl, [style.hangingIndent])
+            setTabStops(pl, numbered ? [(style.hangingIndent - 0.4 * style.size, PANGO_TAB_RIGHT), (style.hangingIndent, PANGO_TAB_LEFT)]
+                                      : [(style.hangingIndent, PANGO_TAB_LEFT)])
         } else if let set, set.firstLineHeadIndent != set.headIndent {
             pango_layout_set_indent(pl, PangoUnits.units(set.firstLineHeadIndent - set.headIndent))
         }
@@ -215,10 +246,10 @@ final class Typesetter {
         return CGSize(width: available, height: (size.height * factor).rounded())
     }
 
-    private func setTabStops(_ layout: OpaquePointer, _ stops: [Double]) {
+    private func setTabStops(_ layout: OpaquePointer, _ stops: [(position: Double, alignment: PangoTabAlign)]) {
         let tabs = pango_tab_array_new(Int32(stops.count), 0)
         for (index, stop) in stops.enumerated() {
-            pango_tab_array_set_tab(tabs, Int32(index), PANGO_TAB_LEFT, PangoUnits.units(stop))
+            pango_tab_array_set_tab(tabs, Int32(index), stop.alignment, PangoUnits.units(stop.position))
         }
         pango_layout_set_tabs(layout, tabs)
         pango_tab_array_free(tabs)
