@@ -140,9 +140,7 @@ enum RenderInputs {
         }
         let options = args.values.filter { !ignored.contains($0.key) }.sorted { $0.key < $1.key }.map { "--\($0.key)=\($0.value)" }
             + args.flags.subtracting(ignored).sorted().map { "--\($0)" }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = .sortedKeys    // the font table is a dictionary: a fixed order
-        let environment = (try? encoder.encode(EnvironmentFingerprint.current())).map { String(decoding: $0, as: UTF8.self) } ?? ""
+        let environment = EnvironmentFingerprint.current().canonicalText
         // A theme file, named on the command line (from the working folder) or by the script
         // (from the script's folder), counts like the script.
         let scriptFolder = script.map { URL(fileURLWithPath: $0.fileName).deletingLastPathComponent() }

@@ -159,6 +159,22 @@ final class GoldenSuiteTests: XCTestCase {
         XCTAssertTrue(result.drift.contains { $0.hasPrefix("font options") }, "\(result.drift)")
     }
 
+    /// The text a render's inputs key is hashed from: the same for equal fingerprints, other
+    /// when any library, option or font file differs.
+    func testFingerprintTextChangesWithEveryField() {
+        let current = EnvironmentFingerprint.current()
+        XCTAssertEqual(current.canonicalText, EnvironmentFingerprint.current().canonicalText)
+        var changes: [(inout EnvironmentFingerprint) -> Void] = [{ $0.pango += "x" }, { $0.freetype += "x" }, { $0.fontOptions += "x" },
+                                                               { $0.pngEncoder = nil }]
+        for name in current.fonts.keys.sorted().prefix(2) { changes.append { $0.fonts[name] = "0" } }
+        changes.append { $0.fonts["extra.ttf"] = "0" }
+        for (n, change) in changes.enumerated() {
+            var other = current
+            change(&other)
+            XCTAssertNotEqual(other.canonicalText, current.canonicalText, "change \(n)")
+        }
+    }
+
     func testIdenticalFramesAreStoredOnce() throws {
         let (suite, folder) = try makeSuite(text, script: "{steps: [{wait: 0.2}, {scroll: {by: 30}}, {wait: 0.1}]}")
         XCTAssertEqual(try run(suite, .missing).status, .recorded)

@@ -66,6 +66,13 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
             pngEncoder: PNGWriter.encoderDescription)
     }
 
+    /// Every field as a line, fonts sorted by name: the same fingerprint always gives the same
+    /// text, for keys hashed from it (a JSON encoder with sorted keys took a millisecond).
+    public var canonicalText: String {
+        let libraries = [pango, harfbuzz, cairo, freetype, fontconfig, fontOptions, pngEncoder ?? "libpng"]
+        return (libraries + fonts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }).joined(separator: "\n")
+    }
+
     /// What differs from `other`, one line per item.
     public func differences(from other: EnvironmentFingerprint) -> [String] {
         var lines: [String] = []
