@@ -27,6 +27,8 @@ final class RobustnessTests: XCTestCase {
         XCTAssertTrue(e?.message.contains("over the 255 KB paragraph limit") == true, "\(String(describing: e))")
     }
 
+    /// Images outside the document's folder are not read: each is a placeholder saying why,
+    /// with a warning, and the rest of the document renders (a README's `/docs/shot.png`).
     func testImagePathsStayInsideTheDocumentsFolder() throws {
         let folder = Paths.temporaryFolder()
         let docs = folder.appendingPathComponent("docs")
@@ -36,14 +38,21 @@ final class RobustnessTests: XCTestCase {
         try FileManager.default.copyItem(at: photo, to: docs.appendingPathComponent("inside.png"))
         try FileManager.default.createSymbolicLink(at: docs.appendingPathComponent("link.png"), withDestinationURL: folder.appendingPathComponent("outside.png"))
 
-        XCTAssertNil(error("![](inside.png)", base: docs))
-        XCTAssertTrue(error("![](../outside.png)", base: docs)?.message.contains("leaves the document's folder") == true)
-        XCTAssertTrue(error("![](sub/../../outside.png)", base: docs)?.message.contains("leaves the document's folder") == true)
-        XCTAssertTrue(error("![](\(photo.path))", base: docs)?.message.contains("is absolute") == true)
-        XCTAssertTrue(error("![](link.png)", base: docs)?.message.contains("symbolic link") == true)
+        func read(_ markdown: String, limits: ReadingLimits = .standard) throws -> (problems: [String?], warnings: [String]) {
+            let document = try TextDocument(markdown: markdown + "\n\nText after.", baseURL: docs, limits: limits)
+            XCTAssertEqual(document.paragraphs.last?.text, "Text after.")
+            return (document.paragraphs.flatMap(\.attachments).map(\.problem), document.warnings)
+        }
+        XCTAssertEqual(try read("![](inside.png)").problems, [nil])
+        let refused = try read("![](../outside.png)\n\n<img src=\"sub/../../outside.png\">\n\n![](\(photo.path))\n\n![](link.png)")
+        XCTAssertEqual(refused.problems.count, 4)
+        for (problem, why) in zip(refused.problems, ["outside the document's folder", "outside the document's folder", "absolute path", "symbolic link"]) {
+            XCTAssertTrue(problem?.hasPrefix(why) == true && problem?.hasSuffix("not read (--allow-outside reads it)") == true, "\(String(describing: problem))")
+        }
+        XCTAssertEqual(refused.warnings.filter { $0.contains("not read (--allow-outside reads it)") }.count, 4, "\(refused.warnings)")
         var allow = ReadingLimits()
         allow.allowOutside = true
-        XCTAssertNil(error("![](../outside.png) ![](link.png) ![](\(photo.path))", limits: allow, base: docs))
+        XCTAssertEqual(try read("![](../outside.png) ![](link.png) ![](\(photo.path))", limits: allow).problems, [nil, nil, nil])
     }
 
     func testImagesClaimingHugeDimensionsAreRefusedFromTheirHeader() throws {

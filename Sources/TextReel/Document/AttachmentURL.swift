@@ -56,10 +56,10 @@ struct AttachmentURL {
         let imageSize = kinds.kinds["image"]?.defaultSize(items) ?? CGSize(width: 160, height: 120)
         switch scheme {
         case nil, "file"?:
-            let file = try resolve(path: path, baseURL: baseURL, allowOutside: limits.allowOutside)
+            let (file, refused) = resolve(path: path, baseURL: baseURL, allowOutside: limits.allowOutside)
             var warning: String?, problem: String?
             var size = explicitSize
-            let inspection = file.map { kinds.inspectImage($0, Double(limits.imagePixels)) } ?? .problem("not found")
+            let inspection = refused.map { .problem($0) } ?? file.map { kinds.inspectImage($0, Double(limits.imagePixels)) } ?? .problem("not found")
             switch inspection {
             case .tooLarge(let intrinsic):
                 throw Message("image \(path) is \(Int(intrinsic.width))×\(Int(intrinsic.height)) px, too large; expected at most \(limits.imagePixels >> 20) megapixels and \(ReadingLimits.imageSide) px a side")
@@ -137,28 +137,26 @@ struct AttachmentURL {
         return CGSize(width: w, height: h)
     }
 
-    /// The image file for `path`, which must stay inside the document's folder (lexically, and
-    /// after following symbolic links) unless `allowOutside`.
-    static func resolve(path: String, baseURL: URL?, allowOutside: Bool) throws -> URL? {
+    /// The image file for `path`, or why it is not read: a path must stay inside the document's
+    /// folder (lexically, and after following symbolic links) unless `allowOutside`. A README's
+    /// `/docs/shot.png` (the repository's root on GitHub) or `../assets/demo.gif` is then drawn
+    /// as a placeholder that says so, and the rest of the document still renders.
+    static func resolve(path: String, baseURL: URL?, allowOutside: Bool) -> (file: URL?, refused: String?) {
         let decoded = decoded(path)
-        guard !decoded.isEmpty else { return nil }
+        guard !decoded.isEmpty else { return (nil, nil) }
         let base = (baseURL ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+        let how = ", not read (--allow-outside reads it)"
         if decoded.hasPrefix("/") {
-            guard allowOutside else {
-                throw Message("image path '\(path)' is absolute; images must be inside the document's folder (--allow-outside allows it)")
-            }
-            return URL(fileURLWithPath: decoded)
+            return allowOutside ? (URL(fileURLWithPath: decoded), nil) : (nil, "absolute path\(how)")
         }
         let file = base.appendingPathComponent(decoded).standardizedFileURL
-        guard !allowOutside else { return file }
+        guard !allowOutside else { return (file, nil) }
         let root = base.path.hasSuffix("/") ? base.path : base.path + "/"
-        guard file.path.hasPrefix(root) else {
-            throw Message("image path '\(path)' leaves the document's folder; images must be inside it (--allow-outside allows it)")
-        }
+        guard file.path.hasPrefix(root) else { return (nil, "outside the document's folder\(how)") }
         if let real = realPath(file.path), let realRoot = realPath(base.path), !(real + "/").hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") {
-            throw Message("image path '\(path)' is a symbolic link that leaves the document's folder (--allow-outside allows it)")
+            return (nil, "symbolic link out of the document's folder\(how)")
         }
-        return file
+        return (file, nil)
     }
 
     private static func realPath(_ path: String) -> String? {
