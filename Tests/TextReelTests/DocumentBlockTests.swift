@@ -241,6 +241,10 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertEqual(doc.paragraphs.map(\.text), ["title\ttags", "A title\tone, two", "Body text."])
         XCTAssertEqual(doc.paragraphs.map(\.kind.name), ["table-header", "table-row", "paragraph"])
         XCTAssertEqual(doc.paragraphs[2].sourceLine, 9)
+        // Saved on Windows: the same table, the same line numbers.
+        let crlf = try TextDocument(markdown: "---\ntitle: \"A title\"\n# a comment\ntags:\n  - one\n  - two\n---\n\nBody text.\n".replacingOccurrences(of: "\n", with: "\r\n"))
+        XCTAssertEqual(crlf.paragraphs.map(\.text), doc.paragraphs.map(\.text))
+        XCTAssertEqual(crlf.paragraphs.map(\.sourceLine), doc.paragraphs.map(\.sourceLine))
         XCTAssertEqual(try texts("---\n\nText.\n").last, "Text.")
         XCTAssertEqual(try TextDocument(markdown: "---\n\nText.\n").paragraphs.first?.kind, .thematicBreak, "no closing fence: a rule")
     }

@@ -22,7 +22,9 @@ struct FrontMatter {
         var offset = 0
         let text = String(decoding: bytes.prefix(64 << 10), as: UTF8.self)
         var closed = false
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Split as bytes: in a String, "\r\n" is one Character and never equals "\n".
+        for bytes in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+            let line = Substring(bytes)
             offset += line.utf8.count + 1
             let trimmed = line.hasSuffix("\r") ? line.dropLast() : line
             if lines.isEmpty && offset == line.utf8.count + 1 {
