@@ -129,6 +129,29 @@ final class HighlightingTests: XCTestCase {
         XCTAssertGreaterThan(lines[1].typographicBounds.minX, lines[0].typographicBounds.minX, "continuation lines are indented")
     }
 
+    /// Prose wraps a URL, a path or an option as a browser does: whole, at the spaces around it
+    /// (Pango alone breaks after `/`, `$` and inside `--name`), unless it is wider than a line.
+    func testProseKeepsURLsPathsAndOptionsWhole() throws {
+        let long = "https://example.com/" + String(repeating: "segment/", count: 12)
+        let words = ["see https://github.com/BurntSushi/ripgrep/archive/0.7.1.zip now", "run `--no-require-git` or",
+                     "${HOME}/bin/tool", "C:\\Users\\name\\file", "and /usr/local/share/fonts/truetype please", long, "end"]
+        let markdown = (0..<4).map { _ in "alpha beta gamma delta epsilon zeta eta theta " }.joined() + words.joined(separator: " ")
+        let document = try TextDocument(markdown: markdown)
+        let view = TextView(document: document, viewportSize: CGSize(width: 600, height: 600))
+        _ = try view.renderFrame()
+        let lines = view.textLayoutManager.ensureLayout(forParagraphAt: 0).textLineFragments
+        let bytes = Array(document.paragraphs[0].text.utf8)
+        let longRange = Array(document.paragraphs[0].text.utf8).firstRange(of: Array(long.utf8))!
+        var starts: [String] = []
+        for line in lines.dropFirst() where !longRange.dropFirst().contains(line.characterRange.lowerBound) {
+            let start = line.characterRange.lowerBound
+            starts.append(String(decoding: bytes[start...].prefix(12), as: UTF8.self))
+            XCTAssertEqual(bytes[start - 1], 0x20, "a line starts after a space: \(starts.last!)")
+        }
+        XCTAssertTrue(lines.contains { longRange.dropFirst().contains($0.characterRange.lowerBound) }, "a URL wider than a line breaks")
+        XCTAssertGreaterThan(starts.count, 4, "\(starts)")
+    }
+
     /// A theme file sets the syntax colours by class; an unknown class is an error at its place.
     func testAThemeFileSetsSyntaxColours() throws {
         let folder = Paths.temporaryFolder()

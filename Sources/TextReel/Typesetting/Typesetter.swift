@@ -129,7 +129,9 @@ final class Typesetter {
         }
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
         pango_layout_set_attributes(pl, attributes.list)
-        if style.isCode && !longWord { keepTokensWhole(pl, text: paragraph.text, attributes: attributes, width: available) }
+        if !longWord {
+            keepTokensWhole(pl, text: paragraph.text, tokens: style.isCode ? Self.codeTokens : Self.proseTokens, attributes: attributes, width: available)
+        }
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_extents(pl, &ink, &logical)
         let origin = CGPoint(x: layoutX, y: insets.top + style.spacingBefore + style.paddingTop)
@@ -154,10 +156,12 @@ final class Typesetter {
     }
 
     /// Code wraps between tokens, never inside one (`Stri` / `ng`, `in` / `stall.sh`): Pango may
-    /// break only at the spaces around a token and after `,` and `;`. A token wider than a line
-    /// alone is the exception: it breaks where it must, as its line would overflow otherwise
-    /// (a second layout, only for paragraphs that have such a token).
-    private func keepTokensWhole(_ layout: OpaquePointer, text: String, attributes: AttributeListBuilder, width: Double) {
+    /// break only at the spaces around a token and after `,` and `;`; so do a URL, a path or an
+    /// option in prose (`proseTokens`). A token wider than a line alone is the exception: it
+    /// breaks where it must, as its line would overflow otherwise (a second layout, only for
+    /// paragraphs that wrap such a token).
+    private func keepTokensWhole(_ layout: OpaquePointer, text: String, tokens: (String) -> [Range<Int>],
+                                 attributes: AttributeListBuilder, width: Double) {
         // Only the source lines Pango wrapped get the attributes: Pango converts every
         // attribute's byte range by scanning the text, so a band's thousand tokens would cost
         // seconds over a long block whose lines mostly fit.
@@ -173,7 +177,8 @@ final class Typesetter {
                 wrapped.append(sourceStart..<end)
             }
         }
-        let tokens = Self.codeTokens(text).filter { token in wrapped.contains { $0.overlaps(token) } }
+        guard !wrapped.isEmpty else { return }
+        let tokens = tokens(text).filter { token in wrapped.contains { $0.overlaps(token) } }
         guard !tokens.isEmpty else { return }
         func apply(_ whole: [Range<Int>]) {
             let list = pango_attr_list_copy(attributes.list)!
@@ -221,6 +226,32 @@ final class Typesetter {
             }
         }
         if let s = start, text.utf8.count - s > 1 { tokens.append(s..<text.utf8.count) }
+        return tokens
+    }
+
+    /// The byte ranges of prose's runs without spaces that a browser keeps on one line and Pango
+    /// would break (after a `/` or `$`, inside `--option` or `${name}`): ASCII runs holding `/`,
+    /// `\\`, `$` or `{`, or starting with `-`. Hyphenated words still break after their hyphen,
+    /// and text without spaces (Chinese, Japanese) is never a token.
+    static func proseTokens(_ text: String) -> [Range<Int>] {
+        var tokens: [Range<Int>] = []
+        var start = 0, ascii = true, marked = false
+        func end(_ offset: Int) {
+            if ascii, marked, offset - start > 1 { tokens.append(start..<offset) }
+            start = offset + 1
+            ascii = true
+            marked = false
+        }
+        for (offset, byte) in text.utf8.enumerated() {
+            switch byte {
+            case 0x20, 0x09, 0x0A: end(offset)
+            case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "$"), UInt8(ascii: "{"): marked = true
+            case UInt8(ascii: "-") where offset == start: marked = true
+            case 0x80...: ascii = false
+            default: break
+            }
+        }
+        end(text.utf8.count)
         return tokens
     }
 
