@@ -89,6 +89,49 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertEqual(header.columns.alignments, [.natural, .right])
     }
 
+    /// An HTML table keeps every cell where GitHub shows it: Markdown between blank lines inside
+    /// a `<td>` is the cell's (its paragraphs and items as lines), a cell spanning columns or rows
+    /// leaves those places empty, and a first row of `<td>` is a row, not a header.
+    func testHTMLTablesKeepEveryCell() throws {
+        let doc = try TextDocument(markdown: """
+        <table>
+        <tr><td><strong>Compatibility</strong></td><td>
+
+        This shouldn't break **any** flows.
+
+        - one
+        - two
+
+          more
+
+        </td></tr>
+        <tr><td>Localization</td><td>
+
+        None.
+
+        </td></tr>
+        </table>
+
+        <table>
+          <thead><tr><td>Feature</td><td colspan="2">Support</td></tr></thead>
+          <tr><td rowspan="2">Tables</td><td>yes</td><td>right</td></tr>
+          <tr><td>badge</td><td><code>code</code></td></tr>
+        </table>
+
+        After.
+        """)
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["Compatibility\tThis shouldn't break any flows.\u{2028}• one\u{2028}• two\u{2028}more", "Localization\tNone.",
+                                                    "Feature\tSupport\t", "Tables\tyes\tright", "\tbadge\tcode", "After."])
+        XCTAssertEqual(doc.paragraphs.map(\.kind.name), ["table-row", "table-row", "table-header", "table-row", "table-row", "paragraph"])
+        XCTAssertTrue(doc.paragraphs[0].runs.contains { $0.style.contains(.strong) && doc.paragraphs[0].text.utf8.dropFirst($0.range.lowerBound).starts(with: "any".utf8) })
+        guard case .tableRow(let second) = doc.paragraphs[1].kind, case .tableRow(let first) = doc.paragraphs[0].kind else { return XCTFail("rows") }
+        XCTAssertTrue(second.isStriped && !first.isStriped, "GitHub stripes the second row of a table without a header")
+        XCTAssertEqual(second.columns.count, 2)
+        // A table never closed loses nothing after it.
+        let open = try TextDocument(markdown: "<table><tr><td>cell\n\nText **after**.\n\n<table><tr><td>again\n\n# Heading\n\n- item\n")
+        XCTAssertEqual(open.paragraphs.map(\.text), ["cell", "Text after.", "again", "Heading", "item"])
+    }
+
     /// A `<details>` left open in a quote or a list item ends with it, as the HTML element
     /// does: what follows is shown (found by the fuzzer: a whole read hid it, a read in sections
     /// did not).

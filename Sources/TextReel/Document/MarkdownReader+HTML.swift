@@ -49,7 +49,13 @@ extension MarkdownReader {
     /// An HTML block (cmark's `html_block`): its blocks become paragraphs. Elements it leaves
     /// open (`<div align="center">`, `<details>`) hold the Markdown blocks after it, up to the
     /// block that closes them.
-    mutating func readHTMLBlock(_ html: String, line: Int) throws {
+    /// `closing`: a table left open with the blocks that close it, or as it was left.
+    mutating func readHTMLBlock(_ html: String, line: Int, closing: Bool = false) throws {
+        openTable = nil
+        if !closing, !hidesBlocks, Self.leavesTableOpen(html) {
+            openTable = (html, line, html, [])
+            return
+        }
         // Browsers read a stray `</br>` as `<br>`; libxml2 drops it.
         let html = html.replacingOccurrences(of: "</br>", with: "<br>", options: .caseInsensitive)
         var nodes = HTMLFragment(html).nodes
@@ -64,6 +70,57 @@ extension MarkdownReader {
         if hidden { return }
         try walk(nodes, in: &block)
         try block.flush(into: &self)
+    }
+
+    /// A cell's content as one paragraph's, since a row is one: its blocks (paragraphs, list
+    /// items, headings, code) become lines, an item's after a bullet, a heading bold, a `<pre>`
+    /// code; tabs, which separate cells, are spaces.
+    static func inlineCell(_ nodes: [HTMLFragment.Node]) -> [HTMLFragment.Node] {
+        var out: [HTMLFragment.Node] = []
+        let bullet = "• "
+        func startLine() {
+            // White space before a line's end does not show.
+            while case .text(let text)? = out.last, text.allSatisfy(\.isWhitespace) { out.removeLast() }
+            if case .text(bullet)? = out.last { return }    // an item's first paragraph
+            if out.contains(where: { !$0.text.allSatisfy(\.isWhitespace) || firstImage(in: [$0]) != nil }) {
+                out.append(.element(name: "br", attributes: [:], children: []))
+            }
+        }
+        func add(_ nodes: [HTMLFragment.Node]) {
+            for node in nodes {
+                guard case .element(let name, let attributes, let children) = node else {
+                    if case .text(let text) = node { out.append(.text(text.replacingOccurrences(of: "\t", with: " "))) }
+                    continue
+                }
+                switch name {
+                case "li":
+                    startLine()
+                    out.append(.text(bullet))
+                    add(children)
+                case "h1", "h2", "h3", "h4", "h5", "h6":
+                    startLine()
+                    out.append(.element(name: "strong", attributes: [:], children: inlineCell(children)))
+                case "pre":
+                    startLine()
+                    out.append(.element(name: "code", attributes: [:], children: [.text(node.text.replacingOccurrences(of: "\t", with: " "))]))
+                case "ul", "ol", "blockquote", "table", "tr", "hr":
+                    add(children)
+                case _ where blockElements.contains(name):
+                    startLine()
+                    add(children)
+                default:
+                    out.append(.element(name: name, attributes: attributes, children: inlineCell(children)))
+                }
+            }
+        }
+        add(nodes)
+        return out
+    }
+
+    /// Whether `html` has more `<table>` start tags than end tags.
+    static func leavesTableOpen(_ html: String) -> Bool {
+        guard html.range(of: "<table", options: .caseInsensitive) != nil else { return false }
+        return HTMLTags(html).reduce(0) { $1.name == "table" ? $0 + ($1.isEnd ? -1 : 1) : $0 } > 0
     }
 
     /// The `<summary>` an HTML block starts with (after white space), and where it is.
@@ -350,31 +407,32 @@ extension MarkdownReader {
     }
 
     /// An HTML `<table>`: its rows (in `<thead>`, `<tbody>`, `<tfoot>` or bare) as a table's
-    /// rows; `<th>` cells bold; a column's alignment from its first row's `align`.
+    /// rows; `<th>` cells bold; a column's alignment from its first row's `align`. The first row
+    /// is a header only when its cells are all `<th>` (or it is in `<thead>`).
     private mutating func readHTMLTable(_ table: HTMLFragment.Node, line: Int) throws {
-        func rows(_ node: HTMLFragment.Node) -> [[HTMLFragment.Node]] {
+        func rows(_ node: HTMLFragment.Node, head: Bool) -> [(cells: [HTMLFragment.Node], head: Bool)] {
             guard case .element(let name, _, let children) = node else { return [] }
-            if name == "tr" { return [children.filter { if case .element("td", _, _) = $0 { true } else if case .element("th", _, _) = $0 { true } else { false } }] }
-            return children.flatMap(rows)
+            if name == "tr" { return [(children.filter { if case .element("td", _, _) = $0 { true } else if case .element("th", _, _) = $0 { true } else { false } }, head)] }
+            return children.flatMap { rows($0, head: head || name == "thead") }
         }
-        let found = rows(table)
+        let found = rows(table, head: false)
         guard !found.isEmpty else { return }
+        let hasHeader = found[0].head || found[0].cells.allSatisfy { if case .element("th", _, _) = $0 { true } else { false } }
         var built: [(inline: InlineBuilder, line: Int)] = []
-        for row in found {
+        for row in Self.spannedGrid(found.map(\.cells)) {
             var block = HTMLBlock(line: line)
             for (k, cell) in row.enumerated() {
-                guard case .element(let name, _, let children) = cell else { continue }
                 if k > 0 { block.inline.append("\t") }
+                guard case .element(let name, _, let children)? = cell else { continue }
                 block.spaced = true
                 if name == "th" { block.inline.push(.strong) }
-                // Tabs separate cells: inside one they are white space.
-                try walk(children.map { if case .text(let t) = $0 { .text(t.replacingOccurrences(of: "\t", with: " ")) } else { $0 } }, in: &block)
+                try walk(Self.inlineCell(children), in: &block)
                 if name == "th" { block.inline.pop() }
             }
             built.append((block.inline, line))
         }
-        let alignments: [TableAlignment] = (found.first ?? []).map { cell in
-            guard case .element(_, let attributes, _) = cell else { return .natural }
+        let alignments: [TableAlignment] = (Self.spannedGrid(found.map(\.cells)).first ?? []).map { cell in
+            guard case .element(_, let attributes, _)? = cell else { return .natural }
             switch Self.alignment(attributes) {
             case .center?: return .center
             case .right?: return .right
@@ -382,6 +440,39 @@ extension MarkdownReader {
             default: return .natural
             }
         }
-        try addTable(built, alignments: alignments)
+        try addTable(built, alignments: alignments, hasHeader: hasHeader)
+    }
+
+    /// The rows' cells on the table's grid: a cell spanning columns (`colspan`) or rows
+    /// (`rowspan`, 0: to the table's end) is followed by empty places (nil) where it spans, so
+    /// every cell keeps its column (its text in the first place, not drawn across the others).
+    static func spannedGrid(_ rows: [[HTMLFragment.Node]]) -> [[HTMLFragment.Node?]] {
+        var spanning: [Int: Int] = [:]    // column → rows it is still taken for
+        return rows.enumerated().map { index, cells in
+            var row: [HTMLFragment.Node?] = [], rest = cells[...]
+            func take(_ column: Int) -> Bool {
+                guard let left = spanning[column] else { return false }
+                spanning[column] = left > 1 ? left - 1 : nil
+                row.append(nil)
+                return true
+            }
+            while true {
+                if take(row.count) { continue }
+                guard let cell = rest.popFirst() else {
+                    // Places to the right still taken by cells from rows above.
+                    guard let next = spanning.keys.filter({ $0 > row.count }).min() else { break }
+                    row += Array(repeating: nil, count: next - row.count)
+                    continue
+                }
+                guard case .element(_, let attributes, _) = cell else { continue }
+                let columns = min(max(Int(attributes["colspan"] ?? "") ?? 1, 1), 64)
+                let down = Int(attributes["rowspan"] ?? "").map { $0 == 0 ? rows.count - index : min(max($0, 1), rows.count - index) } ?? 1
+                for k in 0..<columns {
+                    if down > 1 { spanning[row.count] = down - 1 }
+                    row.append(k == 0 ? cell : nil)
+                }
+            }
+            return row
+        }
     }
 }

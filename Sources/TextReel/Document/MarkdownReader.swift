@@ -29,6 +29,10 @@ struct MarkdownReader {
     /// A `<details>` whose HTML block ended before its `<summary>`: drawn with the next block,
     /// which gives the summary when it starts with one (READMEs put a blank line between them).
     var pendingDisclosure: (open: Bool, line: Int)?
+    /// An HTML table left open by its block, and the blocks after it as HTML, until one closes
+    /// it: a README's `<td>` holding Markdown between blank lines is one table, as on GitHub.
+    /// `blocks`: those after it, read one by one if nothing closes it.
+    var openTable: (html: String, line: Int, first: String, blocks: [OpaquePointer])?
     /// The ids of display formulas (`$$…$$`): one alone in its paragraph is centred.
     private var displayFormulas: Set<String> = []
     /// The attribute over every paragraph of a footnote: GitHub sets the notes small and muted.
@@ -144,6 +148,11 @@ struct MarkdownReader {
             try readBlock(node)
             child = cmark_node_next(node)
         }
+        while let table = openTable {
+            // Never closed: the table as its block left it, and the blocks after it as blocks.
+            try readHTMLBlock(table.first, line: table.line, closing: true)
+            for block in table.blocks { try readBlock(block) }
+        }
         if let pending = pendingDisclosure { try addDisclosure(pending, summary: nil) }
     }
 
@@ -154,6 +163,14 @@ struct MarkdownReader {
         // cuts a formula's lines into rows) must not eat the next block's text.
         mathSkip = 0
         if cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION { return try readFootnote(node, line: line) }
+        if let table = openTable {
+            // Inside a table an HTML block opened: Markdown joins it as the HTML GitHub makes of it.
+            let html = typeName(node) == "html_block" ? source(cmark_node_get_literal(node)) : renderedHTML(node)
+            openTable!.html += "\n" + html
+            openTable!.blocks.append(node)
+            guard !Self.leavesTableOpen(openTable!.html) else { return }
+            return try readHTMLBlock(openTable!.html, line: table.line, closing: true)
+        }
         if typeName(node) != "html_block" {
             if let pending = pendingDisclosure { try addDisclosure(pending, summary: nil) }
             if hidesBlocks { return }
@@ -385,9 +402,11 @@ struct MarkdownReader {
     }
 
     /// A table's rows as paragraphs sharing one `TableColumns` (Markdown's and HTML's tables).
-    mutating func addTable(_ rows: [(inline: InlineBuilder, line: Int)], alignments: [TableAlignment]) throws {
+    /// `hasHeader`: the first row is a header (a Markdown table's always is; an HTML table's when
+    /// its cells are `<th>`).
+    mutating func addTable(_ rows: [(inline: InlineBuilder, line: Int)], alignments: [TableAlignment], hasHeader: Bool = true) throws {
         let sample = rows.prefix(TableColumns.sampleRows + 1).map { TableColumns.cells(of: $0.inline.text, runs: $0.inline.runs, attachments: $0.inline.attachments) }
-        let columns = TableColumns(alignments: alignments, sample: sample)
+        let columns = TableColumns(alignments: alignments, sample: sample, hasHeader: hasHeader)
         for (index, row) in rows.enumerated() {
             try add(.tableRow(TableRow(columns: columns, index: index, isLast: index == rows.count - 1)), inline: row.inline, line: row.line)
         }
@@ -717,6 +736,13 @@ struct MarkdownReader {
     private func typeName(_ node: OpaquePointer) -> String { string(cmark_node_get_type_string(node)) }
 
     private func string(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+
+    /// A block as cmark-gfm writes it in HTML (its raw HTML kept), formulas' markers put back.
+    private func renderedHTML(_ node: OpaquePointer) -> String {
+        guard let html = cmark_render_html(node, CMARK_OPT_UNSAFE, nil) else { return "" }
+        defer { free(html) }
+        return source(html)
+    }
 
     /// A literal read as written, its formulas' markers put back as their `$…$`: raw HTML, code,
     /// link and image destinations and titles are not Markdown text, so they show (or point to)

@@ -12,7 +12,10 @@ public struct TableRow: Hashable, Sendable {
     public let isLast: Bool
 
     /// Whether this is the header row (drawn bold, with a heavier rule below).
-    public var isHeader: Bool { index == 0 }
+    public var isHeader: Bool { index == 0 && columns.hasHeader }
+
+    /// Whether the row is striped, as GitHub stripes every second row of a table's body.
+    var isStriped: Bool { (columns.hasHeader ? index : index + 1) % 2 == 0 && !isHeader }
 
     /// Row `index` (0: the header) of the table whose rows share `columns`.
     public init(columns: TableColumns, index: Int, isLast: Bool) {
@@ -49,13 +52,17 @@ public final class TableColumns: Hashable, Sendable {
         var attachments: [TextAttachment]
     }
 
+    /// Whether the first row is a header (an HTML table's first row of `<td>` is not).
+    public let hasHeader: Bool
+
     /// The number of columns.
     public var count: Int { alignments.count }
 
-    init(alignments: [TableAlignment], sample: [[Cell]]) {
+    init(alignments: [TableAlignment], sample: [[Cell]], hasHeader: Bool = true) {
         self.alignments = alignments
         self.sample = sample
-        var hash = StableHash.of(alignments.map { "\($0)" }.joined(separator: ","))
+        self.hasHeader = hasHeader
+        var hash = StableHash.of(alignments.map { "\($0)" }.joined(separator: ",") + (hasHeader ? "" : " headless"))
         for row in sample {
             for cell in row { hash = (hash ^ StableHash.of(cell.text)) &* 0x100_0000_01B3 }
             hash = (hash ^ 0x0A) &* 0x100_0000_01B3
@@ -64,7 +71,7 @@ public final class TableColumns: Hashable, Sendable {
     }
 
     public static func == (lhs: TableColumns, rhs: TableColumns) -> Bool {
-        lhs === rhs || (lhs.fingerprint == rhs.fingerprint && lhs.alignments == rhs.alignments && lhs.sample == rhs.sample)
+        lhs === rhs || (lhs.fingerprint == rhs.fingerprint && lhs.alignments == rhs.alignments && lhs.hasHeader == rhs.hasHeader && lhs.sample == rhs.sample)
     }
 
     public func hash(into hasher: inout Hasher) { hasher.combine(fingerprint) }

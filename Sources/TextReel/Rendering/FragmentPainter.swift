@@ -132,7 +132,7 @@ extension FragmentPainter {
     private func drawTableRow(_ row: TableRow, _ table: TableRowGeometry, width: Double, in cr: OpaquePointer) {
         let border = Typesetter.cellBorder
         let left = table.edges.first!, right = table.edges.last!
-        if row.index > 0, row.index % 2 == 0 {
+        if row.isStriped {
             // Translucent, so the selection drawn behind the text shows through.
             Paint.fill(cr, CGRect(x: left, y: table.top, width: right - left, height: table.bottom - table.top), theme.codeBackground, alpha: 0.6)
         }
