@@ -97,6 +97,32 @@ final class LayoutTests: XCTestCase {
         XCTAssertEqual(frame.height, (frame.width / 2).rounded())
     }
 
+    /// An `<img width="50%">` is half the text column wide, keeping its aspect, alone or beside
+    /// another in a centred paragraph; over 100% is the whole column.
+    func testImagesWithPercentWidthsShareTheColumn() throws {
+        let folder = Paths.temporaryFolder()
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: Paths.fixtures.appendingPathComponent("documents/media/photo.png"), to: folder.appendingPathComponent("photo.png"))
+        let markdown = """
+        <img src="photo.png" width="50%">
+
+        <p align="center"><img src="photo.png" width="40%"> <img src="photo.png" width="40%"></p>
+
+        <img src="photo.png" width="150%">
+        """
+        let document = try TextDocument(markdown: markdown, baseURL: folder)
+        let intrinsic = document.paragraphs[0].attachments[0].size
+        let view = TextView(document: document, viewportSize: CGSize(width: 600, height: 2000))
+        let column = 600 - view.theme.insets.left - view.theme.insets.right
+        let half = view.textLayoutManager.ensureLayout(forParagraphAt: 0).attachmentFrames[0].frame
+        XCTAssertEqual(half.width, (column / 2).rounded())
+        XCTAssertEqual(half.height, (intrinsic.height * half.width / intrinsic.width).rounded())
+        let pair = view.textLayoutManager.ensureLayout(forParagraphAt: 1).attachmentFrames.map(\.frame)
+        XCTAssertEqual(pair.map(\.width), [(column * 0.4).rounded(), (column * 0.4).rounded()])
+        XCTAssertEqual(pair[0].minY, pair[1].minY, "side by side, on one line")
+        XCTAssertEqual(view.textLayoutManager.ensureLayout(forParagraphAt: 2).attachmentFrames[0].frame.width, column)
+    }
+
     /// A table wider than the text column wraps its cells at word boundaries so that every
     /// column is on screen, as browsers' automatic table layout does: the columns line up in every
     /// row, each row is a fragment of its own, and cells follow their column's alignment.

@@ -122,6 +122,11 @@ struct InlineBuilder {
         bytes.append(contentsOf: TextAttachment.character.utf8)
     }
 
+    /// Makes the last attachment `fraction` of the text column wide (`TextAttachment.widthFraction`).
+    mutating func widenLastAttachment(to fraction: Double) {
+        attachments[attachments.count - 1] = attachments[attachments.count - 1].widened(to: fraction)
+    }
+
     /// The text with trailing whitespace and line separators removed.
     var text: String {
         var end = bytes.count

@@ -204,7 +204,13 @@ extension MarkdownReader {
                   let value = Double(text.hasSuffix("px") ? String(text.dropLast(2)) : text), value.isFinite, value > 0 else { return nil }
             return value
         }
+        let before = inline.attachments.count
         try appendImage(url: src, alt: attributes["alt"] ?? "", declared: (length("width"), length("height")), line: line, column: column, into: &inline)
+        // `width="50%"`: half the column GitHub's page sets it in (at most all of it).
+        if inline.attachments.count > before, let text = attributes["width"]?.trimmingCharacters(in: .whitespaces), text.hasSuffix("%"),
+           let percent = Double(text.dropLast()), percent.isFinite, percent > 0 {
+            inline.widenLastAttachment(to: min(percent, 100) / 100)
+        }
     }
 
     /// What a walk through an HTML block has open: the paragraph being filled and how its

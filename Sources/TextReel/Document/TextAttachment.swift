@@ -24,18 +24,36 @@ public struct TextAttachment: Hashable, Sendable {
     /// Why an image cannot be drawn ("damaged PNG: data ends at byte 812"), shown on its
     /// placeholder; nil when it can.
     public let problem: String?
+    /// The share of the text column it is as wide as (HTML's `width="50%"`), its height keeping
+    /// `size`'s aspect; nil: `size`.
+    public let widthFraction: Double?
 
     /// An attachment as the document reader makes it.
     init(scheme: String, id: String, size: CGSize, url: String, parameters: [String: String] = [:],
-                file: URL? = nil, altText: String = "", isBlock: Bool = false, utf8Offset: Int = 0, problem: String? = nil) {
+         file: URL? = nil, altText: String = "", isBlock: Bool = false, utf8Offset: Int = 0, problem: String? = nil,
+         widthFraction: Double? = nil) {
         self.scheme = scheme; self.id = id; self.size = size; self.url = url
         self.parameters = parameters; self.file = file; self.altText = altText
         self.isBlock = isBlock; self.utf8Offset = utf8Offset; self.problem = problem
+        self.widthFraction = widthFraction
     }
 
     func at(offset: Int, isBlock: Bool) -> TextAttachment {
-        TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: parameters,
-                       file: file, altText: altText, isBlock: isBlock, utf8Offset: offset, problem: problem)
+        TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: parameters, file: file, altText: altText,
+                       isBlock: isBlock, utf8Offset: offset, problem: problem, widthFraction: widthFraction)
+    }
+
+    /// The same, `fraction` of the text column wide.
+    func widened(to fraction: Double) -> TextAttachment {
+        TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: parameters, file: file, altText: altText,
+                       isBlock: isBlock, utf8Offset: utf8Offset, problem: problem, widthFraction: fraction)
+    }
+
+    /// Its size in a text column `available` points wide, before a block too wide is scaled down.
+    func size(in available: Double, given size: CGSize) -> CGSize {
+        guard let widthFraction, size.width > 0 else { return size }
+        let width = (available * widthFraction).rounded()
+        return CGSize(width: width, height: (size.height * width / size.width).rounded())
     }
 
     /// The problem of a remote image: TextReel renders offline and fetches nothing.

@@ -125,7 +125,7 @@ final class Typesetter {
         attributes.addRuns(paragraph.runs, text: paragraph.text, theme: theme)
         attributes.addAttributes(paragraph.attributes, theme: theme)
         let sizes = paragraph.attachments.map {
-            displayedSize(attachmentSize($0, available) ?? $0.size, available: available)
+            displayedSize($0.size(in: available, given: attachmentSize($0, available) ?? $0.size), available: available)
         }
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
         pango_layout_set_attributes(pl, attributes.list)
