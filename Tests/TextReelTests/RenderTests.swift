@@ -41,6 +41,31 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(fill.red, 0xFD, "the missing-image placeholder's tint")
     }
 
+    /// A `<kbd>` is a key cap, as GitHub draws it: a box with a border, apart from the next key
+    /// even with only a `+` between them; a code span is no key.
+    func testKeysAreKeyCaps() throws {
+        func boxes(_ markdown: String) throws -> (boxes: [PangoLayoutBox.CodeSpanBox], frame: RenderedFrame, origin: CGPoint, view: TextView) {
+            let view = TextView(document: try TextDocument(markdown: markdown), viewportSize: CGSize(width: 400, height: 100))
+            let frame = try view.renderFrame()
+            let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+            let shaped = try XCTUnwrap(fragment.shaped)
+            let origin = CGPoint(x: fragment.layoutFragmentFrame.minX + shaped.layoutOrigin.x, y: fragment.layoutFragmentFrame.minY + shaped.layoutOrigin.y)
+            return (shaped.layout.codeSpanBoxes(), frame, origin, view)
+        }
+        let keys = try boxes("<kbd>Ctrl</kbd>+<kbd>C</kbd> to copy")
+        XCTAssertEqual(keys.boxes.map(\.isKey), [true, true])
+        XCTAssertTrue(keys.boxes.allSatisfy { $0.padsBefore && $0.padsAfter }, "padded beside the +")
+        let padding = AttributeListBuilder.codePadding(keys.view.theme)
+        XCTAssertGreaterThan(keys.boxes[1].rect.minX - keys.boxes[0].rect.maxX - 2 * padding, 6, "the + between the boxes, not under them")
+        // The border: darker than the box's fill along the box's left side, mid-height.
+        let key = keys.boxes[1].rect
+        let left = Int((keys.origin.x + key.minX - padding).rounded(.down)), y = Int(keys.origin.y + key.midY)
+        let edge = (left - 1...left + 1).map { Int(keys.frame.pixel(x: $0, y: y).red) }.min()!
+        let fill = Int(keys.frame.pixel(x: left + 4, y: y).red)
+        XCTAssertLessThan(edge + 12, fill, "a border around the fill")
+        XCTAssertEqual(try boxes("`Ctrl`+`C` to copy").boxes.map(\.isKey), [false, false])
+    }
+
     func testAbsoluteOffsetLandsExactly() throws {
         let document = try TextDocument(contentsOf: Paths.demo)
         let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))

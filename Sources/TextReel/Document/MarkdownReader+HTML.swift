@@ -18,7 +18,8 @@ extension MarkdownReader {
         switch name {
         case "b", "strong": .strong
         case "i", "em", "cite", "var", "dfn": .emphasis
-        case "code", "kbd", "samp", "tt": .code
+        case "code", "samp", "tt": .code
+        case "kbd": [.code, .keyboard]
         case "del", "s", "strike": .strikethrough
         case "sub": .lowered
         case "sup": .raised

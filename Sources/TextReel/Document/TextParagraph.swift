@@ -65,6 +65,8 @@ public struct InlineStyle: OptionSet, Hashable, Sendable {
     public static let marked = InlineStyle(rawValue: 1 << 8)
     /// Smaller than the text around it (`<small>`).
     public static let small = InlineStyle(rawValue: 1 << 9)
+    /// A key (`<kbd>`): with `code`, drawn as a key cap (a bordered box), as GitHub draws it.
+    public static let keyboard = InlineStyle(rawValue: 1 << 10)
 }
 
 /// A styled run over a paragraph's text, in UTF-8 byte offsets (Pango's unit).

@@ -47,11 +47,21 @@ struct FragmentPainter {
     /// the margin at a line's edge, and by a hair against a letter or punctuation.
     private func drawCodeSpans(of box: PangoLayoutBox, at origin: CGPoint, in cr: OpaquePointer) {
         let padding = AttributeListBuilder.codePadding(theme), hair = 1.0
-        Paint.setColor(cr, theme.codeBackground)
         for span in box.codeSpanBoxes() {
             let left = span.rect.minX - (span.padsBefore ? padding : hair), right = span.rect.maxX + (span.padsAfter ? padding : hair)
-            Paint.roundedRect(cr, CGRect(x: origin.x + left, y: origin.y + span.rect.minY, width: right - left, height: span.rect.height), radius: 4)
+            let rect = CGRect(x: origin.x + left, y: origin.y + span.rect.minY, width: right - left, height: span.rect.height)
+            Paint.setColor(cr, theme.codeBackground)
+            Paint.roundedRect(cr, rect, radius: 4)
             cairo_fill(cr)
+            guard span.isKey else { continue }
+            // A key cap: a 1-point border, a second along the bottom (GitHub's inset shadow).
+            Paint.setColor(cr, theme.rule)
+            cairo_set_line_width(cr, 1)
+            Paint.roundedRect(cr, rect.insetBy(dx: 0.5, dy: 0.5), radius: 3.5)
+            cairo_stroke(cr)
+            cairo_move_to(cr, rect.minX + 3, rect.maxY - 1.5)
+            cairo_line_to(cr, rect.maxX - 3, rect.maxY - 1.5)
+            cairo_stroke(cr)
         }
     }
 

@@ -22,6 +22,8 @@ final class AttributeListBuilder {
     /// The background alpha that marks a code span's background: Pango leaves it undrawn (at
     /// 1/65535 it changes no pixel), and `FragmentPainter` draws it padded, with round corners.
     static let codeBackgroundAlpha: guint16 = 1
+    /// The same for a key (`<kbd>`), drawn as a key cap.
+    static let keyBackgroundAlpha: guint16 = 2
 
     /// Code is set this much smaller than the text around it.
     static let codeScale = 0.9
@@ -38,9 +40,16 @@ final class AttributeListBuilder {
         // on the space's far side). A letter or punctuation mark beside it is left alone: spaced,
         // it would show a gap on its other side, inside a word or after a comma.
         let room = PangoUnits.units(2 * Self.codePadding(theme))
-        for range in runs.filter({ $0.style.contains(.code) }).map(\.range) {
-            for space in [range.lowerBound - 1, range.upperBound] where space >= 0 && space < utf8.count && utf8[space] == 0x20 {
-                add(pango_attr_letter_spacing_new(room), space..<space + 1)
+        // A key (`<kbd>`) is a box with room on both sides whatever is beside it (`Ctrl`+`C`):
+        // a mark beside it gets one and a half times a space's room, its half on the key's side
+        // the box's padding and a small gap.
+        for run in runs where run.style.contains(.code) {
+            for side in [run.range.lowerBound - 1, run.range.upperBound] where side >= 0 && side < utf8.count {
+                if utf8[side] == 0x20 {
+                    add(pango_attr_letter_spacing_new(room), side..<side + 1)
+                } else if run.style.contains(.keyboard), utf8[side] < 0x80, utf8[side] > 0x20 {
+                    add(pango_attr_letter_spacing_new(room * 3 / 2), side..<side + 1)
+                }
             }
         }
         for run in runs {
@@ -54,7 +63,7 @@ final class AttributeListBuilder {
                 add(pango_attr_font_features_new("liga=0, calt=0"), r)
                 let c = theme.codeBackground
                 add(pango_attr_background_new(channel(c.red), channel(c.green), channel(c.blue)), r)
-                add(pango_attr_background_alpha_new(Self.codeBackgroundAlpha), r)
+                add(pango_attr_background_alpha_new(run.style.contains(.keyboard) ? Self.keyBackgroundAlpha : Self.codeBackgroundAlpha), r)
             }
             if run.style.contains(.raised) {
                 add(pango_attr_scale_new(0.75), r)

@@ -25,6 +25,8 @@ final class PangoLayoutBox {
         var rect: CGRect
         var padsBefore: Bool
         var padsAfter: Bool
+        /// A key (`<kbd>`): a key cap.
+        var isKey = false
     }
 
     /// The boxes of the code spans (runs whose background carries
@@ -48,35 +50,39 @@ final class PangoLayoutBox {
                     continue
                 }
                 defer { opensLine = false }
-                lastWasSpan = Self.isCodeSpan(item.pointee.analysis.extra_attrs)
-                guard lastWasSpan else { continue }
+                let kind = Self.codeSpanKind(item.pointee.analysis.extra_attrs)
+                lastWasSpan = kind != nil
+                guard let kind else { continue }
+                let isKey = kind == AttributeListBuilder.keyBackgroundAlpha
                 var logical = PangoRectangle()
                 pango_layout_iter_get_run_extents(iter, nil, &logical)
                 let rect = PangoUnits.rect(logical), baseline = pango_layout_iter_get_baseline(iter)
                 let start = Int(item.pointee.offset), end = start + Int(item.pointee.length)
-                if let last = boxes.last, last.baseline == baseline, last.end == start {
+                if let last = boxes.last, last.baseline == baseline, last.end == start, last.box.isKey == isKey {
                     boxes[boxes.count - 1].box.rect = last.box.rect.union(rect)
-                    boxes[boxes.count - 1].box.padsAfter = isSpace(end)
+                    boxes[boxes.count - 1].box.padsAfter = isSpace(end) || isKey && end < length
                     boxes[boxes.count - 1].end = end
                 } else {
-                    boxes.append((CodeSpanBox(rect: rect, padsBefore: opensLine || isSpace(start - 1), padsAfter: isSpace(end)), baseline, end))
+                    boxes.append((CodeSpanBox(rect: rect, padsBefore: opensLine || isSpace(start - 1) || isKey && start > 0,
+                                              padsAfter: isSpace(end) || isKey && end < length, isKey: isKey), baseline, end))
                 }
             } while pango_layout_iter_next_run(iter) != 0
             return boxes.map(\.box)
         }
     }
 
-    private static func isCodeSpan(_ attributes: UnsafeMutablePointer<GSList>?) -> Bool {
+    /// The marking background alpha of a code span's or a key's run, nil for other runs.
+    private static func codeSpanKind(_ attributes: UnsafeMutablePointer<GSList>?) -> guint16? {
         var node = attributes
         while let current = node {
             if let attribute = current.pointee.data?.assumingMemoryBound(to: PangoAttribute.self),
-               attribute.pointee.klass.pointee.type == PANGO_ATTR_BACKGROUND_ALPHA,
-               UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrInt.self).pointee.value == Int32(AttributeListBuilder.codeBackgroundAlpha) {
-                return true
+               attribute.pointee.klass.pointee.type == PANGO_ATTR_BACKGROUND_ALPHA {
+                let value = guint16(truncatingIfNeeded: UnsafeMutableRawPointer(attribute).assumingMemoryBound(to: PangoAttrInt.self).pointee.value)
+                if value == AttributeListBuilder.codeBackgroundAlpha || value == AttributeListBuilder.keyBackgroundAlpha { return value }
             }
             node = current.pointee.next
         }
-        return false
+        return nil
     }
 
     /// Draws the layout with its top-left at the current point of `cr`.
