@@ -152,6 +152,17 @@ final class HighlightingTests: XCTestCase {
         XCTAssertGreaterThan(starts.count, 4, "\(starts)")
     }
 
+    /// A token kept whole ends at every break Pango must make: a vertical tab or a form feed
+    /// (found by the fuzzer: Pango aborted on a code span of `;` and `$` holding one), a line or
+    /// paragraph separator.
+    func testKeptTokensEndAtEveryForcedBreak() throws {
+        XCTAssertEqual(Typesetter.proseTokens("a/b\u{0B}c/d e\u{0C}-f"), [0..<3, 4..<7, 10..<12])
+        XCTAssertEqual(Typesetter.codeTokens("ab\u{0B}cd\u{2028}ef\u{85}gh"), [0..<2, 3..<5, 8..<10, 12..<14])
+        let fuzzed = try Data(contentsOf: Paths.fixtures.appendingPathComponent("fuzz/FuzzMarkdown/vertical-tab-in-a-kept-token.md"))
+        let view = TextView(document: try TextDocument(markdown: String(decoding: fuzzed, as: UTF8.self)), viewportSize: CGSize(width: 320, height: 240))
+        XCTAssertGreaterThan(try view.renderFrame().width, 0)
+    }
+
     /// A theme file sets the syntax colours by class; an unknown class is an error at its place.
     func testAThemeFileSetsSyntaxColours() throws {
         let folder = Paths.temporaryFolder()

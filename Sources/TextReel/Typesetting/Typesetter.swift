@@ -213,8 +213,9 @@ final class Typesetter {
     static func codeTokens(_ text: String) -> [Range<Int>] {
         var tokens: [Range<Int>] = []
         var start: Int?
-        for (offset, byte) in text.utf8.enumerated() {
-            if byte == 0x20 || byte == 0x09 || byte == 0x0A {
+        let bytes = Array(text.utf8)
+        for (offset, byte) in bytes.enumerated() {
+            if separates(bytes, at: offset) {
                 if let s = start, offset - s > 1 { tokens.append(s..<offset) }
                 start = nil
             } else {
@@ -242,9 +243,10 @@ final class Typesetter {
             ascii = true
             marked = false
         }
-        for (offset, byte) in text.utf8.enumerated() {
+        let bytes = Array(text.utf8)
+        for (offset, byte) in bytes.enumerated() {
             switch byte {
-            case 0x20, 0x09, 0x0A: end(offset)
+            case _ where separates(bytes, at: offset): end(offset)
             case UInt8(ascii: "/"), UInt8(ascii: "\\"), UInt8(ascii: "$"), UInt8(ascii: "{"): marked = true
             case UInt8(ascii: "-") where offset == start: marked = true
             case 0x80...: ascii = false
@@ -253,6 +255,20 @@ final class Typesetter {
         }
         end(text.utf8.count)
         return tokens
+    }
+
+    /// Whether the byte at `offset` is white space, a control character or part of a line or
+    /// paragraph separator (U+0085, U+2028, U+2029): where a token ends. A token kept whole
+    /// across a break Pango must make (a vertical tab is one) fails Pango's own assertion.
+    static func separates(_ bytes: [UInt8], at offset: Int) -> Bool {
+        let byte = bytes[offset]
+        if byte <= 0x20 || byte == 0x7F { return true }
+        func starts(_ sequence: [UInt8], at start: Int) -> Bool {
+            start >= 0 && start + sequence.count <= bytes.count && bytes[start..<start + sequence.count].elementsEqual(sequence)
+        }
+        let nextLine: [UInt8] = [0xC2, 0x85], lineSeparator: [UInt8] = [0xE2, 0x80, 0xA8], paragraphSeparator: [UInt8] = [0xE2, 0x80, 0xA9]
+        return (0..<2).contains { starts(nextLine, at: offset - $0) }
+            || (0..<3).contains { starts(lineSeparator, at: offset - $0) || starts(paragraphSeparator, at: offset - $0) }
     }
 
     /// Longest run without a space that still wraps by words.
