@@ -434,6 +434,14 @@ final class DocumentBlockTests: XCTestCase {
     func testAParagraphOfEmptyAnchorsTakesNoRoom() throws {
         let doc = try TextDocument(markdown: "Para.\n\n<a id=\"install\"></a>\n## Installing\n\n- <a name=\"x\"></a>\n")
         XCTAssertEqual(doc.paragraphs.map(\.text), ["Para.", "Installing", ""], "an item keeps its marker")
+        // What shows takes its line: a code span of a space (found by the fuzzer: the section
+        // index counted it, a whole read dropped it), a no-break space.
+        for shown in ["`\n`", "&nbsp;", "<b> </b>&nbsp;"] {
+            for sectionBytes in [0, 1] {
+                let read = try TextDocument(markdownData: Data("A\n\n\(shown)\n\nB\n".utf8), sectionBytes: sectionBytes)
+                XCTAssertEqual(read.count, 3, "\(shown), sections of \(sectionBytes)")
+            }
+        }
     }
 
     /// Numbers end a little before their item's text, right-aligned as a browser sets them: the

@@ -186,7 +186,7 @@ struct MarkdownReader {
                 // An image alone in a paragraph is a block, unless an element aligns it.
                 let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
                 try add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
-            } else if inline.attachments.isEmpty, pendingMarker == nil, !inline.text.contains(where: { !$0.isWhitespace }) {
+            } else if inline.attachments.isEmpty, pendingMarker == nil, Self.isInvisibleHTML(node) {
                 // Only inline HTML that shows nothing (`<a id="install"></a>` above a heading):
                 // the browser's empty paragraph takes no room.
             } else {
@@ -736,6 +736,25 @@ struct MarkdownReader {
     private func typeName(_ node: OpaquePointer) -> String { string(cmark_node_get_type_string(node)) }
 
     private func string(_ pointer: UnsafePointer<CChar>?) -> String { pointer.map { String(cString: $0) } ?? "" }
+
+    /// Whether a paragraph holds inline HTML and nothing a browser shows besides white space
+    /// (`<a id="install"></a>` above a heading). A paragraph of a code span of a space, or of
+    /// `&nbsp;`, shows: it takes its line, on GitHub as in the section index's count.
+    static func isInvisibleHTML(_ paragraph: OpaquePointer) -> Bool {
+        var child = cmark_node_first_child(paragraph), sawHTML = false
+        while let node = child {
+            switch cmark_node_get_type(node) {
+            case CMARK_NODE_HTML_INLINE: sawHTML = true
+            case CMARK_NODE_SOFTBREAK, CMARK_NODE_LINEBREAK: break
+            case CMARK_NODE_TEXT:
+                let literal = cmark_node_get_literal(node).map { String(cString: $0) } ?? ""
+                guard literal.allSatisfy({ $0 == " " || $0 == "\t" || $0 == "\n" }) else { return false }
+            default: return false
+            }
+            child = cmark_node_next(node)
+        }
+        return sawHTML
+    }
 
     /// A block as cmark-gfm writes it in HTML (its raw HTML kept), formulas' markers put back.
     private func renderedHTML(_ node: OpaquePointer) -> String {
