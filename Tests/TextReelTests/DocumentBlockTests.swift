@@ -84,7 +84,7 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertEqual(badge.altText, "build passing")
         XCTAssertTrue(badge.isNotFetched)
         let styles = doc.paragraphs[1].runs.map(\.style)
-        XCTAssertTrue(styles.contains(.code) && styles.contains(.strong) && styles.contains(.lowered), "\(styles)")
+        XCTAssertTrue(styles.contains([.code, .keyboard]) && styles.contains(.strong) && styles.contains(.lowered), "a key, bold, lowered: \(styles)")
         guard case .tableRow(let header) = doc.paragraphs[3].kind else { return XCTFail("an HTML table is a table") }
         XCTAssertEqual(header.columns.alignments, [.natural, .right])
     }
@@ -127,9 +127,36 @@ final class DocumentBlockTests: XCTestCase {
         guard case .tableRow(let second) = doc.paragraphs[1].kind, case .tableRow(let first) = doc.paragraphs[0].kind else { return XCTFail("rows") }
         XCTAssertTrue(second.isStriped && !first.isStriped, "GitHub stripes the second row of a table without a header")
         XCTAssertEqual(second.columns.count, 2)
+        // Cells outside a row are a row; a cell's list is numbered or bulleted, one item a line,
+        // and the text after it starts a line of its own.
+        let stray = try TextDocument(markdown: """
+        <table>
+          <th colspan="2">Any view</th>
+          <tr><td>Tab</td><td>Intro.<br><ol><li>one</li><li>two<ul><li>a</li></ul></li></ol>After.</td></tr>
+        </table>
+        """)
+        XCTAssertEqual(stray.paragraphs.map(\.text), ["Any view\t", "Tab\tIntro.\u{2028}1. one\u{2028}2. two\u{2028}• a\u{2028}After."])
+        XCTAssertEqual(stray.paragraphs.first?.kind.name, "table-header")
         // A table never closed loses nothing after it.
         let open = try TextDocument(markdown: "<table><tr><td>cell\n\nText **after**.\n\n<table><tr><td>again\n\n# Heading\n\n- item\n")
         XCTAssertEqual(open.paragraphs.map(\.text), ["cell", "Text after.", "again", "Heading", "item"])
+    }
+
+    /// HTML sets text as browsers do: a no-break space (also `&nbsp` without its `;`) is not
+    /// white space that collapses, and what follows a closed `<details>` in its block shows.
+    func testHTMLKeepsNoBreakSpacesAndTextAfterDetails() throws {
+        let doc = try TextDocument(markdown: """
+        <p>&nbsp;&nbsp; indented<br>&nbsp&nbsp;(n)</p>
+
+        <details>
+        <summary>Example</summary>
+
+        Hidden body
+
+        </details>
+        Shown after.
+        """)
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["\u{A0}\u{A0} indented\u{2028}\u{A0}\u{A0}(n)", "▸ Example", "Shown after."])
     }
 
     /// A `<details>` left open in a quote or a list item ends with it, as the HTML element

@@ -57,8 +57,10 @@ extension MarkdownReader {
             openTable = (html, line, html, [])
             return
         }
-        // Browsers read a stray `</br>` as `<br>`; libxml2 drops it.
+        // Browsers read a stray `</br>` as `<br>`, and `&nbsp` without its `;` as a no-break
+        // space; libxml2 drops the one and shows the other as written.
         let html = html.replacingOccurrences(of: "</br>", with: "<br>", options: .caseInsensitive)
+            .replacingOccurrences(of: "&nbsp(?!;)", with: "&nbsp;", options: .regularExpression)
         var nodes = HTMLFragment(html).nodes
         if let pending = pendingDisclosure {
             let summary = Self.leadingSummary(nodes)
@@ -68,7 +70,11 @@ extension MarkdownReader {
         let hidden = hidesBlocks
         var block = HTMLBlock(line: line, alignment: blockAlignment ?? .natural)
         updateOpenElements(html)
-        if hidden { return }
+        if hidden {
+            // What follows the tag that closes a hidden `<details>` in this block shows.
+            guard !hidesBlocks, let end = HTMLTags(html).filter({ $0.isEnd && $0.name == "details" }).last?.source.endIndex else { return }
+            nodes = HTMLFragment(String(html[end...])).nodes
+        }
         try walk(nodes, in: &block)
         try block.flush(into: &self)
     }
@@ -79,36 +85,51 @@ extension MarkdownReader {
     static func inlineCell(_ nodes: [HTMLFragment.Node]) -> [HTMLFragment.Node] {
         var out: [HTMLFragment.Node] = []
         let bullet = "• "
+        /// A block ended: what follows starts a line.
+        var ended = false
         func startLine() {
+            ended = false
             // White space before a line's end does not show.
             while case .text(let text)? = out.last, text.allSatisfy(\.isWhitespace) { out.removeLast() }
-            if case .text(bullet)? = out.last { return }    // an item's first paragraph
+            if case .text(let marker)? = out.last, marker == bullet || marker.hasSuffix(". ") { return }    // an item's first paragraph
+            if case .element("br", _, _)? = out.last { return }
             if out.contains(where: { !$0.text.allSatisfy(\.isWhitespace) || firstImage(in: [$0]) != nil }) {
                 out.append(.element(name: "br", attributes: [:], children: []))
             }
         }
-        func add(_ nodes: [HTMLFragment.Node]) {
+        func add(_ nodes: [HTMLFragment.Node], ordered: Bool = false) {
+            var number = 0
             for node in nodes {
                 guard case .element(let name, let attributes, let children) = node else {
-                    if case .text(let text) = node { out.append(.text(text.replacingOccurrences(of: "\t", with: " "))) }
+                    if case .text(let text) = node {
+                        if ended, !text.allSatisfy(\.isWhitespace) { startLine() }
+                        out.append(.text(text.replacingOccurrences(of: "\t", with: " ")))
+                    }
                     continue
                 }
+                if ended, !["br", "ul", "ol", "li"].contains(name) { startLine() }
                 switch name {
                 case "li":
                     startLine()
-                    out.append(.text(bullet))
+                    number += 1
+                    out.append(.text(ordered ? "\(number). " : bullet))
                     add(children)
+                    ended = true
                 case "h1", "h2", "h3", "h4", "h5", "h6":
                     startLine()
                     out.append(.element(name: "strong", attributes: [:], children: inlineCell(children)))
+                    ended = true
                 case "pre":
                     startLine()
                     out.append(.element(name: "code", attributes: [:], children: [.text(node.text.replacingOccurrences(of: "\t", with: " "))]))
+                    ended = true
                 case "ul", "ol", "blockquote", "table", "tr", "hr":
-                    add(children)
+                    add(children, ordered: name == "ol")
+                    ended = true
                 case _ where blockElements.contains(name):
                     startLine()
                     add(children)
+                    ended = true
                 default:
                     out.append(.element(name: name, attributes: attributes, children: inlineCell(children)))
                 }
@@ -257,7 +278,8 @@ extension MarkdownReader {
             if preformatted { inline.append(text); return }
             var out = ""
             for character in text {
-                if character.isWhitespace {
+                // HTML's white space only: a no-break space (`&nbsp;`) is a character that stays.
+                if character == " " || character == "\n" || character == "\t" || character == "\r\n" || character == "\r" || character == "\u{0C}" {
                     if !spaced { out.append(" ") }
                     spaced = true
                 } else {
@@ -417,10 +439,21 @@ extension MarkdownReader {
     /// rows; `<th>` cells bold; a column's alignment from its first row's `align`. The first row
     /// is a header only when its cells are all `<th>` (or it is in `<thead>`).
     private mutating func readHTMLTable(_ table: HTMLFragment.Node, line: Int) throws {
+        func isCell(_ node: HTMLFragment.Node) -> Bool {
+            if case .element(let name, _, _) = node { name == "td" || name == "th" } else { false }
+        }
         func rows(_ node: HTMLFragment.Node, head: Bool) -> [(cells: [HTMLFragment.Node], head: Bool)] {
             guard case .element(let name, _, let children) = node else { return [] }
-            if name == "tr" { return [(children.filter { if case .element("td", _, _) = $0 { true } else if case .element("th", _, _) = $0 { true } else { false } }, head)] }
-            return children.flatMap { rows($0, head: head || name == "thead") }
+            if name == "tr" { return [(children.filter(isCell), head)] }
+            // Cells outside any row are a row of their own, as browsers imply one.
+            var found: [(cells: [HTMLFragment.Node], head: Bool)] = [], stray: [HTMLFragment.Node] = []
+            for child in children {
+                if isCell(child) { stray.append(child); continue }
+                if !stray.isEmpty { found.append((stray, head)); stray = [] }
+                found += rows(child, head: head || name == "thead")
+            }
+            if !stray.isEmpty { found.append((stray, head)) }
+            return found
         }
         let found = rows(table, head: false)
         guard !found.isEmpty else { return }
