@@ -341,6 +341,17 @@ final class DocumentBlockTests: XCTestCase {
         }
     }
 
+    /// A table's columns are measured from its cells as drawn: a shortcode is its emoji's width.
+    func testTableColumnsMeasureShortcodesAsEmoji() throws {
+        func columns(_ cell: String) throws -> TableColumns? {
+            let doc = try TextDocument(markdown: "| ico | name |\n| - | - |\n| \(cell) | smile |\n")
+            guard case .tableRow(let row)? = doc.paragraphs.last?.kind else { return nil }
+            return row.columns
+        }
+        XCTAssertEqual(try columns(":smiling_face_with_three_hearts:"), try columns("🥰"))
+        XCTAssertNotEqual(try columns("`:smiling_face_with_three_hearts:`"), try columns("🥰"), "code keeps the name")
+    }
+
     /// GitHub's shortcodes become emoji (names from Debian's emoji data, underscores and `+1`
     /// included); unknown names, times and code stay as written.
     func testEmojiShortcodes() throws {

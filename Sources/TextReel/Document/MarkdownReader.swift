@@ -405,7 +405,11 @@ struct MarkdownReader {
     /// `hasHeader`: the first row is a header (a Markdown table's always is; an HTML table's when
     /// its cells are `<th>`).
     mutating func addTable(_ rows: [(inline: InlineBuilder, line: Int)], alignments: [TableAlignment], hasHeader: Bool = true) throws {
-        let sample = rows.prefix(TableColumns.sampleRows + 1).map { TableColumns.cells(of: $0.inline.text, runs: $0.inline.runs, attachments: $0.inline.attachments) }
+        // Measured as drawn: a cell's `:smile:` is one emoji wide, not its name's width.
+        let sample = rows.prefix(TableColumns.sampleRows + 1).map { row in
+            let shown = Self.withEmoji(row.inline.text, runs: row.inline.runs, attachments: row.inline.attachments)
+            return TableColumns.cells(of: shown.text, runs: shown.runs, attachments: shown.attachments)
+        }
         let columns = TableColumns(alignments: alignments, sample: sample, hasHeader: hasHeader)
         for (index, row) in rows.enumerated() {
             try add(.tableRow(TableRow(columns: columns, index: index, isLast: index == rows.count - 1)), inline: row.inline, line: row.line)
@@ -478,6 +482,12 @@ struct MarkdownReader {
         try add(kind, text: inline.text, runs: inline.runs, attachments: inline.attachments, line: line, extra: extra)
     }
 
+    /// Text with its emoji shortcodes (outside code spans) replaced by their emoji.
+    static func withEmoji(_ text: String, runs: [StyledRun], attachments: [TextAttachment]) -> (text: String, runs: [StyledRun], attachments: [TextAttachment]) {
+        let shortcodes = EmojiShortcodes.matches(in: text, excluding: runs.filter { $0.style.contains(.code) }.map(\.range))
+        return shortcodes.isEmpty ? (text, runs, attachments) : replacing(shortcodes, in: text, runs: runs, attachments: attachments)
+    }
+
     mutating func add(_ kind: ParagraphKind, text: String, runs: [StyledRun] = [],
                               attachments: [TextAttachment] = [], line: Int, extra: [AttributeRun] = []) throws {
         guard text.utf8.count <= limits.paragraphBytes else {
@@ -496,10 +506,7 @@ struct MarkdownReader {
         // in a fence warning from a section the index was sure of).
         var isCode = false
         if case .codeBlock = kind { isCode = true }
-        if !isCode {
-            let shortcodes = EmojiShortcodes.matches(in: text, excluding: runs.filter { $0.style.contains(.code) }.map(\.range))
-            if !shortcodes.isEmpty { source = Self.replacing(shortcodes, in: text, runs: runs, attachments: attachments) }
-        }
+        if !isCode { source = Self.withEmoji(text, runs: runs, attachments: attachments) }
         let extracted = isCode ? MarkdownAttributes.Result(text: source.text, runs: source.runs, attachments: source.attachments, attributes: [])
                                : MarkdownAttributes.extract(text: source.text, runs: source.runs, attachments: source.attachments)
         for problem in extracted.problems {
