@@ -66,6 +66,19 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(try boxes("`Ctrl`+`C` to copy").boxes.map(\.isKey), [false, false])
     }
 
+    /// Emphasis in a script whose font has no italic face is slanted, as browsers slant it:
+    /// `*强调*` differs from `强调` (Pango drew both alike), and colour emoji stay as they are.
+    func testEmphasisSlantsScriptsWithoutItalicFaces() throws {
+        func pixels(_ markdown: String) throws -> Data {
+            let frame = try TextView(document: try TextDocument(markdown: markdown), viewportSize: CGSize(width: 200, height: 60)).renderFrame()
+            return Data((0..<60).flatMap { y in (0..<200).flatMap { x in let p = frame.pixel(x: x, y: y); return [p.red, p.green, p.blue] } })
+        }
+        for text in ["强调", "強調", "기울임", "عربي"] {
+            XCTAssertNotEqual(try pixels("*\(text)*"), try pixels(text), text)
+        }
+        XCTAssertEqual(try pixels("*😀*"), try pixels("😀"), "a colour emoji is not slanted")
+    }
+
     func testAbsoluteOffsetLandsExactly() throws {
         let document = try TextDocument(contentsOf: Paths.demo)
         let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))

@@ -105,6 +105,18 @@ public struct FontSet: Sendable {
         </edit>
         <edit name="size" mode="assign"><divide><name>size</name><name>pixelsizefixupfactor</name></divide></edit>
       </match>
+      <!-- Emphasis in a script whose font has no italic (Chinese, Japanese, Arabic …) is slanted,
+           as browsers slant it, by fontconfig's own 90-synthetic.conf rule (outline fonts only:
+           colour emoji stay upright). -->
+      <match target="font">
+        <test name="slant"><const>roman</const></test>
+        <test target="pattern" name="slant" compare="not_eq"><const>roman</const></test>
+        <test name="outline" compare="eq"><bool>true</bool></test>
+        <edit name="matrix" mode="assign">
+          <times><name>matrix</name><matrix><double>1</double><double>0.2</double><double>0</double><double>1</double></matrix></times>
+        </edit>
+        <edit name="slant" mode="assign"><const>oblique</const></edit>
+      </match>
     </fontconfig>
     """
 }
