@@ -152,6 +152,19 @@ final class HighlightingTests: XCTestCase {
         XCTAssertGreaterThan(starts.count, 4, "\(starts)")
     }
 
+    /// In a table, too, a path stays whole: its column is measured wide enough for it.
+    func testTableCellsKeepPathsWhole() throws {
+        let path = "/v1/widgets/{id}/children"
+        let document = try TextDocument(markdown: "| Path | Description |\n|---|---|\n| `\(path)` | " + String(repeating: "words that wrap ", count: 12) + "|\n")
+        let view = TextView(document: document, viewportSize: CGSize(width: 420, height: 400))
+        _ = try view.renderFrame()
+        let row = document.paragraphs[1]
+        let start = Array(row.text.utf8).firstRange(of: Array(path.utf8))!
+        let lines = view.textLayoutManager.ensureLayout(forParagraphAt: 1).textLineFragments
+        let holding = lines.filter { $0.characterRange.lowerBound < start.upperBound && $0.characterRange.upperBound > start.lowerBound }
+        XCTAssertEqual(holding.count, 1, "the path on one line")
+    }
+
     /// A token kept whole ends at every break Pango must make: a vertical tab or a form feed
     /// (found by the fuzzer: Pango aborted on a code span of `;` and `$` holding one), a line or
     /// paragraph separator.

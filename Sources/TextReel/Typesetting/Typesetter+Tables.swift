@@ -64,6 +64,8 @@ extension Typesetter {
         let attributes = AttributeListBuilder(shift: 0)
         attributes.addRuns(runs, text: text, theme: theme)
         attributes.addAttachments(attachments, sizes: attachments.map { attachmentSize($0, available) ?? $0.size })
+        // A path, URL or option stays whole, as in prose: its column is measured wide enough.
+        for token in Typesetter.proseTokens(text) { attributes.add(pango_attr_allow_breaks_new(0), token) }
         pango_layout_set_attributes(layout, attributes.list)
     }
 
