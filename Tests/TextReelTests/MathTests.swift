@@ -132,6 +132,24 @@ final class MathTests: XCTestCase {
         XCTAssertGreaterThan(display.size.height, inline.size.height * 1.3, "display style: \(display.size) against \(inline.size)")
     }
 
+    /// MathJax also reads arguments without braces (`\frac ab`, `\mathcal O`, `\sqrt 2`), infix
+    /// `\choose`, colours, boxes and braces over or under; each is typeset as mathtext can,
+    /// not drawn as source, and an unbraced fraction is the braced one.
+    func testMathJaxShorthandsAreTypeset() throws {
+        let document = try TextDocument(markdown: """
+        $\\frac ab$, $\\mathcal O(n)$, $\\tfrac12$, $a \\pmod m$, $\\boxed{x}$, ${n \\choose k}$, $\\overbrace{a+b}^{n}$, \
+        $\\color{red}{x}$, $\\text{f("a")}$, $x_ {ij}$, $\\sqrt 2$, $a \\\\ b$, $\\frac{a}{b}$.
+
+        $\\left[ x \\right]$ $[ x ]$
+        """)
+        XCTAssertEqual(document.warnings, [])
+        let sizes = document.paragraphs[0].attachments.map(\.size)
+        XCTAssertEqual(sizes.count, 13)
+        XCTAssertEqual(sizes.first, sizes.last, "\\frac ab is \\frac{a}{b}")
+        let brackets = document.paragraphs[1].attachments.map(\.size)
+        XCTAssertEqual(brackets.first, brackets.last, "brackets around nothing tall are the text's size (mathtext drew them smaller)")
+    }
+
     /// A fence with a blank line in a file with "$" (found by the fuzzer: the scan for formulas
     /// never left the blank line) reads, and its "$" stays code.
     func testAFencedBlockWithABlankLineIsLeftAlone() throws {

@@ -192,10 +192,76 @@ math_macros = {'le': r'\leq', 'ge': r'\geq', 'lt': '<', 'gt': '>', 'lVert': r'\V
                'lvert': '|', 'rvert': '|', 'land': r'\wedge', 'lor': r'\vee', 'lnot': r'\neg',
                'iff': r'\Leftrightarrow', 'implies': r'\Rightarrow', 'gets': r'\leftarrow',
                'setminus': r'\backslash', 'boldsymbol': r'\mathbf', 'tfrac': r'\frac', 'bmod': r'\ \mathrm{mod}\ ',
+               'boxed': '', 'dbinom': r'\binom', 'tbinom': r'\binom',
                'displaystyle': '', 'textstyle': '', 'big': '', 'Big': '', 'bigg': '', 'Bigg': '',
                'bigl': '', 'bigr': '', 'Bigl': '', 'Bigr': '', 'biggl': '', 'biggr': '', 'Biggl': '', 'Biggr': ''}
+# Commands whose arguments MathJax also reads unbraced (`\frac ab`, `\mathcal O`), by how many.
+math_arguments = {'frac': 2, 'dfrac': 2, 'tfrac': 2, 'binom': 2, 'dbinom': 2, 'tbinom': 2, 'sqrt': 1,
+                  'mathcal': 1, 'mathbb': 1, 'mathrm': 1, 'mathbf': 1, 'mathit': 1, 'mathsf': 1, 'mathtt': 1,
+                  'mathfrak': 1, 'mathscr': 1, 'boldsymbol': 1, 'overline': 1, 'pmod': 1}
+def braced_arguments(tex):
+    """`tex` with every argument of `math_arguments`' commands in braces, as mathtext needs them."""
+    import re
+    token = re.compile(r'\\[A-Za-z]+|\\.|.', re.S)
+    def argument(k):
+        while k < len(tex) and tex[k] == ' ': k += 1
+        if k >= len(tex) or tex[k] in '[}': return None, k    # \sqrt[3]{…}: as written
+        if tex[k] != '{':
+            m = token.match(tex, k)
+            return '{' + braced_arguments(m.group(0)) + '}', m.end()
+        depth, j = 0, k
+        while j < len(tex):
+            if tex[j] == '\\': j += 2; continue
+            depth += {'{': 1, '}': -1}.get(tex[j], 0)
+            j += 1
+            if depth == 0: return '{' + braced_arguments(tex[k + 1:j - 1]) + '}', j
+        return None, k
+    out, k = [], 0
+    while k < len(tex):
+        m = token.match(tex, k)
+        out.append(m.group(0)); k = m.end()
+        count = math_arguments.get(m.group(0)[1:]) if m.group(0).startswith('\\') else None
+        j, arguments = k, []
+        for _ in range(count or 0):
+            a, j = argument(j)
+            if a is None: break
+            arguments.append(a)
+        if count and len(arguments) == count:
+            out += arguments; k = j
+    return ''.join(out)
+
+def plain_delimiters(tex):
+    """`\\left[ x \\right]` around nothing tall as plain `[ x ]`: mathtext sizes such delimiters to
+    their content alone, smaller than the text's (MathJax never sets them below it)."""
+    import re
+    token = re.compile(r'\\[A-Za-z]+|\\.|.', re.S)
+    tall = ('\\frac', '\\dfrac', '\\tfrac', '\\sum', '\\int', '\\prod', '\\binom', '\\sqrt', '\\begin', '\\over', '^')
+    tokens = [m.group(0) for m in token.finditer(tex)]
+    opened = []
+    for k, t in enumerate(tokens):
+        if t == '\\left': opened.append(k)
+        elif t == '\\right' and opened:
+            start = opened.pop()
+            inner = tokens[start + 2:k]
+            if not any(i.startswith(tall) for i in inner) and k + 1 < len(tokens):
+                for at in (start, k):
+                    tokens[at] = ''
+                    if tokens[at + 1] == '.': tokens[at + 1] = ''
+    return ''.join(tokens)
+
 def math_source(tex, display):
     import re
+    tex = plain_delimiters(braced_arguments(tex))
+    # MathJax reads `x_ {ij}` as `x_{ij}`; a colour only tints, and `{n \choose k}` is \binom.
+    tex = re.sub(r'([_^])\s+', r'\1', tex)
+    tex = re.sub(r'\\(?:text)?color\s*\{[^{}]*\}', '', tex)
+    tex = re.sub(r'\{([^{}]*)\\choose([^{}]*)\}', lambda m: r'\binom{' + m.group(1).strip() + '}{' + m.group(2).strip() + '}', tex)
+    # Braces mathtext lacks: a line over, a label set above or below.
+    tex = re.sub(r'\\overbrace\s*\{([^{}]*)\}\s*\^\s*\{([^{}]*)\}', lambda m: r'\overset{' + m.group(2) + r'}{\overline{' + m.group(1) + '}}', tex)
+    tex = re.sub(r'\\underbrace\s*\{([^{}]*)\}\s*_\s*\{([^{}]*)\}', lambda m: r'\underset{' + m.group(2) + '}{' + m.group(1) + '}', tex)
+    # Text quotes are two marks; a line break inside an inline formula is a space.
+    tex = tex.replace('"', "''")
+    if not display: tex = tex.replace('\\\\', r'\ ')
     def words(command):
         return lambda m: command + '{' + m.group(1).replace(' ', r'\ ') + '}'
     if display:
