@@ -79,6 +79,16 @@ final class RenderTests: XCTestCase {
         XCTAssertEqual(try pixels("*😀*"), try pixels("😀"), "a colour emoji is not slanted")
     }
 
+    /// A missing image's placeholder says what it shows (its alt text) before why, as a browser
+    /// shows a broken image; without alt text, its id.
+    func testAMissingImageSaysItsAltText() throws {
+        let document = try TextDocument(markdown: "![Screenshot of the app](missing.png)\n\n![](gone.png)", baseURL: Paths.temporaryFolder())
+        let attachments = document.paragraphs.flatMap(\.attachments)
+        let descriptor = try XCTUnwrap(AttachmentProviders().descriptor(forScheme: "image"))
+        XCTAssertEqual(attachments.map { AttachmentPainter.caption($0, descriptor) },
+                       ["Screenshot of the app · not found · 160×120", "not found · image-2 · 160×120"])
+    }
+
     func testAbsoluteOffsetLandsExactly() throws {
         let document = try TextDocument(contentsOf: Paths.demo)
         let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))

@@ -39,6 +39,15 @@ final class AttachmentPainter {
         return loaded
     }
 
+    /// A placeholder's words. An image that is not drawn says what it shows (its alt text, as a
+    /// browser shows a broken image's) before why; without alt text, its id.
+    static func caption(_ attachment: TextAttachment, _ descriptor: AttachmentDescriptor) -> String {
+        let size = "\(Int(attachment.size.width))×\(Int(attachment.size.height))"
+        if attachment.isNotFetched && !attachment.altText.isEmpty { return "\(attachment.altText) · not fetched · \(size)" }
+        if attachment.problem != nil && !attachment.altText.isEmpty { return "\(attachment.altText) · \(descriptor.caption(attachment)) · \(size)" }
+        return "\(descriptor.caption(attachment)) · \(attachment.id) · \(size)"
+    }
+
     func drawPlaceholder(_ attachment: TextAttachment, box: CGRect, in cr: OpaquePointer) {
         if attachment.isNotFetched, box.height < 48 { return drawBadge(attachment, box: box, in: cr) }
         let descriptor = providers.descriptor(forScheme: attachment.scheme) ?? .custom(TextAttachmentViewProvider.self, scheme: attachment.scheme)
@@ -52,10 +61,7 @@ final class AttachmentPainter {
 
         let compact = box.height < 60
         let iconSize = compact ? min(box.height - 10, 18) : min(box.height * 0.3, 40)
-        // A remote image says what it shows (its alt text) before what it is.
-        let caption = attachment.isNotFetched && !attachment.altText.isEmpty
-            ? "\(attachment.altText) · not fetched · \(Int(attachment.size.width))×\(Int(attachment.size.height))"
-            : "\(descriptor.caption(attachment)) · \(attachment.id) · \(Int(attachment.size.width))×\(Int(attachment.size.height))"
+        let caption = Self.caption(attachment, descriptor)
         // A problem is the reason the user needs: it wraps onto more lines instead of being cut.
         let text = label(caption, size: compact ? 11 : 12, maxWidth: box.width - (compact ? iconSize + 16 : 12), centered: !compact,
                          lines: attachment.problem != nil && !compact ? min(max(Int((box.height - iconSize - 24) / 16), 1), 3) : 1)
