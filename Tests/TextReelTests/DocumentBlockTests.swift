@@ -127,6 +127,9 @@ final class DocumentBlockTests: XCTestCase {
         guard case .tableRow(let second) = doc.paragraphs[1].kind, case .tableRow(let first) = doc.paragraphs[0].kind else { return XCTFail("rows") }
         XCTAssertTrue(second.isStriped && !first.isStriped, "GitHub stripes the second row of a table without a header")
         XCTAssertEqual(second.columns.count, 2)
+        let wider = try TextDocument(markdown: "<table><tr><td>a</td><td>b</td></tr><tr><td>c</td><td>d</td><td>e</td></tr></table>")
+        guard case .tableRow(let widest)? = wider.paragraphs.last?.kind else { return XCTFail("rows") }
+        XCTAssertEqual(widest.columns.count, 3, "as many columns as the widest row: e is drawn")
         // Cells outside a row are a row; a cell's list is numbered or bulleted, one item a line,
         // and the text after it starts a line of its own.
         let stray = try TextDocument(markdown: """

@@ -459,7 +459,8 @@ extension MarkdownReader {
         guard !found.isEmpty else { return }
         let hasHeader = found[0].head || found[0].cells.allSatisfy { if case .element("th", _, _) = $0 { true } else { false } }
         var built: [(inline: InlineBuilder, line: Int)] = []
-        for row in Self.spannedGrid(found.map(\.cells)) {
+        let grid = Self.spannedGrid(found.map(\.cells))
+        for row in grid {
             var block = HTMLBlock(line: line)
             for (k, cell) in row.enumerated() {
                 if k > 0 { block.inline.append("\t") }
@@ -471,8 +472,10 @@ extension MarkdownReader {
             }
             built.append((block.inline, line))
         }
-        let alignments: [TableAlignment] = (Self.spannedGrid(found.map(\.cells)).first ?? []).map { cell in
-            guard case .element(_, let attributes, _)? = cell else { return .natural }
+        // As many columns as the widest row: a later row may hold more cells than the first.
+        let width = grid.map(\.count).max() ?? 0
+        let alignments: [TableAlignment] = (0..<width).map { column in
+            guard let first = grid.first, column < first.count, case .element(_, let attributes, _)? = first[column] else { return .natural }
             switch Self.alignment(attributes) {
             case .center?: return .center
             case .right?: return .right
