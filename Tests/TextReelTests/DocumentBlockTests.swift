@@ -145,6 +145,39 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertEqual(open.paragraphs.map(\.text), ["cell", "Text after.", "again", "Heading", "item"])
     }
 
+    /// Blocks inside `dir="rtl"` are set right to left whatever their first letter, as a
+    /// translated README's `<div dir="rtl">` sets them: a list item starting in English has its
+    /// text at the right margin and its bullet right of it; code and what follows keep theirs.
+    func testBlocksInsideDirRTLAreSetRightToLeft() throws {
+        let doc = try TextDocument(markdown: """
+        <div dir="rtl">
+
+        * [Pro Git](https://example.com) - Scott Chacon
+
+        ```
+        code
+        ```
+
+        </div>
+
+        <p dir="rtl">Hello</p>
+
+        After.
+        """)
+        XCTAssertEqual(doc.paragraphs.map(\.prefersRightToLeft), [true, false, true, false])
+        let view = TextView(document: doc, viewportSize: CGSize(width: 600, height: 300))
+        let frame = try view.renderFrame()
+        let item = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        let right = 600 - view.theme.insets.right
+        let line = try XCTUnwrap(item.textLineFragments.first)
+        XCTAssertGreaterThan(line.typographicBounds.minX + item.layoutFragmentFrame.minX, 300, "the line starts far from the left")
+        // The bullet: ink in the list indent at the right margin, none in the one at the left.
+        let baseline = Int(item.layoutFragmentFrame.minY + line.glyphOrigin.y)
+        let ink = { (x: Int) in (baseline - 10..<baseline).contains { frame.pixel(x: x, y: $0).red < 160 } }
+        XCTAssertTrue((Int(right - view.theme.listIndent / 2)..<Int(right) + 1).contains(where: ink), "a bullet at the right")
+        XCTAssertFalse((Int(view.theme.insets.left)..<Int(view.theme.insets.left + view.theme.listIndent)).contains(where: ink), "none at the left")
+    }
+
     /// HTML sets text as browsers do: a no-break space (also `&nbsp` without its `;`) is not
     /// white space that collapses, and what follows a closed `<details>` in its block shows.
     func testHTMLKeepsNoBreakSpacesAndTextAfterDetails() throws {

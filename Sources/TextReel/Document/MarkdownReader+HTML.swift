@@ -37,6 +37,8 @@ extension MarkdownReader {
         let name: String
         let shown: Bool
         let alignment: TextAlignment?
+        /// From `dir`: true for "rtl", false for "ltr", nil when not given.
+        var rightToLeft: Bool? = nil
     }
 
     /// Elements whose start and end tags may lie in different HTML blocks, with Markdown between.
@@ -46,6 +48,17 @@ extension MarkdownReader {
     var hidesBlocks: Bool { openElements.contains { !$0.shown } }
     /// The alignment of the innermost open element that sets one.
     var blockAlignment: TextAlignment? { openElements.last { $0.alignment != nil }?.alignment }
+    /// Whether the innermost open element that sets a direction (`dir`) sets right to left.
+    var blockRightToLeft: Bool { openElements.last { $0.rightToLeft != nil }?.rightToLeft ?? false }
+
+    /// `dir="rtl"` or `dir="ltr"`, if given.
+    static func rightToLeft(_ attributes: [String: String]) -> Bool? {
+        switch attributes["dir"]?.lowercased() {
+        case "rtl"?: true
+        case "ltr"?: false
+        default: nil
+        }
+    }
 
     /// An HTML block (cmark's `html_block`): its blocks become paragraphs. Elements it leaves
     /// open (`<div align="center">`, `<details>`) hold the Markdown blocks after it, up to the
@@ -69,6 +82,7 @@ extension MarkdownReader {
         }
         let hidden = hidesBlocks
         var block = HTMLBlock(line: line, alignment: blockAlignment ?? .natural)
+        block.rightToLeft = blockRightToLeft
         updateOpenElements(html)
         if hidden {
             // What follows the tag that closes a hidden `<details>` in this block shows.
@@ -176,7 +190,8 @@ extension MarkdownReader {
             if !tag.isEnd {
                 let attributes = tag.attributes
                 opened.append(OpenElement(name: tag.name, shown: tag.name != "details" || attributes["open"] != nil,
-                                          alignment: tag.name == "center" ? .center : Self.alignment(attributes)))
+                                          alignment: tag.name == "center" ? .center : Self.alignment(attributes),
+                                          rightToLeft: Self.rightToLeft(attributes)))
             } else if let k = opened.lastIndex(where: { $0.name == tag.name }) {
                 opened.removeLast(opened.count - k)
             } else if let k = openElements.lastIndex(where: { $0.name == tag.name }) {
@@ -241,6 +256,8 @@ extension MarkdownReader {
         var inline = InlineBuilder()
         var kind: ParagraphKind = .body
         var alignment: TextAlignment
+        /// Set right to left (`dir="rtl"`).
+        var rightToLeft = false
         /// How far the paragraphs are indented (`<dd>`).
         var indent = 0.0
         var preformatted = false
@@ -257,7 +274,8 @@ extension MarkdownReader {
 
         /// Ends the paragraph being filled (nothing when it holds only white space).
         mutating func flush(into reader: inout MarkdownReader) throws {
-            defer { inline = inline.continued(); spaced = true; kind = .body; breaks = 0 }
+            defer { inline = inline.continued(); spaced = true; kind = .body; breaks = 0; reader.htmlRightToLeft = false }
+            reader.htmlRightToLeft = rightToLeft
             guard inline.text.contains(where: { !$0.isWhitespace }) else {
                 // A `<br>` between blocks is a blank line on the page (a README's spacer).
                 if breaks > 0, case .body = kind { try reader.add(reader.listKind(or: .body), text: "", line: line) }
@@ -428,11 +446,12 @@ extension MarkdownReader {
     /// text then starts at the right.)
     private mutating func inBlock(_ attributes: [String: String], _ block: inout HTMLBlock,
                                   _ body: (inout MarkdownReader, inout HTMLBlock) throws -> Void) throws {
-        let outer = block.alignment
+        let outer = (block.alignment, block.rightToLeft)
         if let alignment = Self.alignment(attributes) { block.alignment = alignment }
+        if let rightToLeft = Self.rightToLeft(attributes) { block.rightToLeft = rightToLeft }
         try body(&self, &block)
         try block.flush(into: &self)
-        block.alignment = outer
+        (block.alignment, block.rightToLeft) = outer
     }
 
     /// An HTML `<table>`: its rows (in `<thead>`, `<tbody>`, `<tfoot>` or bare) as a table's

@@ -33,6 +33,8 @@ struct MarkdownReader {
     /// it: a README's `<td>` holding Markdown between blank lines is one table, as on GitHub.
     /// `blocks`: those after it, read one by one if nothing closes it.
     var openTable: (html: String, line: Int, first: String, blocks: [OpaquePointer])?
+    /// The HTML block being flushed sets its paragraphs right to left (`dir="rtl"`).
+    var htmlRightToLeft = false
     /// The ids of display formulas (`$$…$$`): one alone in its paragraph is centred.
     private var displayFormulas: Set<String> = []
     /// The attribute over every paragraph of a footnote: GitHub sets the notes small and muted.
@@ -534,6 +536,10 @@ struct MarkdownReader {
             extra.append(Self.paragraphStyle(alignment: alignment, length: textLength))
         }
         if inFootnote { extra.append(AttributeRun(range: 0..<max(textLength, 1), attributes: [Self.footnoteKey: .number(1)])) }
+        // Inside `dir="rtl"`, prose, headings and lists are set right to left (code keeps its direction).
+        if aligns, htmlRightToLeft || blockRightToLeft {
+            extra.append(AttributeRun(range: 0..<max(textLength, 1), attributes: [TextParagraph.rightToLeftKey: .number(1)]))
+        }
         // Inside an alert, every paragraph says which bar is the alert's, and in what colour.
         let alert = alerts.last.map { [AttributeRun(range: 0..<max(textLength, 1), attributes: [
             Alert.barKey: .color($0.alert.color), Alert.levelKey: .number(Double($0.level))])] } ?? []

@@ -111,6 +111,13 @@ public struct TextParagraph: Hashable, Sendable {
     /// so an edit re-lexes from its band (see `SyntaxHighlighter`).
     var syntaxStart: [String]?
 
+    /// The attribute that sets a paragraph right to left whatever the view's direction: a block
+    /// inside HTML's `dir="rtl"`.
+    static let rightToLeftKey = "TextReelRightToLeft"
+
+    /// Whether the paragraph is set right to left whatever the view's direction (`dir="rtl"`).
+    var prefersRightToLeft: Bool { attributes(at: 0)[Self.rightToLeftKey] != nil }
+
     /// A paragraph; offsets in `runs`, `attachments` and `attributes` are UTF-8 bytes into `text`.
     public init(id: ParagraphID, kind: ParagraphKind, text: String, runs: [StyledRun] = [],
                 attachments: [TextAttachment] = [], quoteDepth: Int = 0, listDepth: Int = 0,

@@ -6,6 +6,10 @@ struct FragmentPainter {
     let theme: Theme
 
     func draw(_ fragment: TextLayoutFragment, in cr: OpaquePointer) {
+        // A paragraph set right to left (`dir="rtl"`) is drawn as a mirrored view draws it.
+        if fragment.paragraph.prefersRightToLeft && theme.direction != .rightToLeft {
+            return FragmentPainter(theme: theme.with(.rightToLeft)).draw(fragment, in: cr)
+        }
         guard let shaped = fragment.shaped else { return }
         let style = shaped.style
         let paragraph = fragment.paragraph

@@ -11,6 +11,9 @@ final class Typesetter {
     /// Each table's narrowest and widest column contents, by `TableColumns.fingerprint`: what
     /// every row's widths are fitted from. Read and written under the `FontLock` only.
     var tableMeasures: [UInt64: (minimum: [Double], maximum: [Double])] = [:]
+    /// The same, mirrored: for paragraphs set right to left in a left-to-right view. Made and
+    /// used under the `FontLock` only.
+    private lazy var mirrored = Typesetter(fonts: fonts, theme: theme.with(.rightToLeft), attachmentSize: attachmentSize)
 
     /// `attachmentSize` gives the box of an attachment whose provider sizes it, given the width
     /// available (nil: the attachment's own size).
@@ -23,8 +26,11 @@ final class Typesetter {
     /// Shapes `paragraph` under the `FontLock`.
     func shaped(_ paragraph: TextParagraph, containerWidth: Double, insets: FragmentInsets = .none) -> ShapedParagraph {
         FontLock.run {
-            var shaped = shape(paragraph, containerWidth: containerWidth, insets: insets)
-            if case .string(let marker)? = paragraph.attributes(at: 0)[ListMarker.key] { shaped.marker = blockMarker(marker, beside: shaped) }
+            // A paragraph set right to left in a left-to-right view (`dir="rtl"`) is shaped as
+            // a mirrored view shapes it.
+            let typesetter = paragraph.prefersRightToLeft && theme.direction != .rightToLeft ? mirrored : self
+            var shaped = typesetter.shape(paragraph, containerWidth: containerWidth, insets: insets)
+            if case .string(let marker)? = paragraph.attributes(at: 0)[ListMarker.key] { shaped.marker = typesetter.blockMarker(marker, beside: shaped) }
             return shaped
         }
     }
