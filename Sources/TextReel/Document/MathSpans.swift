@@ -99,6 +99,10 @@ struct MathSpans {
                     continue
                 }
                 if fence != nil { nextLine(); continue }
+                // A run of backticks that opens no fence only for a backtick in its info: a
+                // formula taken from the line could take that backtick away and make it one
+                // (the fuzzer's "```$$`$$" was a fence read whole, a paragraph in sections).
+                if fenceRun(at: i, inFence: true) != nil { nextLine(); continue }
             }
             let b = bytes[i]
             if b == 0x0A {
