@@ -124,7 +124,7 @@ struct InlineBuilder {
 
     /// Makes the last attachment `fraction` of the text column wide (`TextAttachment.widthFraction`).
     mutating func widenLastAttachment(to fraction: Double) {
-        attachments[attachments.count - 1] = attachments[attachments.count - 1].widened(to: fraction)
+        attachments[attachments.count - 1].widthFraction = fraction
     }
 
     /// The text with trailing whitespace and line separators removed.

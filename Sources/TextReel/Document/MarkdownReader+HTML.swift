@@ -66,8 +66,8 @@ extension MarkdownReader {
     /// `closing`: a table left open with the blocks that close it, or as it was left.
     mutating func readHTMLBlock(_ html: String, line: Int, closing: Bool = false) throws {
         openTable = nil
-        if !closing, !hidesBlocks, Self.leavesTableOpen(html) {
-            openTable = (html, line, html, [])
+        if !closing, !hidesBlocks, case let depth = Self.tableDepth(html), depth > 0 {
+            openTable = OpenTable(html: html, line: line, first: html, depth: depth)
             return
         }
         // Browsers read a stray `</br>` as `<br>`, and `&nbsp` without its `;` as a no-break
@@ -153,10 +153,29 @@ extension MarkdownReader {
         return out
     }
 
-    /// Whether `html` has more `<table>` start tags than end tags.
-    static func leavesTableOpen(_ html: String) -> Bool {
-        guard html.range(of: "<table", options: .caseInsensitive) != nil else { return false }
-        return HTMLTags(html).reduce(0) { $1.name == "table" ? $0 + ($1.isEnd ? -1 : 1) : $0 } > 0
+    /// How many more `<table>` start tags than end tags `html` has.
+    static func tableDepth(_ html: String) -> Int {
+        guard html.range(of: "table", options: .caseInsensitive) != nil else { return 0 }
+        return HTMLTags(html).reduce(0) { $1.name == "table" ? $0 + ($1.isEnd ? -1 : 1) : $0 }
+    }
+
+    /// An HTML table an HTML block left open: its HTML and that of the blocks after it so far,
+    /// counted as it grows (each block is scanned once), and those blocks, read one by one if
+    /// nothing closes the table.
+    struct OpenTable {
+        var html: String
+        let line: Int
+        /// The block that opened it.
+        let first: String
+        /// Tables still open.
+        var depth: Int
+        var blocks: [OpaquePointer] = []
+
+        mutating func append(_ block: String, of node: OpaquePointer) {
+            html += "\n" + block
+            depth += MarkdownReader.tableDepth(block)
+            blocks.append(node)
+        }
     }
 
     /// The `<summary>` an HTML block starts with (after white space), and where it is.

@@ -31,8 +31,7 @@ struct MarkdownReader {
     var pendingDisclosure: (open: Bool, line: Int)?
     /// An HTML table left open by its block, and the blocks after it as HTML, until one closes
     /// it: a README's `<td>` holding Markdown between blank lines is one table, as on GitHub.
-    /// `blocks`: those after it, read one by one if nothing closes it.
-    var openTable: (html: String, line: Int, first: String, blocks: [OpaquePointer])?
+    var openTable: OpenTable?
     /// The HTML block being flushed sets its paragraphs right to left (`dir="rtl"`).
     var htmlRightToLeft = false
     /// The ids of display formulas (`$$…$$`): one alone in its paragraph is centred.
@@ -165,13 +164,12 @@ struct MarkdownReader {
         // cuts a formula's lines into rows) must not eat the next block's text.
         mathSkip = 0
         if cmark_node_get_type(node) == CMARK_NODE_FOOTNOTE_DEFINITION { return try readFootnote(node, line: line) }
-        if let table = openTable {
+        if var table = openTable {
             // Inside a table an HTML block opened: Markdown joins it as the HTML GitHub makes of it.
-            let html = typeName(node) == "html_block" ? source(cmark_node_get_literal(node)) : renderedHTML(node)
-            openTable!.html += "\n" + html
-            openTable!.blocks.append(node)
-            guard !Self.leavesTableOpen(openTable!.html) else { return }
-            return try readHTMLBlock(openTable!.html, line: table.line, closing: true)
+            table.append(typeName(node) == "html_block" ? source(cmark_node_get_literal(node)) : renderedHTML(node), of: node)
+            openTable = table
+            if table.depth <= 0 { try readHTMLBlock(table.html, line: table.line, closing: true) }
+            return
         }
         if typeName(node) != "html_block" {
             if let pending = pendingDisclosure { try addDisclosure(pending, summary: nil) }

@@ -195,19 +195,20 @@ math_macros = {'le': r'\leq', 'ge': r'\geq', 'lt': '<', 'gt': '>', 'lVert': r'\V
                'boxed': '', 'dbinom': r'\binom', 'tbinom': r'\binom',
                'displaystyle': '', 'textstyle': '', 'big': '', 'Big': '', 'bigg': '', 'Bigg': '',
                'bigl': '', 'bigr': '', 'Bigl': '', 'Bigr': '', 'biggl': '', 'biggr': '', 'Biggl': '', 'Biggr': ''}
+# One TeX token: a command, an escaped character, or any other character.
+math_token = re.compile(r'\\[A-Za-z]+|\\.|.', re.S)
+
 # Commands whose arguments MathJax also reads unbraced (`\frac ab`, `\mathcal O`), by how many.
 math_arguments = {'frac': 2, 'dfrac': 2, 'tfrac': 2, 'binom': 2, 'dbinom': 2, 'tbinom': 2, 'sqrt': 1,
                   'mathcal': 1, 'mathbb': 1, 'mathrm': 1, 'mathbf': 1, 'mathit': 1, 'mathsf': 1, 'mathtt': 1,
                   'mathfrak': 1, 'mathscr': 1, 'boldsymbol': 1, 'overline': 1, 'pmod': 1}
 def braced_arguments(tex):
     """`tex` with every argument of `math_arguments`' commands in braces, as mathtext needs them."""
-    import re
-    token = re.compile(r'\\[A-Za-z]+|\\.|.', re.S)
     def argument(k):
         while k < len(tex) and tex[k] == ' ': k += 1
         if k >= len(tex) or tex[k] in '[}': return None, k    # \sqrt[3]{…}: as written
         if tex[k] != '{':
-            m = token.match(tex, k)
+            m = math_token.match(tex, k)
             return '{' + braced_arguments(m.group(0)) + '}', m.end()
         depth, j = 0, k
         while j < len(tex):
@@ -218,7 +219,7 @@ def braced_arguments(tex):
         return None, k
     out, k = [], 0
     while k < len(tex):
-        m = token.match(tex, k)
+        m = math_token.match(tex, k)
         out.append(m.group(0)); k = m.end()
         count = math_arguments.get(m.group(0)[1:]) if m.group(0).startswith('\\') else None
         j, arguments = k, []
@@ -233,10 +234,8 @@ def braced_arguments(tex):
 def plain_delimiters(tex):
     """`\\left[ x \\right]` around nothing tall as plain `[ x ]`: mathtext sizes such delimiters to
     their content alone, smaller than the text's (MathJax never sets them below it)."""
-    import re
-    token = re.compile(r'\\[A-Za-z]+|\\.|.', re.S)
     tall = ('\\frac', '\\dfrac', '\\tfrac', '\\sum', '\\int', '\\prod', '\\binom', '\\sqrt', '\\begin', '\\over', '^')
-    tokens = [m.group(0) for m in token.finditer(tex)]
+    tokens = [m.group(0) for m in math_token.finditer(tex)]
     opened = []
     for k, t in enumerate(tokens):
         if t == '\\left': opened.append(k)
@@ -269,7 +268,7 @@ def math_source(tex, display):
         # them, or in scripts, stay small.
         out, depth, k = [], 0, 0
         while k < len(tex):
-            token = re.match(r'\\[A-Za-z]+|\\.|.', tex[k:], re.S).group(0)
+            token = math_token.match(tex, k).group(0)
             k += len(token)
             if token == '{': depth += 1
             elif token == '}': depth -= 1

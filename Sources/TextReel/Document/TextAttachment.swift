@@ -26,7 +26,7 @@ public struct TextAttachment: Hashable, Sendable {
     public let problem: String?
     /// The share of the text column it is as wide as (HTML's `width="50%"`), its height keeping
     /// `size`'s aspect; nil: `size`.
-    public let widthFraction: Double?
+    public internal(set) var widthFraction: Double?
 
     /// An attachment as the document reader makes it.
     init(scheme: String, id: String, size: CGSize, url: String, parameters: [String: String] = [:],
@@ -41,12 +41,6 @@ public struct TextAttachment: Hashable, Sendable {
     func at(offset: Int, isBlock: Bool) -> TextAttachment {
         TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: parameters, file: file, altText: altText,
                        isBlock: isBlock, utf8Offset: offset, problem: problem, widthFraction: widthFraction)
-    }
-
-    /// The same, `fraction` of the text column wide.
-    func widened(to fraction: Double) -> TextAttachment {
-        TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: parameters, file: file, altText: altText,
-                       isBlock: isBlock, utf8Offset: utf8Offset, problem: problem, widthFraction: fraction)
     }
 
     /// Its size in a text column `available` points wide, before a block too wide is scaled down.

@@ -267,14 +267,17 @@ final class Typesetter {
     /// paragraph separator (U+0085, U+2028, U+2029): where a token ends. A token kept whole
     /// across a break Pango must make (a vertical tab is one) fails Pango's own assertion.
     static func separates(_ bytes: [UInt8], at offset: Int) -> Bool {
-        let byte = bytes[offset]
-        if byte <= 0x20 || byte == 0x7F { return true }
-        func starts(_ sequence: [UInt8], at start: Int) -> Bool {
-            start >= 0 && start + sequence.count <= bytes.count && bytes[start..<start + sequence.count].elementsEqual(sequence)
+        func at(_ k: Int) -> UInt8? { bytes.indices.contains(k) ? bytes[k] : nil }
+        // U+0085 is C2 85; U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+        switch bytes[offset] {
+        case 0...0x20, 0x7F: return true
+        case 0xC2: return at(offset + 1) == 0x85
+        case 0x85: return at(offset - 1) == 0xC2
+        case 0xE2: return at(offset + 1) == 0x80 && (at(offset + 2) == 0xA8 || at(offset + 2) == 0xA9)
+        case 0x80: return at(offset - 1) == 0xE2 && (at(offset + 1) == 0xA8 || at(offset + 1) == 0xA9)
+        case 0xA8, 0xA9: return at(offset - 1) == 0x80 && at(offset - 2) == 0xE2
+        default: return false
         }
-        let nextLine: [UInt8] = [0xC2, 0x85], lineSeparator: [UInt8] = [0xE2, 0x80, 0xA8], paragraphSeparator: [UInt8] = [0xE2, 0x80, 0xA9]
-        return (0..<2).contains { starts(nextLine, at: offset - $0) }
-            || (0..<3).contains { starts(lineSeparator, at: offset - $0) || starts(paragraphSeparator, at: offset - $0) }
     }
 
     /// Longest run without a space that still wraps by words.
