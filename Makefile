@@ -1,10 +1,15 @@
 # TextReel — the README's commands. `make demo` and `make test` set everything up first.
 
+## The packages that install FontSet.standard's files (a test checks each file's owner with dpkg):
+## setup installs them and the .deb depends on them, from this one list.
+FONT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 PACKAGES := pkg-config libpango1.0-dev libcairo2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev \
             libxml2-dev libpng-dev zlib1g-dev libisal-dev libdeflate-dev libmicrohttpd-dev chromium librsvg2-dev libgdk-pixbuf-2.0-dev libchafa-dev tmux ruby-tanuki-emoji python3-emoji \
             libwebp-dev ffmpeg nodejs python3-pygments python3-matplotlib \
-            fonts-dejavu-core fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji pango1.0-tools help2man
+            $(FONT_PACKAGES) pango1.0-tools help2man
 SWIFT ?= swift
+comma := ,
+space := $(subst ,, )
 ## Warnings are bugs: a warning that a case can never match once kept two step kinds out of
 ## every exploration. Every build the tests run treats them as errors.
 STRICT := -Xswiftc -warnings-as-errors
@@ -93,7 +98,7 @@ deb:
 	version=$$(Output/deb/usr/bin/textreel --version | head -n 1 | awk '{print $$2}'); arch=$$(dpkg --print-architecture); \
 	mkdir -p Output/deb/DEBIAN; \
 	printf 'Package: textreel\nVersion: %s\nArchitecture: %s\nMaintainer: TextReel <textreel@localhost>\nDepends: %s\nSection: graphics\nPriority: optional\nDescription: renders Markdown into PNG frames of a scrolling text view\n TextKit 2 viewport layout, rebuilt with Pango and Cairo, for golden-image tests.\n' \
-	  "$$version" "$$arch" "libpango-1.0-0, libpangocairo-1.0-0, libcairo2, libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6, libxml2, libpng16-16, zlib1g, libisal2, libdeflate0, libmicrohttpd12, librsvg2-2, libgdk-pixbuf-2.0-0, libchafa0, libwebpmux3, fonts-dejavu-core, fonts-noto-core, fonts-noto-cjk, fonts-noto-color-emoji, ruby-tanuki-emoji, python3-emoji, python3-pygments, python3-matplotlib" \
+	  "$$version" "$$arch" "libpango-1.0-0, libpangocairo-1.0-0, libcairo2, libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6, libxml2, libpng16-16, zlib1g, libisal2, libdeflate0, libmicrohttpd12, librsvg2-2, libgdk-pixbuf-2.0-0, libchafa0, libwebpmux3, $(subst $(space),$(comma)$(space),$(FONT_PACKAGES)), ruby-tanuki-emoji, python3-emoji, python3-pygments, python3-matplotlib" \
 	  > Output/deb/DEBIAN/control; \
 	dpkg-deb --root-owner-group --build Output/deb "Output/textreel_$${version}_$${arch}.deb" && echo "wrote Output/textreel_$${version}_$${arch}.deb"
 

@@ -3,38 +3,63 @@ import Foundation
 /// The font files TextReel uses, and nothing else: a private fontconfig configuration built from
 /// them, so the system's font configuration cannot change a pixel.
 public struct FontSet: Sendable {
-    /// Absolute paths of the font files (from Debian's fonts-dejavu-core, fonts-noto-core,
-    /// fonts-noto-cjk, fonts-noto-color-emoji).
+    /// Absolute paths of the font files.
     public let files: [String]
 
     /// The default fonts, from Debian packages: Noto Sans (Arabic, Hebrew, Devanagari, CJK and
     /// every other script, `scriptFonts`), DejaVu, Noto Color Emoji.
-    public static let standard = FontSet(files: [
-        "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSans-Italic.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSans-BoldItalic.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans-Oblique.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSans-BoldOblique.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Oblique.ttf",
-        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-BoldOblique.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSansHebrew-Bold.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf",
-        "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf",
-        "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
-        "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+    public static let standard = FontSet(files: standardPackages.flatMap(\.files))
+
+    /// The standard files by the Debian package that installs them: `make setup` and the `.deb`'s
+    /// dependencies name these packages (`FONT_PACKAGES` in the Makefile), and a test checks each
+    /// file against `dpkg`, so a font can never again come only from a package that something
+    /// else happened to pull in (DejaVu's obliques are in fonts-dejavu-extra, not -core).
+    public static let standardPackages: [(package: String, files: [String])] = [
+        ("fonts-noto-core", [
+            "/usr/share/fonts/truetype/noto/NotoSans-Regular.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSans-Bold.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSans-Italic.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSans-BoldItalic.ttf",
+        ]),
+        ("fonts-dejavu-core", [
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf",
+        ]),
+        ("fonts-dejavu-extra", [
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans-Oblique.ttf",
+            "/usr/share/fonts/truetype/dejavu/DejaVuSans-BoldOblique.ttf",
+        ]),
+        ("fonts-dejavu-core", [
+            "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf",
+            "/usr/share/fonts/truetype/dejavu/DejaVuSerif-Bold.ttf",
+            "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+            "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Bold.ttf",
+        ]),
+        ("fonts-dejavu-extra", [
+            "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-Oblique.ttf",
+            "/usr/share/fonts/truetype/dejavu/DejaVuSansMono-BoldOblique.ttf",
+        ]),
+        ("fonts-noto-core", [
+            "/usr/share/fonts/truetype/noto/NotoSansArabic-Regular.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSansArabic-Bold.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSansHebrew-Regular.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSansHebrew-Bold.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Regular.ttf",
+            "/usr/share/fonts/truetype/noto/NotoSansDevanagari-Bold.ttf",
+        ]),
+        ("fonts-noto-cjk", [
+            "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+            "/usr/share/fonts/opentype/noto/NotoSansCJK-Bold.ttc",
+        ]),
         // Colour emoji (CBDT bitmaps, drawn by Cairo): ZWJ sequences, flags, keycaps.
-        "/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf",
-    ] + scriptFonts)
+        ("fonts-noto-color-emoji", ["/usr/share/fonts/truetype/noto/NotoColorEmoji.ttf"]),
+        ("fonts-noto-core", scriptFonts),
+    ]
+
+    /// The Debian package that installs a standard font file, for messages.
+    public static func package(of file: String) -> String? {
+        standardPackages.first { $0.files.contains(file) }?.package
+    }
 
     /// Noto Sans for every other script Debian's fonts-noto-core covers (Thai, Bengali, Khmer,
     /// Sinhala, Gujarati, Tamil, Myanmar, Ethiopic … and historic scripts), with the bold face

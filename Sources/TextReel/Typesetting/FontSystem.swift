@@ -172,7 +172,9 @@ final class FontSystem {
         let statuses = zip(fontSet.files, FontCache.statuses(of: fontSet.files))
         let present = statuses.compactMap { file, status in status == nil ? nil : file }
         if let (file, _) = statuses.first(where: { $1 == nil }) {
-            problem = TextReelError("font file \(file) is missing; run `make setup` to install the font packages")
+            let install = FontSet.package(of: file).map { "install Debian's \($0) (apt-get install \($0)), or run `make setup`" }
+                ?? "install the font packages (`make setup`)"
+            problem = TextReelError("font file \(file) is missing; \(install)")
         }
         // The font files as one folder with fontconfig's own cache beside it: scanning 23 files
         // (two CJK collections of ten faces) costs tens of milliseconds per process; reading the

@@ -1,0 +1,83 @@
+import Foundation
+import XCTest
+@testable import TextReel
+
+/// The pinned fonts come from the packages `make setup` installs and the `.deb` depends on, and
+/// nothing else: a fresh Debian machine renders.
+final class FontPackagesTests: XCTestCase {
+    private var declared: [String] {
+        get throws {
+            let makefile = try String(contentsOf: Paths.root.appendingPathComponent("Makefile"), encoding: .utf8)
+            let line = try XCTUnwrap(makefile.split(separator: "\n").first { $0.hasPrefix("FONT_PACKAGES :=") })
+            return line.dropFirst("FONT_PACKAGES :=".count).split(separator: " ").map(String.init)
+        }
+    }
+
+    private func shell(_ script: String) throws -> (status: Int32, output: String) {
+        let process = Process(), pipe = Pipe()
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", script]
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    func testTheMakefileInstallsAndTheDebDependsOnEveryFontPackage() throws {
+        let packages = try declared
+        XCTAssertEqual(Set(packages), Set(FontSet.standardPackages.map(\.package)))
+        let makefile = try String(contentsOf: Paths.root.appendingPathComponent("Makefile"), encoding: .utf8)
+        XCTAssertTrue(makefile.contains("$(FONT_PACKAGES) pango1.0-tools"), "setup's PACKAGES names the font packages")
+        XCTAssertTrue(makefile.contains("$(subst $(space),$(comma)$(space),$(FONT_PACKAGES))"), "the .deb depends on them")
+        // What make really runs, not only what the file says.
+        let dry = try shell("cd '\(Paths.root.path)' && make -n deb 2>/dev/null | grep -o 'Depends[^D]*' ; make -n -p setup 2>/dev/null | grep '^PACKAGES :='")
+        for package in packages { XCTAssertTrue(dry.output.contains(package), "\(package) missing from: \(dry.output)") }
+    }
+
+    func testEveryPinnedFileBelongsToItsDeclaredPackage() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-query"), "not a Debian system")
+        for (package, files) in FontSet.standardPackages {
+            let owned = try shell("dpkg-query -L \(package)")
+            XCTAssertEqual(owned.status, 0, "\(package) is not installed: run make setup")
+            let list = Set(owned.output.split(separator: "\n").map(String.init))
+            for file in files { XCTAssertTrue(list.contains(file), "\(file) is not installed by \(package)") }
+        }
+    }
+
+    /// A render in a mount namespace where /usr/share/fonts holds only the declared packages'
+    /// files: it succeeds; without fonts-dejavu-extra it fails and names the package to install.
+    func testARenderSeesOnlyTheDeclaredPackagesFonts() throws {
+        try XCTSkipUnless(FileManager.default.isExecutableFile(atPath: "/usr/bin/dpkg-query"), "not a Debian system")
+        try XCTSkipUnless(try shell("unshare -m --propagation private true").status == 0, "no mount namespaces here")
+        let packages = try declared
+        func render(with visible: [String]) throws -> (status: Int32, output: String) {
+            let folder = Paths.temporaryFolder("fontsandbox\(visible.count)")
+            let list = folder.appendingPathComponent("files")
+            let files = try shell("dpkg-query -L \(visible.joined(separator: " ")) | grep '^/usr/share/fonts/.*\\.tt[fc]$'")
+            try Data(files.output.utf8).write(to: list)
+            // The real folder is kept reachable under `original`; the visible one is a tmpfs of links.
+            let script = """
+            set -e
+            mkdir -p '\(folder.path)/original' '\(folder.path)/cache'
+            mount --bind /usr/share/fonts '\(folder.path)/original'
+            mount -t tmpfs none /usr/share/fonts
+            while read -r f; do
+              mkdir -p "$(dirname "$f")"
+              ln -s '\(folder.path)/original'"${f#/usr/share/fonts}" "$f"
+            done < '\(list.path)'
+            XDG_CACHE_HOME='\(folder.path)/cache' '\(CLI.executable.path)' render '\(Paths.fixtures.path)/documents/emoji.md' \
+              --at 0 --out '\(folder.path)/out' --quiet
+            """
+            let file = folder.appendingPathComponent("sandbox.sh")
+            try Data(script.utf8).write(to: file)
+            return try shell("unshare -m --propagation private sh '\(file.path)'")
+        }
+        let complete = try render(with: packages)
+        XCTAssertEqual(complete.status, 0, complete.output)
+        let partial = try render(with: packages.filter { $0 != "fonts-dejavu-extra" })
+        XCTAssertNotEqual(partial.status, 0)
+        XCTAssertTrue(partial.output.contains("fonts-dejavu-extra"), partial.output)
+    }
+}
