@@ -27,7 +27,8 @@ let package = Package(
         /// (`libxml2-headers` links to Debian's libxml2-dev headers: a search path, not a library to link.)
         .target(name: "CHTMLTree", exclude: ["libxml2-headers"], cSettings: [.headerSearchPath("libxml2-headers")],
                 linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark", "CHTMLTree", "CCompress", "COptionalLibraries"]),
+        .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark", "CHTMLTree", "CCompress", "COptionalLibraries"],
+                resources: [.embedInCode("Document/PythonHelper.py")]),
         .target(name: "TextReelGolden", dependencies: ["TextReel", "CPango"]),
         .target(name: "TextReelTesting", dependencies: ["TextReel", "TextReelGolden"]),
         .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelGolden", "CChafa", "CHTTP", "CWebP"]),
