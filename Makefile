@@ -21,7 +21,7 @@ FUZZ_TARGETS := FuzzMarkdown FuzzScript FuzzScriptOnDocument FuzzAttachmentURL F
 FUZZ_SECONDS ?= 180
 FUZZ_SMOKE_RUNS ?= 2000
 
-.PHONY: setup demo test bench bench-peers build fuzz fuzz-build fuzz-smoke explore tsan stress docs documents install deb
+.PHONY: setup demo test bench bench-peers build fuzz fuzz-build fuzz-smoke explore tsan stress docs documents fidelity install deb
 EXPLORE_SECONDS ?= 300
 .DEFAULT_GOAL := demo
 
@@ -68,39 +68,79 @@ documents: build
 	  echo "$$name: $$warnings warnings, $$cut tables cut at the view's edge  ($$out.png, $$out.log)"; \
 	done; done; test $$problems -eq 0
 
+## fidelity: how far TextReel's blocks drift from where GitHub's stylesheet puts them in a browser:
+## each document of FIDELITY_DOCS (default Fixtures/fidelity/corpus) laid out by TextReel and, as
+## GitHub's page (libcmark-gfm, github-markdown-css 5.9.0, a README's 32 px padding), by headless
+## Chromium, both 800 px wide; blocks matched in order by their first words; prints per document the
+## share of block tops within 8 px, the median and the last drift in the first 3,000 px and the height
+## ratio, beside their targets (a measurement: it exits 0 whatever the drift).
+## FIDELITY_FLAGS="--verbose NAME" lists NAME's blocks, the gaps between them and the line pitch by
+## kind; "--gaps" those tables over all the documents; "--textreel-theme FILE" tries a theme file.
+## Debian's python3 runs it when there is one: its python3-emoji turns :shortcodes: into emoji.
+FIDELITY_DOCS ?= Fixtures/fidelity/corpus
+FIDELITY_FLAGS ?=
+fidelity: build
+	@py=/usr/bin/python3; [ -x $$py ] || py=python3; \
+	TEXTREEL=$$($(SWIFT) build $(RELEASE) --show-bin-path)/textreel $$py Tests/Browser/fidelity.py $(FIDELITY_FLAGS) $(FIDELITY_DOCS)
+
 ## install: the CLI into $(DESTDIR)$(PREFIX)/bin (PREFIX /usr/local by default, DESTDIR for
-## staging, as GNU makefiles have them), a man page per command made from its --help text, and
-## bash, zsh and fish completions written by the CLI from its own option tables
+## staging, as GNU makefiles have them), a man page per command made from its --help text (each
+## titled after its command, with the one-line description textreel --help gives it), and bash,
+## zsh and fish completions written by the CLI from its own option tables
 PREFIX ?= /usr/local
-COMMANDS := render diff test report review merge-reports merge-renders preview generate version explore
+COMMANDS := render diff test report review merge-reports merge-renders preview generate version completions explore
 install: build
 	@bin=$$($(SWIFT) build $(RELEASE) --show-bin-path); root="$(DESTDIR)$(PREFIX)"; \
 	install -d "$$root/bin" "$$root/share/man/man1" "$$root/share/bash-completion/completions" \
 	  "$$root/share/zsh/site-functions" "$$root/share/fish/vendor_completions.d" || exit 1; \
 	install -m 755 "$$bin/textreel" "$$root/bin/textreel" || exit 1; \
-	help2man --no-info --name="render Markdown into PNG frames of a scrolling text view" \
+	version=$$("$$bin/textreel" --version | head -n 1 | awk '{print $$2}'); \
+	export LC_ALL=C.UTF-8; \
+	help2man --locale=C.UTF-8 --no-info --name="render Markdown into PNG frames of a scrolling text view" \
 	  --output="$$root/share/man/man1/textreel.1" "$$bin/textreel" || exit 1; \
 	wrappers=$$(mktemp -d); trap 'rm -rf "$$wrappers"' EXIT; \
 	for c in $(COMMANDS); do \
+	  name=$$("$$bin/textreel" --help | awk -v c="$$c" '$$1 == c { $$1 = ""; sub(/^ +/, ""); sub(/ \(.*\)$$/, ""); print; exit }'); \
 	  printf '#!/bin/sh\nexec "%s" %s "$$@"\n' "$$bin/textreel" "$$c" > "$$wrappers/textreel-$$c"; chmod +x "$$wrappers/textreel-$$c"; \
-	  help2man --no-info --no-discard-stderr --version-string="$$("$$bin/textreel" --version | head -n 1)" \
-	    --name="textreel $$c" --output="$$root/share/man/man1/textreel-$$c.1" "$$wrappers/textreel-$$c" || exit 1; \
+	  help2man --locale=C.UTF-8 --no-info --no-discard-stderr --version-string="textreel-$$c $$version" \
+	    --name="$${name:-textreel $$c}" --output="$$root/share/man/man1/textreel-$$c.1" "$$wrappers/textreel-$$c" || exit 1; \
 	done; \
 	"$$bin/textreel" completions bash > "$$root/share/bash-completion/completions/textreel" && \
 	"$$bin/textreel" completions zsh > "$$root/share/zsh/site-functions/_textreel" && \
 	"$$bin/textreel" completions fish > "$$root/share/fish/vendor_completions.d/textreel.fish" && \
 	echo "installed textreel into $$root/bin, its man pages and completions"
 
-## deb: a Debian package of the CLI (Output/textreel_<version>_<arch>.deb) with dpkg-deb; it
-## depends on the runtime libraries of the packages make setup installs
+## deb: a Debian package of the CLI (Output/textreel_<version>_<arch>.deb) with dpkg-deb, as
+## Debian builds them: the binary stripped, its symbols in textreel-dbgsym_<version>_<arch>.ddeb
+## (found by build id), man pages and the changelog compressed, a copyright file; it depends on
+## the runtime libraries of the packages make setup installs (the fonts from FONT_PACKAGES).
+## With lintian installed, it checks both packages.
+DEB_DEPENDS := libpango-1.0-0, libpangocairo-1.0-0, libcairo2, libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6, \
+  libxml2, libpng16-16, zlib1g, libisal2, libdeflate0, libmicrohttpd12, librsvg2-2, libgdk-pixbuf-2.0-0, libchafa0, libwebpmux3, \
+  $(subst $(space),$(comma)$(space),$(FONT_PACKAGES)), ruby-tanuki-emoji, python3, python3-emoji, python3-pygments, python3-matplotlib
 deb:
-	@rm -rf Output/deb && $(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/Output/deb PREFIX=/usr || exit 1; \
-	version=$$(Output/deb/usr/bin/textreel --version | head -n 1 | awk '{print $$2}'); arch=$$(dpkg --print-architecture); \
-	mkdir -p Output/deb/DEBIAN; \
-	printf 'Package: textreel\nVersion: %s\nArchitecture: %s\nMaintainer: TextReel <textreel@localhost>\nDepends: %s\nSection: graphics\nPriority: optional\nDescription: renders Markdown into PNG frames of a scrolling text view\n TextKit 2 viewport layout, rebuilt with Pango and Cairo, for golden-image tests.\n' \
-	  "$$version" "$$arch" "libpango-1.0-0, libpangocairo-1.0-0, libcairo2, libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6, libxml2, libpng16-16, zlib1g, libisal2, libdeflate0, libmicrohttpd12, librsvg2-2, libgdk-pixbuf-2.0-0, libchafa0, libwebpmux3, $(subst $(space),$(comma)$(space),$(FONT_PACKAGES)), ruby-tanuki-emoji, python3-emoji, python3-pygments, python3-matplotlib" \
-	  > Output/deb/DEBIAN/control; \
-	dpkg-deb --root-owner-group --build Output/deb "Output/textreel_$${version}_$${arch}.deb" && echo "wrote Output/textreel_$${version}_$${arch}.deb"
+	@rm -rf Output/deb Output/deb-dbgsym && $(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/Output/deb PREFIX=/usr || exit 1; \
+	set -e; root=Output/deb; dbg=Output/deb-dbgsym; \
+	version=$$($$root/usr/bin/textreel --version | head -n 1 | awk '{print $$2}'); arch=$$(dpkg --print-architecture); \
+	id=$$(readelf -n $$root/usr/bin/textreel | awk '/Build ID/ {print $$3}'); \
+	mkdir -p $$dbg/usr/lib/debug/.build-id/$${id%$${id#??}} $$dbg/DEBIAN $$root/DEBIAN $$root/usr/share/doc/textreel $$dbg/usr/share/doc; \
+	objcopy --only-keep-debug --compress-debug-sections $$root/usr/bin/textreel $$dbg/usr/lib/debug/.build-id/$${id%$${id#??}}/$${id#??}.debug; \
+	objcopy --strip-unneeded --remove-section=.comment --remove-section=.note $$root/usr/bin/textreel; \
+	gzip -9n $$root/usr/share/man/man1/*.1; \
+	printf 'textreel (%s) unstable; urgency=medium\n\n  * Release %s; see CHANGELOG.md.\n\n -- TextReel <textreel@localhost>  %s\n' \
+	  "$$version" "$$version" "$$(date -R -d @$$(git log -1 --format=%ct 2>/dev/null || echo 0))" | gzip -9n > $$root/usr/share/doc/textreel/changelog.gz; \
+	printf 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: textreel\n\nFiles: *\nCopyright: the TextReel authors\nLicense: none-chosen\n The project has not chosen a licence yet: all rights are reserved by its authors.\n' \
+	  > $$root/usr/share/doc/textreel/copyright; \
+	ln -s textreel $$dbg/usr/share/doc/textreel-dbgsym; \
+	size=$$(du -sk --exclude=DEBIAN $$root | cut -f1); \
+	printf 'Package: textreel\nVersion: %s\nArchitecture: %s\nMaintainer: TextReel <textreel@localhost>\nInstalled-Size: %s\nDepends: %s\nSection: graphics\nPriority: optional\nDescription: renders Markdown into PNG frames of a scrolling text view\n TextKit 2 viewport layout, rebuilt with Pango and Cairo, for golden-image tests.\n' \
+	  "$$version" "$$arch" "$$size" "$(DEB_DEPENDS)" > $$root/DEBIAN/control; \
+	printf 'Package: textreel-dbgsym\nSource: textreel\nVersion: %s\nArchitecture: %s\nMaintainer: TextReel <textreel@localhost>\nDepends: textreel (= %s)\nSection: debug\nPriority: optional\nAuto-Built-Package: debug-symbols\nBuild-Ids: %s\nDescription: debug symbols for textreel\n' \
+	  "$$version" "$$arch" "$$version" "$$id" > $$dbg/DEBIAN/control; \
+	dpkg-deb --root-owner-group --build $$root "Output/textreel_$${version}_$${arch}.deb" >/dev/null; \
+	dpkg-deb --root-owner-group --build $$dbg "Output/textreel-dbgsym_$${version}_$${arch}.ddeb" >/dev/null; \
+	echo "wrote Output/textreel_$${version}_$${arch}.deb and Output/textreel-dbgsym_$${version}_$${arch}.ddeb"; \
+	if command -v lintian >/dev/null; then lintian --suppress-tags-from-file Fixtures/packaging/lintian-overrides "Output/textreel_$${version}_$${arch}.deb" || true; fi
 
 ## tsan: the parsing, typesetting and rendering tests (the parallel stress test among them) under
 ## ThreadSanitizer, in a build folder of their own so `make test`'s build stays incremental

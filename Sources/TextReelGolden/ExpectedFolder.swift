@@ -105,7 +105,8 @@ struct ExpectedFolder {
         } catch {
             try? fm.removeItem(at: staging)
             if !fm.fileExists(atPath: final.path), fm.fileExists(atPath: old.path) { try? fm.moveItem(at: old, to: final) }
-            throw TextReelError(file: final.path, "cannot write the goldens (\(error.localizedDescription)); the old ones are kept")
+            let kept = fm.fileExists(atPath: final.path) ? "the old ones are kept" : "none were there before, and none are left half-written"
+            throw TextReelError(file: final.path, "cannot write the goldens (\((error as? TextReelError)?.message ?? TextReelError.reason(error))); \(kept)")
         }
     }
 

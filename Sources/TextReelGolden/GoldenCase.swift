@@ -117,9 +117,10 @@ public struct GoldenCase: Sendable {
     /// Reads `folder/case.json5`; problems are `TextReelError`s naming the file.
     public init(folder: URL) throws {
         let file = folder.appendingPathComponent("case.json5")
-        guard let data = try? Data(contentsOf: file) else {
+        guard FileStatus(path: file.path) != nil else {
             throw TextReelError(file: file.path, "no case.json5; a golden case is a folder with a case.json5")
         }
+        let data = try InputFile.read(file, what: "case file", expected: "a JSON5 case file", maximumBytes: InputFile.maximumTextBytes)
         let (spec, warnings) = try CaseFile.decode(data, fileName: file.path)
         self.warnings = warnings
         name = folder.lastPathComponent
@@ -153,6 +154,24 @@ public struct GoldenCase: Sendable {
             _ = try look.resolve(relativeTo: folder)
         }
     }
+
+    /// A case that cannot be read (a missing document, a case.json5 that is not one): it runs as
+    /// a failure with `error`, alone, so the suite's other cases still run and are reported.
+    init(unreadable folder: URL, error: Error) {
+        name = folder.lastPathComponent
+        self.folder = folder
+        document = folder.appendingPathComponent("case.json5")
+        frames = .all
+        tolerance = Tolerance()
+        overlay = false
+        budget = Budget()
+        warnings = []
+        appearance = Appearance()
+        readError = "\(error)"
+    }
+
+    /// Why the case could not be read; nil for a case that can run.
+    public private(set) var readError: String?
 
     /// Checks `case.json5` bytes without a folder (for fuzzing the reader).
     public static func validate(caseData data: Data) throws {
@@ -253,7 +272,7 @@ struct CaseFile: Decodable {
             let c = try StrictContainer(decoder, allowed: ["width", "height", "scale"])
             width = try c.number("width", in: 1...16384)
             height = try c.number("height", in: 1...16384)
-            scale = c.has("scale") ? try c.number("scale", in: 0.25...8) : nil
+            scale = c.has("scale") ? try c.number("scale", in: ScrollScript.Viewport.scales) : nil
         }
     }
 

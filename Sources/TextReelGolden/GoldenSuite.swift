@@ -87,7 +87,9 @@ public enum GoldenSuite {
                     ? "these are the goldens of Swift tests (assertGoldenFrames): their cases are the tests' calls, so run them with swift test; textreel test runs folders of case.json5 files"
                     : "no golden cases here (folders with a case.json5)")
             }
-            cases += try found.flatMap { try GoldenCase(folder: $0).variants }
+            cases += found.flatMap { folder -> [GoldenCase] in
+                do { return try GoldenCase(folder: folder).variants } catch { return [GoldenCase(unreadable: folder, error: error)] }
+            }
         }
         // A case named twice (`test a a`, or a suite and one of its cases) runs once: two runs
         // at once would race for its folder.
@@ -114,7 +116,10 @@ public enum GoldenSuite {
     /// Goldens no case produces any more, with the reason: an `expected/` folder in a suite
     /// whose case.json5 is gone, a variant's folder the matrix no longer lists, frames left at the
     /// top of `expected/` by a case that now has variants. (Frames past a script's end are found
-    /// by running the case: `CaseResult.obsolete`.)
+    /// by running the case: `CaseResult.obsolete`.) Only what TextReel wrote is listed: a folder
+    /// counts when it holds an `index.json` TextReel can read, a file when such an index names
+    /// it (or it is that index's own `layout.json` or `fingerprint.json`); nothing is reached
+    /// through a symbolic link.
     public static func orphans(in folders: [URL], cases: [GoldenCase]) -> [(path: String, reason: String)] {
         let fm = FileManager.default
         var found: [(String, String)] = []
@@ -123,7 +128,7 @@ public enum GoldenSuite {
             for name in ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() {
                 let sub = folder.appendingPathComponent(name)
                 let expected = sub.appendingPathComponent("expected")
-                if fm.fileExists(atPath: expected.path), !caseFolders.contains(sub.standardizedFileURL.path) {
+                if !isLink(sub), writtenFiles(in: expected) != nil, !caseFolders.contains(sub.standardizedFileURL.path) {
                     found.append((expected.path, "no case.json5 in \(sub.lastPathComponent) produces it any more"))
                 }
             }
@@ -131,39 +136,75 @@ public enum GoldenSuite {
         for (folder, group) in Dictionary(grouping: cases.filter { $0.variantSpecsCount > 0 }, by: { $0.folder }) {
             let expected = folder.appendingPathComponent("expected")
             let wanted = Set(group.compactMap { $0.variant?.folderName })
-            for name in ((try? fm.contentsOfDirectory(atPath: expected.path)) ?? []).sorted() where !name.hasPrefix(".") {
+            for name in ((try? fm.contentsOfDirectory(atPath: expected.path)) ?? []).sorted() where !name.hasPrefix(".") && !wanted.contains(name) {
                 let path = expected.appendingPathComponent(name)
-                var isDirectory: ObjCBool = false
-                guard fm.fileExists(atPath: path.path, isDirectory: &isDirectory) else { continue }
-                if isDirectory.boolValue, !wanted.contains(name) {
-                    found.append((path.path, "the variant \(name) is not in the case's matrix any more"))
-                } else if !isDirectory.boolValue {
-                    found.append((path.path, "left from before the case had variants"))
-                }
+                if writtenFiles(in: path) != nil { found.append((path.path, "the variant \(name) is not in the case's matrix any more")) }
+            }
+            for file in writtenFiles(in: expected, recursive: false) ?? [] {
+                found.append((file.path, "left from before the case had variants"))
             }
         }
-        // Images in a case's goldens that its index.json does not name: no comparison reads them.
+        // Frames in a case's goldens that its index.json does not name: no comparison reads them.
         for golden in cases {
             let expected = folder("expected", of: golden.folder, variant: golden.variant?.folderName)
-            guard let index = try? ExpectedFolder.index(at: expected) else { continue }
+            guard !isLink(expected), let index = try? ExpectedFolder.index(at: expected) else { continue }
             let named = Set(index.frames.values)
             for name in ((try? fm.contentsOfDirectory(atPath: expected.path)) ?? []).sorted()
-            where name.hasSuffix(".png") && !named.contains(name) {
+            where isFrameName(name) && !named.contains(name) && !isLink(expected.appendingPathComponent(name)) {
                 found.append((expected.appendingPathComponent(name).path, "index.json names no frame with this image"))
             }
         }
         return found.sorted { $0.0 < $1.0 }
     }
 
-    /// Removes `paths` (each renamed aside first, so nothing is left half-removed under its name).
-    public static func prune(_ paths: [String]) throws {
+    /// The files TextReel wrote in a golden folder (its readable `index.json`, the frames it
+    /// names, `layout.json`, `fingerprint.json`; with `recursive`, those of the variant folders
+    /// in it too); nil when `folder` is a link or holds no index TextReel can read.
+    static func writtenFiles(in folder: URL, recursive: Bool = true) -> [URL]? {
+        guard !isLink(folder), let index = try? ExpectedFolder.index(at: folder) else { return nil }
         let fm = FileManager.default
+        var files = (["index.json", "layout.json", "fingerprint.json"] + Set(index.frames.values).sorted())
+            .filter { !$0.contains("/") }.map { folder.appendingPathComponent($0) }
+            .filter { !isLink($0) && FileStatus(path: $0.path)?.kind == .regular }
+        if recursive {
+            for name in ((try? fm.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() where !name.hasPrefix(".") {
+                files += writtenFiles(in: folder.appendingPathComponent(name)) ?? []
+            }
+        }
+        return files
+    }
+
+    /// A frame's file name as TextReel writes it (`frame-00012.png`, `frame-00012.added.png`).
+    static func isFrameName(_ name: String) -> Bool { name.hasPrefix("frame-") && name.hasSuffix(".png") }
+
+    static func isLink(_ url: URL) -> Bool { FileStatus(path: url.path, followingLinks: false)?.kind == .other }
+
+    /// Removes what `orphans` listed, and only what TextReel wrote in it (`writtenFiles`): a
+    /// folder loses its golden files and is removed only if nothing else is left in it. Each file
+    /// is renamed aside first, so nothing is left half-removed under its name. Returns the files
+    /// removed.
+    @discardableResult
+    public static func prune(_ paths: [String]) throws -> [String] {
+        let fm = FileManager.default
+        var removed: [String] = []
         for path in paths {
             let url = URL(fileURLWithPath: path)
-            let aside = url.deletingLastPathComponent().appendingPathComponent(".\(url.lastPathComponent).pruned.\(getpid())")
-            try fm.moveItem(at: url, to: aside)
-            try fm.removeItem(at: aside)
+            guard !isLink(url) else { continue }
+            let isFolder = FileStatus(path: path)?.kind == .directory
+            let files = isFolder ? writtenFiles(in: url) ?? [] : [url]
+            for file in files {
+                let aside = file.deletingLastPathComponent().appendingPathComponent(".\(file.lastPathComponent).pruned.\(getpid())")
+                try fm.moveItem(at: file, to: aside)
+                try fm.removeItem(at: aside)
+                removed.append(file.path)
+            }
+            // Emptied folders go, deepest first; rmdir leaves any folder something else is in.
+            guard isFolder else { continue }
+            for folder in Set(files.map { $0.deletingLastPathComponent().path } + [path]).sorted(by: { $0.count > $1.count }) {
+                rmdir(folder)
+            }
         }
+        return removed
     }
 
     /// The share of `cases` for shard `index` of `count`: no overlap and no gap across shards.
@@ -262,6 +303,7 @@ public enum GoldenSuite {
     }
 
     private static func compare(_ testCase: GoldenCase, options: Options) throws -> CaseResult {
+        if let readError = testCase.readError { throw TextReelError(readError) }
         var result = try compare(testCase.render(fontSet: options.fontSet), name: testCase.name, folder: testCase.folder,
                                  variant: testCase.variant?.folderName, tolerance: testCase.tolerance, update: options.update,
                                  prune: options.prune)

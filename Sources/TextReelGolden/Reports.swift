@@ -257,8 +257,9 @@ public enum Reports {
             <button id="accept-all" onclick="acceptAllShown()">Accept all shown</button> <span id="status"></span></p>
             <script>
             const token = "\(token)";
-            async function accept(caseName, frame, button) {
-              const query = "token=" + encodeURIComponent(token) + "&case=" + encodeURIComponent(caseName) + (frame === null ? "" : "&frame=" + frame);
+            async function accept(button, frame) {
+              const query = "token=" + encodeURIComponent(token) + "&case=" + encodeURIComponent(button.dataset.case) +
+                "&folder=" + encodeURIComponent(button.dataset.folder) + (frame === null ? "" : "&frame=" + frame);
               const response = await fetch("/accept?" + query, {method: "POST"});
               const text = await response.text();
               document.getElementById("status").textContent = text;
@@ -272,7 +273,7 @@ public enum Reports {
             }
             async function acceptAllShown() {
               for (const button of document.querySelectorAll("section.case button.accept-case")) {
-                if (button.closest("section").style.display !== "none" && !button.disabled) await accept(button.dataset.case, null, button);
+                if (button.closest("section").style.display !== "none" && !button.disabled) await accept(button, null);
               }
             }
             </script>
@@ -282,7 +283,7 @@ public enum Reports {
             html += "<section class=\"case\" data-case=\"\(escape(result.name))\">"
             html += "<h2>\(escape(result.name)) <span class=\"\(result.status.rawValue)\">\(result.status.rawValue)</span></h2>"
             if acceptToken != nil && result.isFailure {
-                html += "<button class=\"accept-case\" data-case=\"\(escape(result.name))\" onclick=\"accept(this.dataset.case, null, this)\">Accept case</button>"
+                html += "<button class=\"accept-case\" data-case=\"\(escape(result.name))\" data-folder=\"\(escape(result.folder))\" onclick=\"accept(this, null)\">Accept case</button>"
             }
             if let first = result.firstDivergingFrame { html += "<p>First diverging frame: \(first)</p>" }
             if result.chart != nil {
@@ -299,7 +300,7 @@ public enum Reports {
                 let source = deferred ? "data-src" : "loading=\"lazy\" src"
                 var row = "<h3>Frame \(diff.frame)</h3>"
                 if acceptToken != nil && diff.actual != nil {
-                    row += "<button class=\"accept-frame\" data-case=\"\(escape(result.name))\" data-frame=\"\(diff.frame)\" onclick=\"accept(this.dataset.case, Number(this.dataset.frame), this)\">Accept frame \(diff.frame)</button>"
+                    row += "<button class=\"accept-frame\" data-case=\"\(escape(result.name))\" data-folder=\"\(escape(result.folder))\" data-frame=\"\(diff.frame)\" onclick=\"accept(this, Number(this.dataset.frame))\">Accept frame \(diff.frame)</button>"
                 }
                 row += "<div class=\"row\">"
                 for (label, path) in [("expected", diff.expected), ("actual", diff.actual), ("diff", diff.diff)] where path != nil {

@@ -1,3 +1,4 @@
+import TextReel
 /// A small command-line parser: positional arguments, `--name value` / `--name=value` options and
 /// flags, checked against what the command accepts.
 struct Arguments {
@@ -45,10 +46,14 @@ struct Arguments {
         }
     }
 
-    func double(_ name: String, default fallback: Double) throws -> Double {
+    /// `--name`'s number, within `range` when given (the same range scripts and cases use).
+    func double(_ name: String, default fallback: Double, in range: ClosedRange<Double>? = nil) throws -> Double {
         guard let text = values[name] else { return fallback }
         guard let value = Double(text), value.isFinite else {
             throw UsageError(message: "--\(name) expects a number, got '\(text)'")
+        }
+        if let range, !range.contains(value) {
+            throw UsageError(message: "--\(name) expects a number from \(NumberText.text(range.lowerBound)) to \(NumberText.text(range.upperBound)), got '\(text)'")
         }
         return value
     }

@@ -120,7 +120,7 @@ enum CaseWorkers {
             guard reader >= 0 else { throw TextReelError(file: path, "cannot read the worker's stderr file") }
             stderrReader = FileHandle(fileDescriptor: reader, closeOnDealloc: true)
             // This executable, as it is now (not a path a rebuild could replace).
-            process = try ChildProcess("/proc/self/exe", ["test-worker"], stderr: writer)
+            process = try ChildProcess("/proc/self/exe", ["test-worker", String(getpid())], stderr: writer)
             try send(JSONEncoder().encode(hello))
         }
 
@@ -175,6 +175,7 @@ enum CaseWorkers {
             Terminal.error("textreel test-worker: started by `textreel test` to run cases in a process of their own, not by hand; run `textreel test <suite>`")
             return 2
         }
+        if let parent = CommandLine.arguments.dropFirst(2).first.flatMap({ pid_t($0) }) { ParentWatch.start(parent: parent) }
         let answers = FileHandle(fileDescriptor: dup(STDOUT_FILENO), closeOnDealloc: true)
         dup2(STDERR_FILENO, STDOUT_FILENO)
         // Set up the fonts while the parent is still reading its cases (a frame of one word).

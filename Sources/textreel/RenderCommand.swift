@@ -138,7 +138,7 @@ enum RenderCommand {
                 if options.verbose {
                     Terminal.error("frame \(number): y \(event.viewport.y), correction \(event.correction), shaped \(event.laidOut.count), pass \(event.pass.joined(separator: " "))")
                 }
-                try record.add(event, file: file, drawn: writes, onDisk: writer.framesOnDisk)
+                try record.add(event, file: file, drawn: writes && !options.toStdout, onDisk: writer.framesOnDisk)
                 chart.add(event, broken: options.budget.violations(of: event).count)
                 try options.check(event)
             }
@@ -147,6 +147,19 @@ enum RenderCommand {
                 try AtomicFile.write(Data(chart.svg().utf8), to: URL(fileURLWithPath: file))
             }
             progress.finish()
+            let incidents = HelperProcess.incidents
+            if !incidents.isEmpty {
+                summary.drawnWithoutHelper = incidents
+                if !options.quiet {
+                    for incident in incidents.prefix(5) { Terminal.error("textreel: warning: \(incident)") }
+                    if incidents.count > 5 { Terminal.error("textreel: warning: \(incidents.count - 5) more blocks drawn without the helper (summary.json's drawnWithoutHelper lists them)") }
+                }
+            }
+            if options.toStdout {
+                // The frames went to standard output: none is in the folder, and the summary says so.
+                summary.streamed = summary.framesWritten
+                summary.framesWritten = 0
+            }
             if let shard {
                 summary.framesWritten = shard.frames.count
                 summary.shard = shard.description
@@ -178,7 +191,7 @@ enum RenderCommand {
         let viewport = try ViewportLimits.check(
             width: try args.double("width", default: (script?.viewport ?? .standard).width),
             height: try args.double("height", default: (script?.viewport ?? .standard).height),
-            scale: try args.double("scale", default: (script?.viewport ?? .standard).scale),
+            scale: try args.double("scale", default: (script?.viewport ?? .standard).scale, in: ScrollScript.Viewport.scales),
             theme: theme, from: script?.viewport == nil ? nil : script?.fileName)
         let view = TextView(document: document, viewportSize: viewport.size, scale: viewport.scale, theme: theme)
         view.showsOverlay = args.flags.contains("overlay")

@@ -8,7 +8,7 @@ import TextReelGolden
 /// the URL this prints.
 enum ReportCommand {
     static let help = """
-    Usage: textreel report --serve <report folder> [--port N]
+    Usage: textreel report --serve <report folder> [<suite folder> ...] [--port N]
 
     Serves the report `textreel test --report DIR` wrote (it reads DIR/results.json) on
     127.0.0.1 only, with an accept button per failing frame and per case, a filter, and "accept
@@ -16,6 +16,10 @@ enum ReportCommand {
     random token; requests that write without it are refused, and so is every request whose Host
     is not 127.0.0.1 and the port it serves (a page elsewhere that rebinds its name to the
     loopback address cannot read the report). Ctrl-C stops it.
+
+    Accepting writes only into the suite folders named after the report folder (default: the
+    current folder): a report is an artifact, downloaded from CI perhaps, and nothing in it
+    chooses where goldens are written. Each case is found by its folder and name inside them.
 
     Options:
       --port N   the port (default: one the system chooses)
@@ -28,7 +32,7 @@ enum ReportCommand {
         let args = try Arguments(raw, command: .report)
         if args.flags.contains("help") { print(help); return 0 }
         guard args.flags.contains("serve") else { throw Arguments.UsageError(message: "report needs --serve (reports themselves are written by textreel test --report)") }
-        guard args.positional.count == 1 else { throw Arguments.UsageError(message: "report --serve takes one report folder") }
+        guard !args.positional.isEmpty else { throw Arguments.UsageError(message: "report --serve takes a report folder, then the suite folders accepting may write into") }
         let folder = URL(fileURLWithPath: args.positional[0])
         let resultsFile = folder.appendingPathComponent("results.json")
         guard FileManager.default.fileExists(atPath: resultsFile.path) else {
@@ -39,11 +43,16 @@ enum ReportCommand {
             return port
         } ?? 0
         let merged = try Reports.merge(blobs: [resultsFile])
-        let server = ReportServer(results: merged.results, scope: merged.scope, folder: folder)
+        // The suites accepting may write into are the person's, never the report's.
+        let suites = args.positional.count > 1 ? Array(args.positional.dropFirst()) : [FileManager.default.currentDirectoryPath]
+        for suite in suites where FileStatus(path: suite)?.kind != .directory {
+            throw TextReelError(file: suite, "no such suite folder; name the suite folders accepting may write into after the report folder")
+        }
+        let scope = GoldenWriteScope(suites: suites)
+        let server = ReportServer(results: merged.results, scope: scope, folder: folder)
         let bound = try server.start(port: port)
         print("serving the report on http://127.0.0.1:\(bound)/?token=\(server.token)")
-        print(merged.scope.roots.isEmpty ? "(this report names no suite: accepting is refused; write it again with textreel test --report)"
-                                         : "(accepting writes only goldens of \(merged.scope.roots.joined(separator: ", ")))")
+        print("(accepting writes only goldens of \(scope.roots.joined(separator: ", ")))")
         print("(loopback only; Ctrl-C stops it)")
         fflush(nil)
         Interruption.install()
@@ -131,8 +140,10 @@ final class ReportServer: @unchecked Sendable {
             return (200, "text/html; charset=utf-8", Reports.page(results, acceptToken: token))
         case ("POST", "/accept"):
             guard value("token") == token else { return (403, "text/plain", "refused: the token is missing or wrong") }
-            guard let name = value("case"), let index = results.firstIndex(where: { $0.name == name }) else {
-                return (404, "text/plain", "no such case")
+            // A case is its folder and its name: two suites may each have a case called `demo`.
+            guard let name = value("case"), let folder = value("folder"),
+                  let index = results.firstIndex(where: { $0.name == name && $0.folder == folder }) else {
+                return (404, "text/plain", "no such case (a case is named by case= and folder=)")
             }
             let result = results[index]
             do {

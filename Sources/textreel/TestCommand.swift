@@ -141,8 +141,9 @@ enum TestCommand {
         let obsolete = results.flatMap(\.obsolete).filter { line in !results.contains { $0.pruned.contains(line) } }
         for result in results { for line in result.pruned { print("removed obsolete golden \(line)") } }
         if options.prune {
-            try GoldenSuite.prune(orphans.map(\.path))
-            for orphan in orphans { print("removed obsolete golden \(orphan.path): \(orphan.reason)") }
+            let removed = try GoldenSuite.prune(orphans.map(\.path))
+            for orphan in orphans { print("obsolete golden \(orphan.path): \(orphan.reason)") }
+            for file in removed { print("removed \(file)") }
         } else {
             for line in obsolete { print("obsolete golden \(line)") }
             for orphan in orphans { print("obsolete golden \(orphan.path): \(orphan.reason)") }
@@ -164,7 +165,8 @@ enum TestCommand {
         print("\(results.count - failed) passed, \(failed) failed" + (options.shard.map { " (shard \($0.index)/\($0.count))" } ?? ""))
         let unrunnable = results.filter { $0.error != nil }
         if !unrunnable.isEmpty {
-            Terminal.error("\(unrunnable.count) case\(unrunnable.count == 1 ? "" : "s") could not run: \(unrunnable.map(\.name).joined(separator: ", "))")
+            for result in unrunnable { Terminal.error("textreel: \(result.error ?? "")") }
+            Terminal.error("\(unrunnable.count) case\(unrunnable.count == 1 ? "" : "s") could not run (the others ran): \(unrunnable.map(\.name).joined(separator: ", "))")
             return 2
         }
         if args.flags.contains("fail-on-update") && !written.isEmpty {

@@ -12,6 +12,7 @@ enum Version {
         textreel \(release)
         Pango \(f.pango), HarfBuzz \(f.harfbuzz), Cairo \(f.cairo), FreeType \(f.freetype), fontconfig \(f.fontconfig)
         \(f.fonts.count) font files; \(f.fontOptions); PNG: \(f.pngEncoder ?? "")
+        helper: \(f.helperLibraries ?? "none (code is drawn plain, math as its source)")
         """
     }
 }

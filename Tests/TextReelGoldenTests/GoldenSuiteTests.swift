@@ -198,10 +198,12 @@ final class GoldenSuiteTests: XCTestCase {
 
     func testBadCaseFilesAreClearErrors() throws {
         let (suite, folder) = try makeSuite(text)
+        // A bad case fails alone: it is a case whose run is its error.
+        func readError() throws -> String { try XCTUnwrap(GoldenSuite.cases(in: [suite]).first?.readError) }
         try Data(#"{document: "doc.md", zoom: 2}"#.utf8).write(to: folder.appendingPathComponent("case.json5"))
-        XCTAssertThrowsError(try GoldenSuite.cases(in: [suite])) { XCTAssertTrue("\($0)".contains("unknown key 'zoom'"), "\($0)") }
+        XCTAssertTrue(try readError().contains("unknown key 'zoom'"))
         try Data(#"{script: "x.json5"}"#.utf8).write(to: folder.appendingPathComponent("case.json5"))
-        XCTAssertThrowsError(try GoldenSuite.cases(in: [suite])) { XCTAssertTrue("\($0)".contains("missing key 'document'"), "\($0)") }
+        XCTAssertTrue(try readError().contains("missing key 'document'"))
         // A matrix with no axis would run the case under a variant name of its own goldens, and
         // a repeated value (or two names of one size) would be two cases writing one folder.
         for (matrix, needle) in [("{}", "variants lists no axis"), ("{only: []}", "variants lists no axis"),
@@ -213,7 +215,7 @@ final class GoldenSuiteTests: XCTestCase {
             if needle.isEmpty {
                 XCTAssertEqual(try GoldenSuite.cases(in: [suite]).map(\.variant?.folderName), ["dark-M-ltr-300"])
             } else {
-                XCTAssertThrowsError(try GoldenSuite.cases(in: [suite]), matrix) { XCTAssertTrue("\($0)".contains(needle), "\($0)") }
+                XCTAssertTrue(try readError().contains(needle), matrix)
             }
         }
     }

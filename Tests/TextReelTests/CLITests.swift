@@ -46,6 +46,8 @@ final class CLITests: XCTestCase {
         try expectBadInput(["render", good, "--width", "0"], mentions: ["not positive"])
         try expectBadInput(["render", good, "--width", "-5"], mentions: ["not positive"])
         try expectBadInput(["render", good, "--width", "9000", "--scale", "2"], mentions: ["too large", "16384"])
+        try expectBadInput(["render", good, "--scale", "1e-9"], mentions: ["--scale expects a number from 0.25 to 8", "1e-9"])
+        try expectBadInput(["render", good, "--scale", "9"], mentions: ["--scale expects a number from 0.25 to 8"])
         try expectBadInput(["render", good, "--height", "tall"], mentions: ["--height expects a number"])
         try expectBadInput(["render", good, "--out", blocker + "/sub"], mentions: ["cannot create the output folder"])
         try expectBadInput(["render", good, "--frobnicate"], mentions: ["unknown option '--frobnicate'"])
@@ -233,7 +235,7 @@ final class MessageTests: XCTestCase {
         try Data("{insets: {left: 300, right: 300}}".utf8).write(to: wide)
         let cases: [([String], [String])] = [
             (["render", "Fixtures/documents/demo.md", "--out", file.path], ["a-file", "is a file, not a folder"]),
-            (["render", "Fixtures/documents/demo.md", "--script", "/dev/null", "--out", folder.appendingPathComponent("o").path], ["/dev/null:1:1", "empty"]),
+            (["render", "Fixtures/documents/demo.md", "--script", "/dev/null", "--out", folder.appendingPathComponent("o").path], ["/dev/null", "is a character device"]),
             (["render", "Fixtures/documents/demo.md", "--script", big.path, "--out", folder.appendingPathComponent("o").path], ["big.json5", "too large", "override"]),
             (["render", "Fixtures/documents/demo.md", "--theme", wide.path, "--width", "500", "--out", folder.appendingPathComponent("o").path],
              ["left 300 + right 300", "500 points wide"]),

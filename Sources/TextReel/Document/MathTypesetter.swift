@@ -21,8 +21,9 @@ enum MathTypesetter {
         // start with the quote's markers (`> `), which are Markdown's, not TeX's.
         let tex = tex.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
             .map { $0.offset == 0 ? $0.element : Self.withoutQuoteMarkers($0.element) }.filter { !$0.isEmpty }.joined(separator: " ")
-        guard let reply = PythonHelper.shared.exchange(["math": tex, "size": size, "display": display]) else {
-            return .failure(Problem(reason: "no TeX math engine (Debian's python3-matplotlib) is installed"))
+        if let tooLarge = Self.sizeProblem(of: tex) { return .failure(tooLarge) }
+        guard let reply = PythonHelper.shared.exchange(["math": tex, "size": size, "display": display], about: "math '\(tex.prefix(40))'") else {
+            return .failure(Problem(reason: "the math helper (Debian's python3 and python3-matplotlib) did not typeset it"))
         }
         guard reply["ok"] as? Bool == true, let width = reply["width"] as? Double, let height = reply["height"] as? Double,
               let depth = reply["depth"] as? Double, let path = reply["path"] as? String else {
@@ -32,6 +33,33 @@ enum MathTypesetter {
     }
 
     struct Problem: Error { var reason: String }
+
+    /// The most a formula may hold: typesetting time grows with cells and nesting (a 20 × 20
+    /// matrix takes seconds, 100 × 100 minutes; 20,000 characters of `\text` took 21 s and
+    /// 800 MB), so past these a formula is drawn as its source, with a warning.
+    static let maximumLength = 4_000, maximumCells = 400, maximumNesting = 32
+
+    /// Why `tex` is too large to typeset, or nil.
+    static func sizeProblem(of tex: String) -> Problem? {
+        let utf8 = tex.utf8
+        if utf8.count > maximumLength {
+            return Problem(reason: "a formula of \(utf8.count) bytes, more than \(maximumLength), is not typeset")
+        }
+        var cells = 1, depth = 0, deepest = 0, previous: UInt8 = 0
+        for byte in utf8 {
+            switch byte {
+            case UInt8(ascii: "&") where previous != UInt8(ascii: "\\"): cells += 1
+            case UInt8(ascii: "\\") where previous == UInt8(ascii: "\\"): cells += 1; previous = 0; continue
+            case UInt8(ascii: "{") where previous != UInt8(ascii: "\\"): depth += 1; deepest = max(deepest, depth)
+            case UInt8(ascii: "}") where previous != UInt8(ascii: "\\"): depth -= 1
+            default: break
+            }
+            previous = byte
+        }
+        if cells > maximumCells { return Problem(reason: "a formula of about \(cells) cells, more than \(maximumCells), is not typeset") }
+        if deepest > maximumNesting { return Problem(reason: "a formula nested \(deepest) braces deep, more than \(maximumNesting), is not typeset") }
+        return nil
+    }
 
     /// A formula's later line without the quote markers before it (spaces, then `>` and an
     /// optional space, any number of times): in Markdown a line starting so is a quote's.

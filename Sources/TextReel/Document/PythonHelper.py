@@ -4,37 +4,62 @@ Pygments' RegexLexer loop is wrapped so lexing can start from a band's state and
 be read at a cut; matplotlib is imported on the first math request (about 0.25 s). Embedded into
 the library at build time (Package.swift's embedInCode) and run by Debian's python3 -I -S.
 """
-import sys, json, re
+import sys, json, re, os, select, threading
 sys.path.insert(0, '/usr/lib/python3/dist-packages')
-import pygments
-from pygments.lexers import get_lexer_by_name
-from pygments.lexer import RegexLexer
-from pygments.util import ClassNotFound
-from pygments import token as T
 
-ORDER = [(T.Comment, 'comment'), (T.String, 'string'), (T.Number, 'number'), (T.Keyword.Type, 'type'),
-         (T.Keyword.Constant, 'constant'), (T.Keyword, 'keyword'), (T.Name.Builtin, 'builtin'),
-         (T.Name.Function, 'function'), (T.Name.Class, 'type'), (T.Name.Decorator, 'attribute'),
-         (T.Name.Attribute, 'attribute'), (T.Name.Tag, 'tag'), (T.Name.Constant, 'constant'),
-         (T.Name.Variable, 'variable'), (T.Name.Label, 'constant'), (T.Name.Namespace, 'type'),
-         (T.Name.Exception, 'type'), (T.Literal, 'constant'), (T.Operator.Word, 'keyword'),
-         (T.Generic.Inserted, 'inserted'), (T.Generic.Deleted, 'deleted'), (T.Generic.Heading, 'heading'),
-         (T.Generic.Subheading, 'heading')]
-classes = {}
-def classify(ttype):
-    if ttype not in classes:
-        classes[ttype] = next((name for parent, name in ORDER if ttype in parent), None)
-    return classes[ttype]
+def _watch(parent):
+    """Ends this process when `parent` (the TextReel process that started it) ends, however it
+    ends: a pidfd becomes readable when the process exits (no polling); where there is none,
+    the parent id is checked every tenth of a second."""
+    try:
+        fd = os.pidfd_open(parent)
+        select.select([fd], [], [])
+    except (AttributeError, OSError):
+        import time
+        while os.getppid() == parent:
+            time.sleep(0.1)
+    os._exit(0)
 
-# Lexing resumes at a band of a block from the state stack it started in: RegexLexer's loop is
-# wrapped so that it starts from `_resume` and is reachable as `_inner` (subclasses that post-
-# process its tokens, as Swift's does, call it by name), so its stack can be read at a line start.
-_loop = RegexLexer.get_tokens_unprocessed
-def _resumable(self, text, stack=('root',)):
-    inner = _loop(self, text, getattr(self, '_resume', None) or stack)
-    self._inner = inner
-    return inner
-RegexLexer.get_tokens_unprocessed = _resumable
+if len(sys.argv) > 1:
+    _parent = int(sys.argv[1])
+    if os.getppid() != _parent:
+        os._exit(0)    # it ended before the watch began
+    threading.Thread(target=_watch, args=(_parent,), daemon=True).start()
+
+# Highlighting needs Pygments, math needs matplotlib: each works without the other.
+try:
+    import pygments
+    from pygments.lexers import get_lexer_by_name
+    from pygments.lexer import RegexLexer
+    from pygments.util import ClassNotFound
+    from pygments import token as T
+except ImportError:
+    pygments = None
+
+if pygments:
+    ORDER = [(T.Comment, 'comment'), (T.String, 'string'), (T.Number, 'number'), (T.Keyword.Type, 'type'),
+             (T.Keyword.Constant, 'constant'), (T.Keyword, 'keyword'), (T.Name.Builtin, 'builtin'),
+             (T.Name.Function, 'function'), (T.Name.Class, 'type'), (T.Name.Decorator, 'attribute'),
+             (T.Name.Attribute, 'attribute'), (T.Name.Tag, 'tag'), (T.Name.Constant, 'constant'),
+             (T.Name.Variable, 'variable'), (T.Name.Label, 'constant'), (T.Name.Namespace, 'type'),
+             (T.Name.Exception, 'type'), (T.Literal, 'constant'), (T.Operator.Word, 'keyword'),
+             (T.Generic.Inserted, 'inserted'), (T.Generic.Deleted, 'deleted'), (T.Generic.Heading, 'heading'),
+             (T.Generic.Subheading, 'heading')]
+    classes = {}
+    def classify(ttype):
+        if ttype not in classes:
+            classes[ttype] = next((name for parent, name in ORDER if ttype in parent), None)
+        return classes[ttype]
+
+    # Lexing resumes at a band of a block from the state stack it started in: RegexLexer's loop is
+    # wrapped so that it starts from `_resume` and is reachable as `_inner` (subclasses that post-
+    # process its tokens, as Swift's does, call it by name), so its stack can be read at a line start.
+    _loop = RegexLexer.get_tokens_unprocessed
+    def _resumable(self, text, stack=('root',)):
+        inner = _loop(self, text, getattr(self, '_resume', None) or stack)
+        self._inner = inner
+        return inner
+    RegexLexer.get_tokens_unprocessed = _resumable
 
 lexers = {}
 def lexer(name):
@@ -50,7 +75,7 @@ def highlight(request):
     stack at each of `cuts` (character offsets where a band starts; null where a token spans
     the cut, so lexing cannot resume there). With `expect` (the stacks a cut had before an
     edit), lexing stops at the first cut whose stack is unchanged: what follows is as it was."""
-    lx = lexer(request['language'])
+    lx = lexer(request['language']) if pygments else None
     if lx is None:
         return {'known': False}
     # Lexers expect a final newline (a last diff line matches only with it).
@@ -411,7 +436,7 @@ def math(request):
     return {'ok': True, 'width': box.width, 'height': box.height, 'depth': box.depth, 'path': ' '.join(path)}
 
 out = sys.stdout
-out.write(json.dumps({'pygments': pygments.__version__}) + '\n'); out.flush()
+out.write(json.dumps({'pygments': pygments.__version__ if pygments else None}) + '\n'); out.flush()
 for line in sys.stdin:
     try:
         request = json.loads(line)

@@ -31,7 +31,8 @@ enum SyntaxHighlighter {
         var request: [String: Any] = ["language": language.lowercased(), "text": text, "cuts": cuts]
         if let stack { request["stack"] = stack }
         if let expect { request["expect"] = expect.map { $0 as Any? ?? NSNull() } }
-        guard let reply = PythonHelper.shared.exchange(request), reply["known"] as? Bool == true else { return nil }
+        let subject = "\(language) code '\(text.prefix { $0 != "\n" }.prefix(40))'"
+        guard let reply = PythonHelper.shared.exchange(request, about: subject), reply["known"] as? Bool == true else { return nil }
         return Result(spans: Self.unpacked(reply["spans"] as? String ?? ""), stacks: (reply["stacks"] as? [Any] ?? []).map { $0 as? [String] },
                       synced: reply["synced"] as? Int)
     }

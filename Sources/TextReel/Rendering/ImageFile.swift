@@ -33,9 +33,10 @@ enum ImageFile {
     }
 
     private static func inspectUncached(_ url: URL, maximumPixels: Double) -> ImageInspection {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return .problem("not found") }
-        if isDirectory.boolValue { return .problem("a folder, not an image") }
+        guard let status = FileStatus(path: url.path) else { return .problem("not found") }
+        if status.kind == .directory { return .problem("a folder, not an image") }
+        // A device or FIFO would block or never end (the size limit is the pixels', checked below).
+        if status.kind != .regular, let problem = InputFile.problem(with: status, maximumBytes: .max) { return .problem(problem) }
         guard let handle = FileHandle(forReadingAtPath: url.path) else {
             return .problem("not readable (\(String(cString: strerror(errno))))")
         }

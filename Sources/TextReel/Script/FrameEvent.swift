@@ -100,6 +100,8 @@ public struct RunSummary: Codable, Sendable {
     public var frames = 0
     /// Frames drawn and written as PNG.
     public var framesWritten = 0
+    /// Frames written to standard output as a stream (`--format y4m`) instead of files.
+    public var streamed: Int?
     /// Paragraph shapings, summed over the frames.
     public var laidOut = 0
     /// Fragment surfaces drawn afresh, summed.
@@ -126,6 +128,9 @@ public struct RunSummary: Codable, Sendable {
     public var paragraphs = 0
     /// The per-frame checks, summed.
     public var checks = CheckTotals()
+    /// Blocks and formulas drawn without the helper process (late, crashed or missing), each
+    /// with why (`HelperProcess.incidents`); nil when there were none.
+    public var drawnWithoutHelper: [String]?
 
     /// The per-frame checks summed over a run.
     public struct CheckTotals: Codable, Sendable {

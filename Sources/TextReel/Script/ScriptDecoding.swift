@@ -39,7 +39,7 @@ extension ScrollScript.Viewport: Decodable {
         let c = try StrictContainer(decoder, allowed: ["width", "height", "scale"])
         width = try c.number("width", in: 1...16384)
         height = try c.number("height", in: 1...16384)
-        scale = try c.number("scale", default: 1, in: 0.25...8)
+        scale = try c.number("scale", default: 1, in: ScrollScript.Viewport.scales)
     }
 }
 

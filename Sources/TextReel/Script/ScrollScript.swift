@@ -10,6 +10,9 @@ public struct ScrollScript: Sendable {
         public var height: Double
         /// Pixels per point.
         public var scale: Double
+        /// The scales a viewport may have, wherever it is given (command line, script, case).
+        public static let scales = 0.25...8.0
+
         /// A viewport of `width` × `height` points at `scale`.
         public init(width: Double, height: Double, scale: Double = 1) {
             self.width = width; self.height = height; self.scale = scale
@@ -116,17 +119,7 @@ extension ScrollScript {
     /// Reads a script file; every problem is a `TextReelError` with line and column. Providers
     /// named in `register` are looked up in `providers` (the built-in ones unless given).
     public init(contentsOf url: URL, providers: AttachmentProviders = AttachmentProviders()) throws {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw TextReelError(file: url.path, "no such script; expected a JSON5 scroll script")
-        }
-        if isDirectory.boolValue { throw TextReelError(file: url.path, "a folder, not a script; expected a JSON5 scroll script") }
-        // FileHandle reads devices and pipes too (/dev/null, <(…)), where Data(contentsOf:) fails.
-        guard let handle = FileHandle(forReadingAtPath: url.path) else {
-            throw TextReelError(file: url.path, "the script is not readable (\(String(cString: strerror(errno))))")
-        }
-        defer { try? handle.close() }
-        let data = (try? handle.readToEnd()) ?? Data()
+        let data = try InputFile.read(url, what: "script", expected: "a JSON5 scroll script", maximumBytes: InputFile.maximumTextBytes)
         try self.init(data: data, fileName: url.path, providers: providers)
     }
 

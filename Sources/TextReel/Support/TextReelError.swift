@@ -22,7 +22,7 @@ public struct TextReelError: Error, CustomStringConvertible, Equatable, Sendable
     }
 
     /// Why a file operation failed, in the system's words ("No such file or directory").
-    static func reason(_ error: Error) -> String {
+    public static func reason(_ error: Error) -> String {
         let ns = error as NSError
         if let underlying = ns.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
             return String(cString: strerror(Int32(underlying.code)))

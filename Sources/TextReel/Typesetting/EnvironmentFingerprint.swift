@@ -22,6 +22,9 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
     /// The PNG writer that wrote the goldens: a different one writes other bytes for the same
     /// pixels (drift, not a failure; frames are then compared by decoding).
     public var pngEncoder: String?
+    /// The helper process's libraries ("Pygments 2.14.0, matplotlib 3.6.3"): code's colours and
+    /// math's outlines come from them.
+    public var helperLibraries: String?
 
     /// The fingerprint of this machine for `fontSet`: hashing 60 MB of font files takes a tenth
     /// of a second, so it is done once per process (a suite asks for it once per case).
@@ -63,13 +66,14 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
             fontconfig: "\(fc / 10000).\(fc / 100 % 100).\(fc % 100)",
             fonts: fonts,
             fontOptions: FontSystem.optionsDescription,
-            pngEncoder: PNGWriter.encoderDescription)
+            pngEncoder: PNGWriter.encoderDescription,
+            helperLibraries: HelperProcess.libraries)
     }
 
     /// Every field as a line, fonts sorted by name: the same fingerprint always gives the same
     /// text, for keys hashed from it (a JSON encoder with sorted keys took a millisecond).
     public var canonicalText: String {
-        let libraries = [pango, harfbuzz, cairo, freetype, fontconfig, fontOptions, pngEncoder ?? "libpng"]
+        let libraries = [pango, harfbuzz, cairo, freetype, fontconfig, fontOptions, pngEncoder ?? "libpng", helperLibraries ?? "no helper"]
         return (libraries + fonts.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }).joined(separator: "\n")
     }
 
@@ -79,7 +83,9 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
         for (name, a, b) in [("Pango", pango, other.pango), ("HarfBuzz", harfbuzz, other.harfbuzz), ("Cairo", cairo, other.cairo),
                              ("FreeType", freetype, other.freetype), ("fontconfig", fontconfig, other.fontconfig),
                              ("font options", fontOptions, other.fontOptions),
-                             ("PNG encoder", pngEncoder ?? "libpng", other.pngEncoder ?? "libpng")] where a != b {
+                             ("PNG encoder", pngEncoder ?? "libpng", other.pngEncoder ?? "libpng"),
+                             // Goldens recorded before the helper's libraries were named say nothing of them.
+                             ("helper libraries", helperLibraries ?? "none", other.helperLibraries ?? helperLibraries ?? "none")] where a != b {
             lines.append("\(name) \(b) → \(a)")
         }
         // Font files by what happened to them; a long list is said in a line, with a few names.

@@ -22,8 +22,9 @@ extension Theme {
 
     /// Reads a theme file.
     public init(contentsOf url: URL) throws {
-        guard let data = FileManager.default.contents(atPath: url.path), let text = String(data: data, encoding: .utf8) else {
-            throw TextReelError(file: url.path, "the theme is not readable UTF-8 text; expected a JSON5 theme file")
+        let data = try InputFile.read(url, what: "theme", expected: "a JSON5 theme file", maximumBytes: InputFile.maximumTextBytes)
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw TextReelError(file: url.path, "the theme is not UTF-8 text; expected a JSON5 theme file")
         }
         self = try JSON5Document(text: text, fileName: url.path).decode(ThemeFile.self).theme
     }
