@@ -36,8 +36,10 @@ const measure = async () => {
     return out;
   };
   // Rects of those nodes grouped into lines: a rect whose middle is below the current line's
-  // bottom starts a new line.
-  const lines = (nodes) => {
+  // bottom starts a new line. A text rect is the font's height (ascent + descent); a line is
+  // `lineHeight` tall, what is beyond the font's height shared above and below (CSS's half
+  // leading, as Pango shares it): each line of text is given as its line box, as TextReel's are.
+  const lines = (nodes, lineHeight) => {
     const rects = [];
     for (const node of nodes) {
       let list;
@@ -51,15 +53,19 @@ const measure = async () => {
       if (last && (r.top + r.bottom) / 2 < last.bottom) { last.top = Math.min(last.top, r.top); last.bottom = Math.max(last.bottom, r.bottom); }
       else out.push({ top: r.top, bottom: r.bottom });
     }
-    return out.map((l) => [y(l.top), y(l.bottom)]);
+    return out.map((l) => {
+      const half = lineHeight && l.bottom - l.top < 2 * lineHeight ? (lineHeight - (l.bottom - l.top)) / 2 : 0;
+      return [y(l.top - half), y(l.bottom + half)];
+    });
   };
+  const lineHeightOf = (element) => parseFloat(getComputedStyle(element).lineHeight) || 0;
   const text = (nodes) => nodes.map((n) => n.nodeType === Node.TEXT_NODE ? n.textContent : (n.getAttribute("alt") || ""))
     .join(" ").replace(/\s+/g, " ").trim().slice(0, 80);
   const listDepth = (element) => { let d = 0; for (let e = element; e && e !== root; e = e.parentElement) if (e.tagName === "UL" || e.tagName === "OL") d++; return d; };
   const inQuote = (element) => !!element.closest("blockquote, .markdown-alert");
   const blocks = [];
   const emit = (kind, element, nodes, box) => {
-    const found = lines(nodes);
+    const found = lines(nodes, lineHeightOf(element));
     if (!found.length && kind !== "hr") return;
     if (nodes.length && nodes.every((n) => n.nodeType !== Node.TEXT_NODE)) kind = "img";
     const top = box ? box.top : found[0][0] - window.scrollY, bottom = box ? box.bottom : found[found.length - 1][1] - window.scrollY;
@@ -72,7 +78,7 @@ const measure = async () => {
     if (tag === "TR") {
       // The row's text: from its cells' highest first line to their lowest last line.
       const cells = [...element.children].map((cell) => leaves(cell));
-      const spans = cells.map(lines).filter((l) => l.length);
+      const spans = [...element.children].map((cell, k) => lines(cells[k], lineHeightOf(cell))).filter((l) => l.length);
       const block = { kind: element.querySelector("th") ? "th" : "tr", listDepth: listDepth(element),
         text: cells.map(text).filter((t) => t).join(" ").slice(0, 80), top: y(element.getBoundingClientRect().top), bottom: y(element.getBoundingClientRect().bottom),
         lines: spans.length ? [[Math.min(...spans.map((l) => l[0][0])), Math.max(...spans.map((l) => l[l.length - 1][1]))]] : [] };

@@ -15,10 +15,11 @@ For each Markdown document of the corpus (Fixtures/fidelity/corpus/*.md by defau
   markup and white space do not matter; a rule matches a rule, a block image an image); blocks
   with no partner are skipped.
 
-What is compared is where a block's text starts: the top of its first line (a line's box as the
-font gives it, ascent + descent, in both), measured from the top of the content (TextReel's first
-fragment's top, its top inset: 24; the page's padding: 32). A table row is its cells' highest first
-line, a rule its middle, a block image its top. The document's height is its content's: from
+What is compared is where a block's text starts: the top of its first line box (CSS's line box,
+the font's height and the half leading above and below it, in both: blocks.mjs adds the leading to
+the browser's text rects), measured from the top of the content (TextReel's first fragment's top,
+its top inset; the page's padding: 32). A table row is its cells' highest first line, a rule the
+middle of its bar, a block image its top. The document's height is its content's: from
 TextReel's first fragment's top to its last one's bottom, over the page's height less its padding
 (marked ~ when TextReel estimated some paragraphs' heights: a document over about 24,000 points).
 
@@ -242,7 +243,9 @@ def textreel_layouts(args, documents, work):
                 continue
             kind, bounds = fragment["kind"], g["lineBounds"]
             if kind == "rule":
-                top = bottom = g["y"] + g["height"] / 2
+                # The bar is drawn across the middle of the rule's (empty) line.
+                middle = g["y"] + (bounds[0][0] + bounds[0][1] / 2 if bounds else g["height"] / 2)
+                top = bottom = middle
             elif not bounds:
                 top, bottom = g["y"], g["y"] + g["height"]
             elif kind in ("table-row", "table-header"):

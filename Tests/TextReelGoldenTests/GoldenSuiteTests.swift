@@ -15,7 +15,7 @@ final class GoldenSuiteTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try Data(markdown.utf8).write(to: folder.appendingPathComponent("doc.md"))
         try Data(script.utf8).write(to: folder.appendingPathComponent("scroll.json5"))
-        try Data(#"{document: "doc.md", script: "scroll.json5", viewport: {width: 320, height: 200, scale: 1}}"#.utf8)
+        try Data(#"{document: "doc.md", script: "scroll.json5", viewport: {width: 320, height: 360, scale: 1}}"#.utf8)
             .write(to: folder.appendingPathComponent("case.json5"))
         return (suite, folder)
     }

@@ -167,10 +167,12 @@ final class AttributesTests: XCTestCase {
         XCTAssertEqual(indented.textLineFragments[0].typographicBounds.minX, left.minX + 40, accuracy: 0.5)
         XCTAssertEqual(indented.textLineFragments[1].typographicBounds.minX, left.minX + 10, accuracy: 0.5)
         XCTAssertLessThanOrEqual(indented.textLineFragments.map(\.typographicBounds.maxX).max()!, 300 - 32 - 20 + 0.5)
-        // A line height multiple makes every line that much taller, the text in its middle.
+        // A line height multiple makes every line that much taller than the font's own height
+        // (TextKit's multiple of the natural line height), the text in its middle.
         let tall = try fragment { $0.lineHeightMultiple = 2 }
-        XCTAssertEqual(tall.textLineFragments.count, plain.textLineFragments.count)
-        for (line, base) in zip(tall.textLineFragments, plain.textLineFragments) {
+        let natural = try fragment { $0.lineHeightMultiple = 1 }
+        XCTAssertEqual(tall.textLineFragments.count, natural.textLineFragments.count)
+        for (line, base) in zip(tall.textLineFragments, natural.textLineFragments) {
             XCTAssertEqual(line.typographicBounds.height, 2 * base.typographicBounds.height, accuracy: 1)
             XCTAssertEqual(line.glyphOrigin.y - line.typographicBounds.minY, base.glyphOrigin.y - base.typographicBounds.minY + base.typographicBounds.height / 2, accuracy: 1)
         }

@@ -61,8 +61,10 @@ final class ChecksTests: XCTestCase {
     }
 
     func testBudgetsNameTheFrameAndAmount() throws {
-        // Scrolling far into estimated heights measures paragraphs above the anchor: a correction.
-        let events = try run("{steps: [{scroll: {by: 40000}}]}", on: TextDocument.generated(paragraphs: 2000))
+        // Scrolling far into estimated heights measures paragraphs above the anchor: a correction
+        // (paragraphs of wide letters, which the estimate's average letter underrates).
+        let wide = (0..<2000).map { "W\($0) " + String(repeating: "MW ", count: 60) }.joined(separator: "\n\n")
+        let events = try run("{steps: [{scroll: {by: 20000}}]}", on: TextDocument(markdown: wide))
         let budget = try Budget(parsing: "maxCorrection=0")
         let violations = events.flatMap(budget.violations(of:))
         let first = try XCTUnwrap(violations.first)

@@ -113,7 +113,12 @@ final class HighlightingTests: XCTestCase {
         let long = String(repeating: "x", count: 120)
         let source = "sudo apt-get install -y libpango1.0-dev && ./install-everything.sh --prefix=/usr/local --with-String-arguments \(long)"
         let document = try TextDocument(markdown: "```sh\n\(source)\n```\n")
-        let view = TextView(document: document, viewportSize: CGSize(width: 360, height: 300))
+        // By default a long line runs on past the box, one line, as GitHub shows it.
+        let runsOn = TextView(document: document, viewportSize: CGSize(width: 360, height: 300))
+        XCTAssertEqual(runsOn.textLayoutManager.ensureLayout(forParagraphAt: 0).textLineFragments.count, 1)
+        var wrapping = Theme.light
+        wrapping.wrapsCode = true
+        let view = TextView(document: document, viewportSize: CGSize(width: 360, height: 300), theme: wrapping)
         _ = try view.renderFrame()
         let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
         let lines = fragment.textLineFragments

@@ -52,4 +52,6 @@ public enum Alert: String, CaseIterable, Sendable {
     /// quote level (1 for the outermost quote) it colours, as "<level>".
     static let barKey = "TextReelAlertBar"
     static let levelKey = "TextReelAlertLevel"
+    /// The attribute over an alert's title line (its icon and name).
+    static let titleKey = "TextReelAlertTitle"
 }

@@ -232,7 +232,8 @@ struct MarkdownReader {
                 title.append(alert.icon + "  " + alert.title)
                 title.pop()
                 try add(listKind(or: .body), inline: title, line: line,
-                        extra: [AttributeRun(range: 0..<title.text.utf8.count, attributes: [NSAttributedString.Key.foregroundColor.rawValue: .color(alert.color)])])
+                        extra: [AttributeRun(range: 0..<title.text.utf8.count, attributes: [NSAttributedString.Key.foregroundColor.rawValue: .color(alert.color),
+                                                                                             Alert.titleKey: .number(1)])])
                 try readBlocks(of: node)
                 alerts.removeLast()
             } else {
@@ -332,6 +333,8 @@ struct MarkdownReader {
     }
 
     private mutating func readList(_ list: OpaquePointer) throws {
+        // A list nested in an item follows the item's own text directly.
+        if listDepth > 0, let last = paragraphs.last, last.listDepth == listDepth { endBlock(from: 0) { $0.opensList = true } }
         let first = paragraphs.count
         let loose = cmark_node_get_list_tight(list) == 0
         defer {

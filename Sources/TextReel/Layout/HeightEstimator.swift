@@ -36,7 +36,7 @@ struct HeightEstimator {
     }
 
     private func rawTextHeight(_ paragraph: TextParagraph, style: BlockStyle) -> Double {
-        let lineHeight = style.size * (1.36 + theme.lineSpacing)
+        let lineHeight = style.size * style.lineHeight
         let available = max(containerWidth - style.leftIndent - style.rightIndent - 2 * style.padding, 40)
         let charsPerLine = max(available / (style.size * 0.52), 1)
         let bytes = Double(paragraph.text.utf8.count)
@@ -44,7 +44,8 @@ struct HeightEstimator {
         switch paragraph.kind {
         case .codeBlock:
             // Hard lines each take at least one line; only code has many.
-            lines = max(lines, Double(paragraph.text.utf8.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) }))
+            let hard = Double(paragraph.text.utf8.reduce(1) { $0 + ($1 == 0x0A ? 1 : 0) })
+            lines = theme.wrapsCode ? max(lines, hard) : hard
         case .tableRow(let row):
             // The tallest cell, each column an equal share of the width; and the cell padding.
             let perColumn = max(charsPerLine / Double(max(row.columns.count, 1)) - 2, 1)

@@ -133,7 +133,14 @@ open class TextLayoutFragment {
            let previous = cursor.cursorOffsets.last(where: { $0 < clamped }) {
             rect = cursor.caretUpstream(at: clamped, previous: previous)
         }
-        return rect.offsetBy(dx: layoutOrigin.x, dy: layoutOrigin.y)
+        rect = rect.offsetBy(dx: layoutOrigin.x, dy: layoutOrigin.y)
+        // A line set tighter than its font (a heading's line height 1.25) is shorter than the
+        // font's caret: the caret keeps to its line, as a browser's does to the line box.
+        if let line = textLineFragments.first(where: { $0.typographicBounds.minY <= rect.midY && rect.midY <= $0.typographicBounds.maxY }) {
+            let top = max(rect.minY, line.typographicBounds.minY), bottom = min(rect.maxY, line.typographicBounds.maxY)
+            if bottom > top { rect = CGRect(x: rect.minX, y: top, width: rect.width, height: bottom - top) }
+        }
+        return rect
     }
 
     /// The UTF-8 offset of the paragraph nearest `point` (relative to the frame's origin), as

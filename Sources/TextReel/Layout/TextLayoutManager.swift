@@ -153,7 +153,8 @@ public final class TextLayoutManager {
             ?? TextLayoutFragment(textElement: paragraph, range: paragraph.elementRange)
         fragment.textLayoutManager = self
         let insets = FragmentInsets(leading: fragment.leadingPadding, trailing: fragment.trailingPadding,
-                                    top: fragment.topMargin, bottom: fragment.bottomMargin)
+                                    top: fragment.topMargin, bottom: fragment.bottomMargin, startsDocument: index == 0,
+                                    precedesHeading: index + 1 < paragraphCount && document.paragraphs[index + 1].kind.isHeading)
         fragment.lay(out: typesetter.shaped(fragment.paragraph, containerWidth: containerWidth, insets: insets))
         return fragment
     }
@@ -358,24 +359,44 @@ public final class TextLayoutManager {
     /// Replaces paragraph `index` (an edit): its fragment is dropped and re-shaped when needed.
     func replaceParagraph(at index: Int, with paragraph: TextParagraph) {
         shaped[document.paragraphs[index].id] = nil
+        let wasHeading = document.paragraphs[index].kind.isHeading
         document.replaceParagraph(at: index, with: paragraph)
         offsets.replaced(at: index)
         heights.setHeight(estimator.estimate(paragraph), at: index, measured: false)
+        if wasHeading != paragraph.kind.isHeading { reshapeForNeighbour(at: index - 1) }
     }
 
     func insertParagraph(_ paragraph: TextParagraph, at index: Int) {
         touchHeights(near: index)
+        let nextWasHeading = index < document.paragraphs.count && document.paragraphs[index].kind.isHeading
         document.insertParagraph(paragraph, at: index)
         offsets.inserted(at: index)
         heights.insert(estimator.estimate(paragraph), at: index)
+        if nextWasHeading != paragraph.kind.isHeading { reshapeForNeighbour(at: index - 1) }
+        if index == 0 { reshapeForNeighbour(at: 1) }
     }
 
     func removeParagraph(at index: Int) {
         shaped[document.paragraphs[index].id] = nil
         touchHeights(near: index)
+        let wasHeading = document.paragraphs[index].kind.isHeading
         document.removeParagraph(at: index)
         offsets.removed(at: index)
         heights.remove(at: index)
+        let nextIsHeading = index < document.paragraphs.count && document.paragraphs[index].kind.isHeading
+        if wasHeading != nextIsHeading { reshapeForNeighbour(at: index - 1) }
+        if index == 0 { reshapeForNeighbour(at: 0) }
+    }
+
+    /// The paragraph at `index` has a new neighbour, and its spacing depends on its neighbours
+    /// (the first has no space above; space before a heading collapses): it is shaped and drawn
+    /// again, as a fresh layout of the edited document would.
+    private func reshapeForNeighbour(at index: Int) {
+        guard index >= 0, index < document.paragraphs.count else { return }
+        shaped[document.paragraphs[index].id] = nil
+        // Measured again when next laid out; until then, its height as it was.
+        heights.setHeight(heights.height(at: index), at: index, measured: false)
+        invalidateSurfaces(index...index)
     }
 
     /// A new container width invalidates every fragment and re-estimates every height.

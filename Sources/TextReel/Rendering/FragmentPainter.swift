@@ -40,10 +40,18 @@ struct FragmentPainter {
             for (box, origin) in layouts { drawCodeSpans(of: box, at: origin, in: cr) }
         }
         Paint.setColor(cr, style.color)
+        // Code that runs on past its box is cut at the box's edge.
+        let cut = style.isCode && !theme.wrapsCode
+        if cut {
+            cairo_save(cr)
+            cairo_rectangle(cr, box.minX, box.minY, box.width, box.height)
+            cairo_clip(cr)
+        }
         for (box, origin) in layouts {
             cairo_move_to(cr, origin.x, origin.y)
             box.show(in: cr)
         }
+        if cut { cairo_restore(cr) }
     }
 
     /// Code spans' backgrounds as GitHub draws `<code>`: under the text, rounded, each box grown
@@ -75,11 +83,12 @@ struct FragmentPainter {
         // One bar per level, but never two closer than 5 points nor one nearer the text than 8
         // (squeezed deep nesting).
         var lastBar = -Double.infinity
+        let barWidth = max(2, (theme.quoteIndent * BlockStyle.quoteBarShare).rounded())
         let head = paragraph.attributes(at: 0)
         let alertLevel = head[Alert.levelKey]?.number.map { Int($0) }
         for depth in 0..<paragraph.quoteDepth {
             let x = style.quoteBarStart + Double(depth) * style.quoteStep
-            guard x - lastBar >= 5, x + 3 <= style.leftIndent - 8 || style.quoteStep == theme.quoteIndent else { continue }
+            guard x - lastBar >= 5, x + barWidth <= style.leftIndent - 8 || style.quoteStep == theme.quoteIndent else { continue }
             lastBar = x
             // An alert's bar is in its colour (`Alert.color`), the others in the theme's.
             var bar = theme.quoteBar
@@ -87,7 +96,7 @@ struct FragmentPainter {
             // The quotes that end here stop before the space after them (two quotes in a row
             // are two bars, not one).
             let ends = paragraph.quoteDepth - depth <= paragraph.ending.quotes
-            Paint.fill(cr, CGRect(x: x, y: 0, width: 3, height: size.height - (ends ? style.spacingAfter : 0)), bar)
+            Paint.fill(cr, CGRect(x: x, y: 0, width: barWidth, height: size.height - (ends ? style.spacingAfter : 0)), bar)
         }
         switch paragraph.kind {
         case .codeBlock:
@@ -98,7 +107,7 @@ struct FragmentPainter {
             if paragraph.ending.joinsPrevious { Paint.fill(cr, CGRect(x: box.minX, y: box.minY, width: box.width, height: min(6, box.height)), theme.codeBackground) }
             if paragraph.ending.joinsNext { Paint.fill(cr, CGRect(x: box.minX, y: max(box.maxY - 6, box.minY), width: box.width, height: min(6, box.height)), theme.codeBackground) }
         case .thematicBreak:
-            let middle = fragment.topMargin + (size.height - fragment.topMargin - fragment.bottomMargin) / 2
+            let middle = box.midY
             // GitHub's rule is a bar a quarter of the text size tall; the line over the
             // footnotes is a thin border.
             let height = paragraph.attributes(at: 0)[MarkdownReader.footnoteKey] == nil ? 4.0 : 1
@@ -106,7 +115,7 @@ struct FragmentPainter {
         case .tableRow(let row):
             if let table = fragment.shaped?.table { drawTableRow(row, table, width: fragment.containerWidth, in: cr) }
         case .heading(let level) where level <= 2:
-            Paint.fill(cr, CGRect(x: box.minX, y: box.maxY + 3, width: box.width, height: 1), theme.rule)
+            Paint.fill(cr, CGRect(x: box.minX, y: box.maxY, width: box.width, height: BlockStyle.ruleWidth), theme.rule)
         default:
             break
         }
@@ -168,6 +177,3 @@ extension FragmentPainter {
     }
 }
 
-private extension ParagraphKind {
-    var isThematicBreak: Bool { if case .thematicBreak = self { true } else { false } }
-}

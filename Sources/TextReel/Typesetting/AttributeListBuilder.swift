@@ -10,7 +10,26 @@ final class AttributeListBuilder {
 
     init(shift: Int) { self.shift = shift }
 
+    /// The paragraph's line height as a multiple of its size, and that size (`setLineHeight`).
+    private var lineHeight: (multiple: Double, size: Double)?
+
     deinit { pango_attr_list_unref(list) }
+
+    /// Every line of the layout, the prefix too, `multiple` times `size` tall (CSS's
+    /// `line-height`: Pango shares what is beyond the font's height above and below the line, as
+    /// browsers do). Call before `addRuns`: smaller runs (code) get the multiple of their own
+    /// size, as CSS inherits a `line-height` number, so they never make a line taller.
+    func setLineHeight(_ multiple: Double, size: Double) {
+        lineHeight = (multiple, size)
+        guard let attribute = Self.lineHeightAttribute(multiple * size) else { return }
+        attribute.pointee.start_index = 0
+        attribute.pointee.end_index = guint.max
+        pango_attr_list_insert(list, attribute)
+    }
+
+    private static func lineHeightAttribute(_ points: Double) -> UnsafeMutablePointer<PangoAttribute>? {
+        pango_attr_line_height_new_absolute(Int32((points * Double(PANGO_SCALE)).rounded()))
+    }
 
     func add(_ attribute: UnsafeMutablePointer<PangoAttribute>?, _ range: Range<Int>) {
         guard let attribute else { return }
@@ -25,8 +44,8 @@ final class AttributeListBuilder {
     /// The same for a key (`<kbd>`), drawn as a key cap.
     static let keyBackgroundAlpha: guint16 = 2
 
-    /// Code is set this much smaller than the text around it.
-    static let codeScale = 0.9
+    /// Code is set this much smaller than the text around it (GitHub's 85%).
+    static let codeScale = 0.85
 
     /// A code span's padding on each side: a quarter of the code font's size (GitHub's is 0.4em;
     /// less here, as the room a neighbour makes on its side also shows on its other side).
@@ -60,11 +79,14 @@ final class AttributeListBuilder {
             if run.style.contains(.code) {
                 add(pango_attr_family_new(theme.monoFamilies), r)
                 add(pango_attr_scale_new(Self.codeScale), r)
+                if let lineHeight { add(Self.lineHeightAttribute(lineHeight.multiple * lineHeight.size * Self.codeScale), r) }
                 add(pango_attr_font_features_new("liga=0, calt=0"), r)
                 let c = theme.codeBackground
                 add(pango_attr_background_new(channel(c.red), channel(c.green), channel(c.blue)), r)
                 add(pango_attr_background_alpha_new(run.style.contains(.keyboard) ? Self.keyBackgroundAlpha : Self.codeBackgroundAlpha), r)
             }
+            // Raised and lowered text takes no height of its own (GitHub's `line-height: 0`).
+            if lineHeight != nil, run.style.contains(.raised) || run.style.contains(.lowered) { add(Self.lineHeightAttribute(0), r) }
             if run.style.contains(.raised) {
                 add(pango_attr_scale_new(0.75), r)
                 add(pango_attr_rise_new(PangoUnits.units(theme.bodySize * 0.35)), r)
@@ -81,8 +103,8 @@ final class AttributeListBuilder {
                 let c = theme.isDark ? Color(hex: 0x5C4A00) : Color(hex: 0xFFF8C5)
                 add(pango_attr_background_new(channel(c.red), channel(c.green), channel(c.blue)), r)
             }
+            // A link is coloured, not underlined, as GitHub's page shows it.
             if run.style.contains(.link) {
-                add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), r)
                 let c = theme.link
                 add(pango_attr_foreground_new(channel(c.red), channel(c.green), channel(c.blue)), r)
             }
@@ -104,6 +126,8 @@ final class AttributeListBuilder {
                 case (.font, .font(let font)):
                     if let family = font.familyName { add(pango_attr_family_new(family), r) }
                     add(pango_attr_size_new(Int32(PangoUnits.units(font.pointSize))), r)
+                    // Its lines are the paragraph's multiple of its own size (CSS inherits the number).
+                    if let lineHeight { add(Self.lineHeightAttribute(lineHeight.multiple * font.pointSize), r) }
                     add(pango_attr_weight_new(font.isBold ? PANGO_WEIGHT_BOLD : PANGO_WEIGHT_NORMAL), r)
                     add(pango_attr_style_new(font.isItalic ? PANGO_STYLE_ITALIC : PANGO_STYLE_NORMAL), r)
                 case (.foregroundColor, .color(let c)): add(color(c, pango_attr_foreground_new), r)
@@ -132,7 +156,11 @@ final class AttributeListBuilder {
             var rect = PangoRectangle(x: 0, y: -PangoUnits.units(size.height - depth),
                                       width: PangoUnits.units(size.width), height: PangoUnits.units(size.height))
             let offset = attachment.utf8Offset
-            add(pango_attr_shape_new(&rect, &rect), offset..<(offset + TextAttachment.character.utf8.count))
+            let range = offset..<(offset + TextAttachment.character.utf8.count)
+            add(pango_attr_shape_new(&rect, &rect), range)
+            // An attachment taller than a line makes its line taller, as a browser's image does
+            // (the line height is the larger of the paragraph's and the attachment's own).
+            if lineHeight != nil { add(pango_attr_line_height_new(1), range) }
         }
     }
 

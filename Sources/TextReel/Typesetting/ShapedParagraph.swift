@@ -29,5 +29,11 @@ struct ShapedParagraph {
 /// text starts on), margins add space above and below.
 struct FragmentInsets: Equatable {
     var leading = 0.0, trailing = 0.0, top = 0.0, bottom = 0.0
+    /// The document's first paragraph: no space above it, as CSS gives a page's first block no
+    /// top margin.
+    var startsDocument = false
+    /// A heading follows: the space between is the larger of this block's space after and the
+    /// heading's above (CSS's collapsing margins), not their sum.
+    var precedesHeading = false
     static let none = FragmentInsets()
 }

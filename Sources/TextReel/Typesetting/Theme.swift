@@ -16,42 +16,59 @@ public struct Theme: Hashable, Sendable {
     public var bodyFamilies = "Noto Sans, DejaVu Sans, Noto Sans Arabic, Noto Sans Hebrew, Noto Sans Devanagari, Noto Sans CJK JP"
     /// Pango font families for code, in fallback order.
     public var monoFamilies = "DejaVu Sans Mono, Noto Sans CJK JP, Noto Sans Arabic, Noto Sans Hebrew"
-    /// Body text size, in points.
-    public var bodySize = 15.0
-    /// Code block text size, in points.
-    public var codeSize = 13.0
-    /// Heading sizes for levels 1 to 6, in points: level 4 is the body's size, 5 and 6 below it, as on GitHub.
-    public var headingSizes = [28.0, 23.0, 19.0, 15.0, 13.0, 12.75]
-    /// Extra space between lines, as a fraction of the font size.
-    public var lineSpacing = 0.3
-    /// Space between the container's edges and the text.
-    public var insets = Insets(left: 32, right: 32, top: 24, bottom: 24)
+    // The measures are GitHub's Markdown stylesheet's (github-markdown-css 5.9.0), a CSS pixel
+    // a point: `make fidelity` holds TextReel's block tops against a browser showing it.
 
-    /// Space after a paragraph, in points.
-    public var paragraphSpacing = 10.0
-    /// Indent per list level, in points; a list marker hangs this far left of its text.
-    public var listIndent = 24.0
-    /// Indent per quote level, in points.
-    public var quoteIndent = 18.0
+    /// Body text size, in points (16 px).
+    public var bodySize = 16.0
+    /// Code text size, in points (85% of the body's).
+    public var codeSize = 13.6
+    /// Heading sizes for levels 1 to 6, in points (2, 1.5, 1.25, 1, .875 and .85 em).
+    public var headingSizes = [32.0, 24.0, 20.0, 16.0, 14.0, 13.6]
+    /// Height of a line of text as a multiple of its font size (CSS's `line-height`: the space
+    /// beyond the font's own height is shared above and below each line).
+    public var lineHeight = 1.5
+    /// The same for headings.
+    public var headingLineHeight = 1.25
+    /// The same for code blocks.
+    public var codeLineHeight = 1.45
+    /// Space between the container's edges and the text (a README's padding).
+    public var insets = Insets(left: 32, right: 32, top: 32, bottom: 32)
+
+    /// Space after a block, in points (`margin-bottom`).
+    public var paragraphSpacing = 16.0
+    /// Space above and below a heading, in points: where it follows a block, the larger of its
+    /// space above and the block's space below (CSS's collapsing margins).
+    public var headingSpacingBefore = 24.0, headingSpacingAfter = 16.0
+    /// Space between the items of a tight list, in points (.25 em).
+    public var itemSpacing = 4.0
+    /// Indent per list level, in points (2 em); a list marker hangs in it.
+    public var listIndent = 32.0
+    /// Indent per quote level, in points: the bar (.25 em) and the padding after it (1 em).
+    public var quoteIndent = 20.0
     /// Padding inside a code block's shaded box, in points.
-    public var codePadding = 10.0
+    public var codePadding = 16.0
+    /// Whether a code line too long for its box wraps, its continuation marked. By default it
+    /// runs on past the box and is cut at its edge, as GitHub's page shows a block it has not
+    /// scrolled sideways.
+    public var wrapsCode = false
 
     /// Behind everything; its lightness decides whether the look is dark.
     public var background = Color(hex: 0xFFFFFF)
     /// Body text.
     public var text = Color(hex: 0x1F2328)
     /// Text in block quotes.
-    public var secondaryText = Color(hex: 0x57606A)
+    public var secondaryText = Color(hex: 0x59636E)
     /// Link text.
     public var link = Color(hex: 0x0B63CE)
     /// Behind code blocks and inline code.
-    public var codeBackground = Color(hex: 0xF3F4F6)
+    public var codeBackground = Color(hex: 0xF6F8FA)
     /// Highlighted code's colours by class.
     public var syntax = SyntaxColors()
     /// Thematic breaks, table header lines and the line under level 1 and 2 headings.
-    public var rule = Color(hex: 0xD0D7DE)
+    public var rule = Color(hex: 0xD1D9E0)
     /// The bar beside quoted text.
-    public var quoteBar = Color(hex: 0xC8CFD6)
+    public var quoteBar = Color(hex: 0xD1D9E0)
     /// What attachment views, placeholders and the overlay draw with.
     public var attachments = AttachmentColors()
     /// What the overlay (`--overlay`) draws with.
@@ -205,11 +222,11 @@ public struct Theme: Hashable, Sendable {
     public static let dark: Theme = {
         var t = Theme()
         t.background = Color(hex: 0x0D1117)
-        t.text = Color(hex: 0xE6EDF3)
+        t.text = Color(hex: 0xF0F6FC)
         t.secondaryText = Color(hex: 0x9198A1)
         t.link = Color(hex: 0x4493F8)
-        t.codeBackground = Color(hex: 0x1F2630)
-        t.rule = Color(hex: 0x30363D)
+        t.codeBackground = Color(hex: 0x151B23)
+        t.rule = Color(hex: 0x3D444D)
         t.quoteBar = Color(hex: 0x3D444D)
         t.selection.caret = Color(hex: 0x4493F8)
         t.selection.focused = Color(hex: 0x4493F8)
@@ -249,7 +266,8 @@ public struct Theme: Hashable, Sendable {
         let f = size.factor
         t.bodySize *= f; t.codeSize *= f
         t.headingSizes = headingSizes.map { $0 * f }
-        t.paragraphSpacing *= f; t.listIndent *= f; t.quoteIndent *= f; t.codePadding *= f
+        t.paragraphSpacing *= f; t.listIndent *= f; t.quoteIndent *= f; t.codePadding *= f; t.itemSpacing *= f
+        t.headingSpacingBefore *= f; t.headingSpacingAfter *= f
         return t
     }
 
@@ -276,6 +294,8 @@ public struct Theme: Hashable, Sendable {
 struct BlockStyle {
     var families: String
     var size: Double
+    /// A line's height as a multiple of `size` (CSS's `line-height`).
+    var lineHeight: Double
     var bold = false
     var color: Color
     var spacingBefore: Double
@@ -303,6 +323,18 @@ struct BlockStyle {
     /// The most the nesting of quotes and lists may indent, as a share of the text width: deeper
     /// levels indent by less, so deep text stays readable inside the view.
     static let maximumNestingShare = 0.5
+    /// Space after a block a heading follows: what the heading's own space above (which assumes
+    /// a paragraph's space after) leaves of the larger of the two, as CSS collapses them (a
+    /// rule's 1.5 em, not 1.5 em and the heading's 24 points).
+    mutating func collapseBeforeHeading(_ theme: Theme) {
+        let headingBefore = max(theme.headingSpacingBefore - theme.paragraphSpacing, 0)
+        spacingAfter = max(spacingAfter, theme.headingSpacingBefore) - headingBefore
+    }
+
+    /// The share of a quote's indent its bar takes (GitHub's .25 em bar before 1 em of padding).
+    static let quoteBarShare = 0.2
+    /// The rule under a level 1 or 2 heading, in points.
+    static let ruleWidth = 1.0
 
     init(paragraph: TextParagraph, theme: Theme, containerWidth: Double) {
         let rawQuote = Double(paragraph.quoteDepth) * theme.quoteIndent
@@ -310,7 +342,9 @@ struct BlockStyle {
         // Up to half the cap, levels indent as the theme says; beyond, each level indents less
         // than the one before, approaching the cap without reaching it, so levels stay distinct.
         let cap = max(containerWidth - theme.insets.left - theme.insets.right, 0) * Self.maximumNestingShare
-        let raw = rawQuote + rawList, knee = cap / 2
+        // A quote's padding on the right (`rightShare` of its indent) counts against the cap too.
+        let rightShare = 1 - Self.quoteBarShare
+        let raw = rawQuote * (1 + rightShare) + rawList, knee = cap / 2
         let squeeze = raw > knee && knee > 0 ? (knee + knee * (1 - exp(-(raw - knee) / knee))) / raw : 1
         let quoteIndent = rawQuote * squeeze, listIndent = rawList * squeeze
         quoteStep = theme.quoteIndent * squeeze
@@ -319,6 +353,7 @@ struct BlockStyle {
         quoteBarStart = theme.insets.left + Double(listsOutside) * theme.listIndent * squeeze
         families = theme.bodyFamilies
         size = theme.bodySize
+        lineHeight = theme.lineHeight
         // A quote's text is muted; an alert's is not (GitHub gives alerts `color: inherit`), but
         // a quote inside an alert is.
         var alertLevel = 0
@@ -330,21 +365,34 @@ struct BlockStyle {
         if isFootnote { color = theme.secondaryText }
         spacingBefore = 0
         spacingAfter = theme.paragraphSpacing
+        // An alert is padded .5 em above and below inside its bar; its title is one em tall
+        // (GitHub's `line-height: 1`).
+        var alertPadding = (top: 0.0, bottom: 0.0)
+        if alertLevel > 0 {
+            let padding = 0.5 * theme.bodySize
+            if head[Alert.titleKey] != nil { alertPadding.top = padding; lineHeight = 1 }
+            if paragraph.quoteDepth - alertLevel < paragraph.ending.quotes { alertPadding.bottom = padding }
+        }
         leftIndent = theme.insets.left + quoteIndent + listIndent
-        rightIndent = theme.insets.right
+        // A quote pads its text on the right as on the left, past its bar (GitHub's `0 1em`).
+        rightIndent = theme.insets.right + quoteIndent * rightShare
         switch paragraph.kind {
         case .heading(let level):
             size = theme.headingSizes[min(max(level, 1), 6) - 1]
+            lineHeight = theme.headingLineHeight
             bold = true
             // GitHub mutes the smallest heading.
             if level >= 6 { color = theme.secondaryText }
-            spacingBefore = level <= 2 ? 14 : 8
-            spacingAfter = level <= 2 ? 10 : 6
+            // The block before ends with a paragraph's space: CSS keeps the larger of the two.
+            spacingBefore = max(theme.headingSpacingBefore - theme.paragraphSpacing, 0)
+            spacingAfter = theme.headingSpacingAfter
+            // Levels 1 and 2 are underlined by a rule .3 em below the text (`Self.ruleWidth` tall).
+            if level <= 2 { paddingBottom = (0.3 * size).rounded(); spacingAfter += Self.ruleWidth }
         case .listItem(let marker):
             // Items of a tight list are close; a loose list's items, and a list's end, take a
             // paragraph's space.
             let ending = paragraph.ending
-            spacingAfter = ending.list || ending.looseList ? theme.paragraphSpacing : 4
+            spacingAfter = ending.list || ending.looseList ? theme.paragraphSpacing : ending.opensList ? 0 : theme.itemSpacing
             // A number may reach left of the list's indent, as a browser hangs it into the list's
             // padding: room for "100." before the text.
             if let marker { hangingIndent = theme.listIndent + (marker.last == "." && theme.direction != .rightToLeft ? 0.9 * size : 0) }
@@ -353,22 +401,29 @@ struct BlockStyle {
         case .codeBlock:
             families = theme.monoFamilies
             size = theme.codeSize
+            lineHeight = theme.codeLineHeight
             padding = theme.codePadding
             let ending = paragraph.ending
             paddingTop = ending.joinsPrevious ? 0 : padding
-            paddingBottom = ending.joinsNext ? theme.lineSpacing * size : padding
-            spacingAfter = ending.joinsNext ? 0 : theme.paragraphSpacing + 2
+            paddingBottom = ending.joinsNext ? 0 : padding
+            spacingAfter = ending.joinsNext ? 0 : theme.paragraphSpacing
             isCode = true
             continuationIndent = 2 * size
         case .tableRow(let row):
-            spacingAfter = row.isLast ? theme.paragraphSpacing + 2 : 0
+            spacingAfter = row.isLast ? theme.paragraphSpacing : 0
         case .thematicBreak:
-            spacingBefore = 6
-            spacingAfter = 6
+            // GitHub's rule: a bar .25 em tall with 1.5 em above and below (the space above
+            // taken from the block before's, as CSS collapses them).
+            lineHeight = 0.25
+            spacingBefore = max(1.5 * theme.bodySize - theme.paragraphSpacing, 0)
+            spacingAfter = 1.5 * theme.bodySize
         case .body, .blockAttachment:
             break
         }
         if isFootnote, !isCode { size *= 0.8 }
+        // Inside the alert's bar, as its padding is.
+        paddingTop += alertPadding.top
+        paddingBottom += alertPadding.bottom
     }
 }
 
@@ -425,4 +480,11 @@ public enum TextSize: String, Hashable, Sendable, CaseIterable {
 
     /// The short names, comma-separated, for messages.
     public static let names = allCases.map(\.rawValue).joined(separator: ", ")
+}
+
+extension ParagraphKind {
+    /// A thematic break (`---`): drawn as a bar, its line empty.
+    var isThematicBreak: Bool { if case .thematicBreak = self { true } else { false } }
+    /// A heading: the space before it collapses with the space after the block above.
+    var isHeading: Bool { if case .heading = self { true } else { false } }
 }

@@ -36,7 +36,9 @@ extension Theme {
         ("codeBackground", \.codeBackground), ("rule", \.rule), ("quoteBar", \.quoteBar), ("caret", \.selection.caret),
         ("selection", \.selection.focused), ("unfocusedSelection", \.selection.unfocused)]
     nonisolated(unsafe) static let numberKeys: [(String, WritableKeyPath<Theme, Double>, ClosedRange<Double>)] = [
-        ("bodySize", \.bodySize, 4...200), ("codeSize", \.codeSize, 4...200), ("lineSpacing", \.lineSpacing, 0...4),
+        ("bodySize", \.bodySize, 4...200), ("codeSize", \.codeSize, 4...200), ("lineHeight", \.lineHeight, 0.5...4), ("headingLineHeight", \.headingLineHeight, 0.5...4),
+        ("codeLineHeight", \.codeLineHeight, 0.5...4), ("headingSpacingBefore", \.headingSpacingBefore, 0...400),
+        ("headingSpacingAfter", \.headingSpacingAfter, 0...400), ("itemSpacing", \.itemSpacing, 0...400),
         ("paragraphSpacing", \.paragraphSpacing, 0...400), ("listIndent", \.listIndent, 0...400),
         ("quoteIndent", \.quoteIndent, 0...400), ("codePadding", \.codePadding, 0...200)]
     nonisolated(unsafe) static let attachmentKeys: [(String, WritableKeyPath<AttachmentColors, Color>)] = [
@@ -62,7 +64,7 @@ struct ThemeFile: Decodable {
     var theme: Theme
 
     init(from decoder: Decoder) throws {
-        let keys = ["base", "bodyFamilies", "monoFamilies", "headingSizes", "insets", "attachments", "overlay", "syntax"]
+        let keys = ["base", "bodyFamilies", "monoFamilies", "headingSizes", "insets", "attachments", "overlay", "syntax", "wrapsCode"]
             + Theme.colorKeys.map(\.0) + Theme.numberKeys.map(\.0)
         let c = try StrictContainer(decoder, allowed: keys)
         let base = try c.optional(String.self, "base") ?? "light"
@@ -71,6 +73,7 @@ struct ThemeFile: Decodable {
         }
         theme = start
         // A list as CSS's font-family writes it (names may be quoted); Pango takes them bare.
+        if let wraps = try c.optional(Bool.self, "wrapsCode") { theme.wrapsCode = wraps }
         if let families = try c.optional(String.self, "bodyFamilies") { theme.bodyFamilies = Theme.families(families).joined(separator: ", ") }
         if let families = try c.optional(String.self, "monoFamilies") { theme.monoFamilies = Theme.families(families).joined(separator: ", ") }
         for (key, path, range) in Theme.numberKeys where c.has(key) { theme[keyPath: path] = try c.number(key, in: range) }
@@ -107,7 +110,7 @@ struct ThemeFile: Decodable {
         init(from decoder: Decoder) throws {
             let c = try StrictContainer(decoder, allowed: ["left", "right", "top", "bottom"])
             insets = Theme.Insets(left: try c.number("left", default: 32, in: 0...1000), right: try c.number("right", default: 32, in: 0...1000),
-                                  top: try c.number("top", default: 24, in: 0...1000), bottom: try c.number("bottom", default: 24, in: 0...1000))
+                                  top: try c.number("top", default: 32, in: 0...1000), bottom: try c.number("bottom", default: 32, in: 0...1000))
         }
     }
 

@@ -28,8 +28,8 @@ enum TableColumnWidths {
 }
 
 extension Typesetter {
-    /// Padding inside a cell, horizontal and vertical (GitHub's 13 × 6 px, narrowed a little).
-    static let cellPadding = (horizontal: 10.0, vertical: 6.0)
+    /// Padding inside a cell, horizontal and vertical (GitHub's 13 × 6 px).
+    static let cellPadding = (horizontal: 13.0, vertical: 6.0)
     /// The least horizontal padding a cell keeps when its table is too wide.
     static let narrowCellPadding = 4.0
     /// Border width around and between cells.
@@ -62,6 +62,7 @@ extension Typesetter {
     private func setCell(_ layout: OpaquePointer, text: String, runs: [StyledRun], attachments: [TextAttachment], available: Double) {
         pango_layout_set_text(layout, text, Int32(text.utf8.count))
         let attributes = AttributeListBuilder(shift: 0)
+        attributes.setLineHeight(theme.lineHeight, size: theme.bodySize)
         attributes.addRuns(runs, text: text, theme: theme)
         attributes.addAttachments(attachments, sizes: attachments.map { attachmentSize($0, available) ?? $0.size })
         // A path, URL or option stays whole, as in prose: its column is measured wide enough.
@@ -107,7 +108,6 @@ extension Typesetter {
                     attachments: cellAttachments, available: available)
             pango_layout_set_width(pl, PangoUnits.units(widths[column]))
             pango_layout_set_wrap(pl, PANGO_WRAP_WORD_CHAR)
-            pango_layout_set_spacing(pl, PangoUnits.units(theme.lineSpacing * style.size))
             if mirrored { pango_layout_set_auto_dir(pl, 0) }
             switch row.columns.alignments.indices.contains(column) ? row.columns.alignments[column] : .natural {
             case .center: pango_layout_set_alignment(pl, PANGO_ALIGN_CENTER)

@@ -58,6 +58,8 @@ final class Typesetter {
 
     private func shape(_ paragraph: TextParagraph, containerWidth: Double, insets: FragmentInsets) -> ShapedParagraph {
         var style = BlockStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
+        if insets.startsDocument { style.spacingBefore = 0 }
+        if insets.precedesHeading { style.collapseBeforeHeading(theme) }
         // A paragraph style attribute at the first character sets the lines (`NSParagraphStyle`).
         var set: ParagraphStyle.Values?
         if case .paragraphStyle(let values)? = paragraph.attributes(at: 0)[NSAttributedString.Key.paragraphStyle.rawValue] {
@@ -99,13 +101,15 @@ final class Typesetter {
         let layoutX = mirrored ? style.rightIndent + style.padding + insets.trailing + tail
                                : style.leftIndent - style.hangingIndent + style.padding + insets.leading + head
         let available = max(column - head - tail, 1)
-        pango_layout_set_width(pl, PangoUnits.units(available + style.hangingIndent))
+        // Code that does not wrap runs on past its box (the painter cuts it at the box's edge).
+        let runsOn = style.isCode && !theme.wrapsCode && !mirrored
+        pango_layout_set_width(pl, runsOn ? -1 : PangoUnits.units(available + style.hangingIndent))
         // Pango's word wrapping falls back to characters inside a word too long for the line, but
         // at a cost that grows with the square of the word (minutes for 200,000 characters): a
         // paragraph holding such a word wraps at characters outright, as code does.
         let longWord = Self.hasLongWord(paragraph.text)
         pango_layout_set_wrap(pl, longWord ? PANGO_WRAP_CHAR : PANGO_WRAP_WORD_CHAR)
-        pango_layout_set_spacing(pl, PangoUnits.units(theme.lineSpacing * style.size + (set?.lineSpacing ?? 0)))
+        pango_layout_set_spacing(pl, PangoUnits.units(set?.lineSpacing ?? 0))
         if style.isCode && !longWord {
             // Soft-wrapped code lines start a continuation indent in (the marker sits there).
             pango_layout_set_indent(pl, -PangoUnits.units(style.continuationIndent))
@@ -127,6 +131,8 @@ final class Typesetter {
         attributes.add(pango_attr_insert_hyphens_new(0), 0..<paragraph.text.utf8.count)
         if let multiple = set?.lineHeightMultiple, multiple > 0 {
             attributes.add(pango_attr_line_height_new(multiple), 0..<paragraph.text.utf8.count)
+        } else {
+            attributes.setLineHeight(style.lineHeight, size: style.size)
         }
         attributes.addRuns(paragraph.runs, text: paragraph.text, theme: theme)
         attributes.addAttributes(paragraph.attributes, theme: theme)
@@ -135,7 +141,7 @@ final class Typesetter {
         }
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
         pango_layout_set_attributes(pl, attributes.list)
-        if !longWord {
+        if !longWord && !runsOn {
             keepTokensWhole(pl, text: paragraph.text, tokens: style.isCode ? Self.codeTokens : Self.proseTokens, attributes: attributes, width: available)
         }
         var ink = PangoRectangle(), logical = PangoRectangle()
