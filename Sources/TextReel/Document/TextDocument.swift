@@ -124,6 +124,12 @@ public struct TextDocument: Sendable {
             guard line.length > 0 else { break }
             location = line.location + line.length
         }
+        // A text that ends with a line break ends with an empty paragraph, as TextKit's extra
+        // line: the document is as long as the string ("a\n" is two units, not one).
+        if string.length > 0, let last = Unicode.Scalar(string.character(at: string.length - 1)),
+           last == "\n" || last == "\r" || last == "\u{2028}" || last == "\u{2029}" || last == "\u{85}" {
+            paragraphs.append(TextParagraph(attributedString: NSAttributedString(string: "")))
+        }
         self.init(paragraphs: paragraphs)
     }
 

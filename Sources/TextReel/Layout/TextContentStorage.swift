@@ -12,32 +12,15 @@ public protocol TextContentStorageDelegate: AnyObject {
 /// attributed text (`textStorage`), and a delegate that restyles paragraphs for display. Ranges
 /// and offsets count UTF-16 code units, as Foundation's strings do, with one for each paragraph
 /// break.
-public final class TextContentStorage {
+public final class TextContentStorage: TextContentManager {
     /// Weak, as in TextKit. Setting it lays every paragraph out again.
     public weak var delegate: TextContentStorageDelegate? {
         didSet { shown.removeAll(); manager?.discardShapedFragments() }
     }
-    weak var manager: TextLayoutManager?
     /// The paragraph the delegate returned for each paragraph, with the paragraph it stands for.
     private var shown: [ParagraphID: (source: TextParagraph, shown: TextParagraph)] = [:]
 
-    init(manager: TextLayoutManager) { self.manager = manager }
-
-    /// From the document's start to its end (`NSTextContentManager.documentRange`).
-    public var documentRange: TextRange {
-        manager?.documentRange ?? TextRange(location: TextLocation(paragraph: ParagraphID(-1)))
-    }
-
-    /// The location `offset` UTF-16 units after `location` (before it when negative), nil outside
-    /// the document (`NSTextContentManager.location(_:offsetBy:)`).
-    public func location(_ location: TextLocation, offsetBy offset: Int) -> TextLocation? {
-        manager?.location(location, offsetBy: offset)
-    }
-
-    /// How far `to` is from `from`, in UTF-16 units (`NSTextContentManager.offset(from:to:)`).
-    public func offset(from: TextLocation, to: TextLocation) -> Int {
-        manager?.offset(from: from, to: to) ?? 0
-    }
+    override init(manager: TextLayoutManager) { super.init(manager: manager) }
 
     /// The document's text with its attributes, read on demand.
     public var textStorage: TextStorage? { manager.map(TextStorage.init) }

@@ -15,15 +15,21 @@ public final class TextLayoutManager {
         public static let ensuresLayout = EnumerationOptions(rawValue: 1 << 1)
         /// Accepted as in TextKit; no effect (fragments not shaped have estimated frames anyway).
         public static let estimatesSize = EnumerationOptions(rawValue: 1 << 2)
+        /// Accepted as in TextKit; no effect: a paragraph's empty last line is one of its line
+        /// fragments already (`TextLineFragment.characterRange` empty).
+        public static let ensuresExtraLineFragment = EnumerationOptions(rawValue: 1 << 3)
     }
 
     /// Asked for each paragraph's fragment when it is shaped (weak, as in TextKit).
     public weak var delegate: TextLayoutManagerDelegate?
     /// The content, with its delegate that restyles paragraphs for display (TextKit's
-    /// `textContentManager`, a `NSTextContentStorage`).
-    public private(set) lazy var textContentManager = TextContentStorage(manager: self)
-    /// The controller that lays out the viewport of this manager's view.
-    public internal(set) weak var textViewportLayoutController: TextViewportLayoutController?
+    /// `textContentManager`, a `NSTextContentStorage`; optional, as TextKit's weak one is).
+    public var textContentManager: TextContentManager? { textContentStorage }
+    /// The same, as its class (`NSTextContentStorage`).
+    public private(set) lazy var textContentStorage = TextContentStorage(manager: self)
+    /// The controller that lays out the viewport of this manager's view (never nil once its
+    /// view is made, as TextKit's is never nil; weak, since the view owns it).
+    public internal(set) weak var textViewportLayoutController: TextViewportLayoutController!
     /// The selections (`NSTextLayoutManager.textSelections`): empty, no caret; a caret is an empty one.
     public var textSelections: [TextSelection] = [] { didSet { selectionsVersion += 1 } }
     /// Counts changes of `textSelections`, so a frame can tell its selection is the last one's.
@@ -122,9 +128,10 @@ public final class TextLayoutManager {
     public func isMeasured(paragraphAt index: Int) -> Bool { heights.isMeasured(index) }
 
     /// Shapes paragraph `index` if needed and returns its fragment, positioned. The height index
-    /// takes the measured height.
+    /// takes the measured height. An index outside the document gets `noParagraph()`, not a trap.
     @discardableResult
     public func ensureLayout(forParagraphAt index: Int) -> TextLayoutFragment {
+        guard index >= 0, index < paragraphCount else { return noParagraph() }
         let paragraph = document.paragraphs[index]
         let fragment: TextLayoutFragment
         if let existing = shaped[paragraph.id] {
@@ -148,7 +155,7 @@ public final class TextLayoutManager {
     /// The delegate's fragment for `paragraph` (or the standard one), shaped with its paddings
     /// and margins.
     private func layOut(_ stored: TextParagraph, at index: Int) -> TextLayoutFragment {
-        let paragraph = textContentManager.displayed(stored, at: index)
+        let paragraph = textContentStorage.displayed(stored, at: index)
         let fragment = delegate?.textLayoutManager(self, textLayoutFragmentFor: TextLocation(paragraph: paragraph.id), in: paragraph)
             ?? TextLayoutFragment(textElement: paragraph, range: paragraph.elementRange)
         fragment.textLayoutManager = self
@@ -161,7 +168,7 @@ public final class TextLayoutManager {
 
     /// Ensures layout for every paragraph whose range is in `range` (inclusive indexes).
     public func ensureLayout(forParagraphsIn range: ClosedRange<Int>) {
-        for index in range where index < paragraphCount { ensureLayout(forParagraphAt: index) }
+        for index in range where index >= 0 && index < paragraphCount { ensureLayout(forParagraphAt: index) }
     }
 
     /// Measures the paragraphs in `range` that have only estimates, keeping only their heights
@@ -184,8 +191,10 @@ public final class TextLayoutManager {
         }
     }
 
-    /// The fragment for paragraph `index`: shaped when it is, else one with an estimated frame.
+    /// The fragment for paragraph `index`: shaped when it is, else one with an estimated frame;
+    /// an index outside the document gets `noParagraph()`.
     public func fragment(forParagraphAt index: Int) -> TextLayoutFragment {
+        guard index >= 0, index < paragraphCount else { return noParagraph() }
         let paragraph = document.paragraphs[index]
         if let existing = shaped[paragraph.id] {
             existing.layoutFragmentFrame.origin.y = y(ofParagraphAt: index)
@@ -194,6 +203,16 @@ public final class TextLayoutManager {
         let estimated = TextLayoutFragment(estimating: paragraph, height: heights.height(at: index), containerWidth: containerWidth)
         estimated.layoutFragmentFrame.origin.y = y(ofParagraphAt: index)
         return estimated
+    }
+
+    /// What an index outside the document is answered with: the fragment of an empty paragraph
+    /// (id -1, no lines, no height) at the document's end, so code that asks past the end reads
+    /// nothing instead of ending the process.
+    public func noParagraph() -> TextLayoutFragment {
+        let empty = TextParagraph(id: ParagraphID(-1), kind: .body, text: "")
+        let fragment = TextLayoutFragment(estimating: empty, height: 0, containerWidth: containerWidth)
+        fragment.layoutFragmentFrame.origin.y = documentHeight - theme.insets.bottom
+        return fragment
     }
 
     /// The fragment holding `location`, if its paragraph is still in the document.

@@ -2,11 +2,24 @@ import Foundation
 
 /// The text container a layout manager lays out into (`NSTextContainer`, reduced to what segment
 /// enumeration hands over): the view's width, unlimited height.
-public struct TextContainer: Sendable, Equatable {
+public struct TextContainer: @unchecked Sendable, Equatable {
     /// Width and height (0: unlimited) in points.
     public var size: CGSize
     /// Space at each end of a line inside the container; TextReel's insets are in the theme.
     public var lineFragmentPadding: CGFloat = 0
+    /// The layout manager that lays out into it (weak, as TextKit's).
+    public weak var textLayoutManager: TextLayoutManager?
+
+    /// A container of `size`, laid out into by no layout manager yet.
+    public init(size: CGSize, lineFragmentPadding: CGFloat = 0) {
+        self.size = size
+        self.lineFragmentPadding = lineFragmentPadding
+    }
+
+    /// Equal sizes and paddings (the layout manager is who uses it, not what it is).
+    public static func == (a: TextContainer, b: TextContainer) -> Bool {
+        a.size == b.size && a.lineFragmentPadding == b.lineFragmentPadding
+    }
 }
 
 extension TextLayoutManager {
@@ -38,7 +51,11 @@ extension TextLayoutManager {
     }
 
     /// The container laid out into.
-    public var textContainer: TextContainer { TextContainer(size: CGSize(width: containerWidth, height: 0)) }
+    public var textContainer: TextContainer {
+        var container = TextContainer(size: CGSize(width: containerWidth, height: 0))
+        container.textLayoutManager = self
+        return container
+    }
 
     /// Calls `block` with each segment of `textRange` in text order, line by line (a line's
     /// bidirectional runs may give it several): its range (nil with `.rangeNotRequired`), its

@@ -106,7 +106,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
 
     /// The content storage: the document's attributed text and the delegate that restyles
     /// paragraphs for display (`textLayoutManager.textContentManager`).
-    public var textContentStorage: TextContentStorage? { textLayoutManager.textContentManager }
+    public var textContentStorage: TextContentStorage? { textLayoutManager.textContentStorage }
 
     // MARK: Rendering
 

@@ -4,7 +4,7 @@ import TextReel
 // The helpers of STTextKitPlus (krzyzanowskim/STTextKitPlus) that STTextView's invisibles and
 // insertion-point code call, ported by renaming: `NSTextLineFragment` is `TextLineFragment`,
 // `NSTextLayoutFragment` `TextLayoutFragment`, `NSTextLayoutManager` `TextLayoutManager`,
-// `NSTextContentManager` `TextContentStorage`, `NSTextRange` `TextRange`, `NSTextLocation`
+// `NSTextContentManager` `TextContentManager`, `NSTextRange` `TextRange`, `NSTextLocation`
 // `TextLocation`, `NSTextSelection` `TextSelection`. Geometry helpers from STTextViewCommon.
 
 extension NSRange {
@@ -15,13 +15,13 @@ extension NSRange {
         length == 0
     }
 
-    public init(_ textRange: TextRange, in textContentManager: TextContentStorage) {
+    public init(_ textRange: TextRange, in textContentManager: TextContentManager) {
         let offset = textContentManager.offset(from: textContentManager.documentRange.location, to: textRange.location)
         let length = textContentManager.offset(from: textRange.location, to: textRange.endLocation)
         self.init(location: offset, length: length)
     }
 
-    public init(_ textLocation: TextLocation, in textContentManager: TextContentStorage) {
+    public init(_ textLocation: TextLocation, in textContentManager: TextContentManager) {
         let offset = textContentManager.offset(from: textContentManager.documentRange.location, to: textLocation)
         self.init(location: offset, length: 0)
     }
@@ -56,7 +56,7 @@ extension TextLineFragment {
 }
 
 extension TextLayoutFragment {
-    public func textLineFragment(at location: TextLocation, in textContentManager: TextContentStorage? = nil) -> TextLineFragment? {
+    public func textLineFragment(at location: TextLocation, in textContentManager: TextContentManager? = nil) -> TextLineFragment? {
         guard let textContentManager = textContentManager ?? textLayoutManager?.textContentManager else {
             assertionFailure()
             return nil
