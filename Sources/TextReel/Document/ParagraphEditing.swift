@@ -40,6 +40,8 @@ extension TextParagraph {
         bytes.insert(contentsOf: string.utf8, at: at)
         // A run grows when the text lands inside it or at its end (it takes the run's style).
         func grown(_ r: Range<Int>) -> Range<Int> {
+            // An empty run where the text lands (an empty line's font) takes the text.
+            if r.isEmpty && r.lowerBound == at { return at..<at + length }
             let lower = r.lowerBound >= at ? r.lowerBound + length : r.lowerBound
             let upper = r.upperBound > at || (r.upperBound == at && r.lowerBound < at) ? r.upperBound + length : r.upperBound
             return lower..<upper
@@ -112,7 +114,16 @@ extension TextParagraph {
              attachments.filter { range.contains($0.utf8Offset) }
                 .map { $0.at(offset: $0.utf8Offset - range.lowerBound, isBlock: text == TextAttachment.character) })
         }
-        let head = part(0..<at, before), tail = part(at..<bytes.count, after)
+        var head = part(0..<at, before), tail = part(at..<bytes.count, after)
+        // A part left empty keeps the attributes of the text beside the break (before it, else
+        // after it), as an empty run for the text typed into it (NSTextStorage's rule: a line
+        // break typed in code starts a code line, as tall as the code's).
+        func kept(_ offset: Int) -> [AttributeRun] {
+            let covering = attributes.filter { $0.range.contains(offset) || ($0.range.isEmpty && $0.range.lowerBound == offset) }
+            return covering.map { AttributeRun(range: 0..<0, attributes: $0.attributes) }
+        }
+        if after.isEmpty { tail.attributes = kept(max(at - 1, 0)) }
+        if before.isEmpty { head.attributes = kept(at) }
         var tailKind = kind
         switch kind {
         case .heading where after.isEmpty, .thematicBreak, .blockAttachment: tailKind = .body

@@ -43,6 +43,13 @@ open class TextContentManager: TextElementProvider {
     open func offset(from: TextLocation, to: TextLocation) -> Int {
         manager?.offset(from: from, to: to) ?? 0
     }
+
+    /// Runs `transaction`, whose `textStorage` edits are laid out together once it ends
+    /// (`performEditingTransaction(_:)`): each edit only marks the view as needing layout.
+    open func performEditingTransaction(_ transaction: () throws -> Void) rethrows {
+        try transaction()
+        manager?.textViewportLayoutController?.setNeedsLayout()
+    }
 }
 
 extension TextLayoutFragment {

@@ -86,3 +86,54 @@ public final class TextStorage {
         return result
     }
 }
+
+/// Who applies `TextStorage`'s edits: the text view, for which each is an edit of paragraphs, as
+/// typing is (the selection follows, attachments keep or lose their views by policy, code is
+/// highlighted again).
+protocol TextStorageEditor: AnyObject {
+    /// Puts `text` in place of `range` (whole-text UTF-16 offsets).
+    func replaceCharacters(in range: NSRange, with text: NSAttributedString?, plain: String) throws
+    /// Changes the attributes over `range` with `change`.
+    func changeAttributes(in range: NSRange, _ change: (inout [String: AttributeValue]) -> Void) throws
+}
+
+extension TextStorage {
+    /// Replaces the characters in `range` with `string` (`NSTextStorage.replaceCharacters(in:with:)`):
+    /// the new text takes the attributes of the character before it; a line break in it breaks
+    /// the paragraph, the new one keeping the paragraph's kind (a line of code stays code). A
+    /// range outside the text changes nothing.
+    public func replaceCharacters(in range: NSRange, with string: String) {
+        try? manager.storageEditor?.replaceCharacters(in: range, with: nil, plain: string)
+    }
+
+    /// Replaces the characters in `range` with `attributedString`, its attributes with them.
+    public func replaceCharacters(in range: NSRange, with attributedString: NSAttributedString) {
+        try? manager.storageEditor?.replaceCharacters(in: range, with: attributedString, plain: attributedString.string)
+    }
+
+    /// Makes `attributes` the only attributes over `range` (`setAttributes(_:range:)`; nil: none).
+    public func setAttributes(_ attributes: [NSAttributedString.Key: Any]?, range: NSRange) {
+        let values = Self.values(attributes ?? [:])
+        try? manager.storageEditor?.changeAttributes(in: range) { $0 = values }
+    }
+
+    /// Sets each of `attributes` over `range`, keeping the others (`addAttributes(_:range:)`).
+    public func addAttributes(_ attributes: [NSAttributedString.Key: Any], range: NSRange) {
+        let values = Self.values(attributes)
+        try? manager.storageEditor?.changeAttributes(in: range) { $0.merge(values) { $1 } }
+    }
+
+    /// Sets one attribute over `range` (`addAttribute(_:value:range:)`).
+    public func addAttribute(_ name: NSAttributedString.Key, value: Any, range: NSRange) {
+        addAttributes([name: value], range: range)
+    }
+
+    /// Removes one attribute over `range` (`removeAttribute(_:range:)`).
+    public func removeAttribute(_ name: NSAttributedString.Key, range: NSRange) {
+        try? manager.storageEditor?.changeAttributes(in: range) { $0[name.rawValue] = nil }
+    }
+
+    private static func values(_ attributes: [NSAttributedString.Key: Any]) -> [String: AttributeValue] {
+        attributes.reduce(into: [:]) { result, pair in if let value = AttributeValue(pair.value) { result[pair.key.rawValue] = value } }
+    }
+}

@@ -22,6 +22,16 @@ public final class TextLayoutManager {
 
     /// Asked for each paragraph's fragment when it is shaped (weak, as in TextKit).
     public weak var delegate: TextLayoutManagerDelegate?
+    /// Called once for each fragment after it is laid out (and again after
+    /// `invalidateRenderingAttributes(for:)` or an edit), before the pass configures and draws
+    /// it: a highlighter that sets rendering attributes here colours the same frame.
+    public var renderingAttributesValidator: ((TextLayoutManager, TextLayoutFragment) -> Void)?
+    /// The rendering attributes (`setRenderingAttributes(_:for:)`), and the paragraphs the
+    /// validator has seen since their last change.
+    var renderingAttributes = RenderingAttributeStore()
+    var validatedRendering: Set<ParagraphID> = []
+    /// Applies `TextStorage`'s edits (the view: they are edits of paragraphs, as typing is).
+    weak var storageEditor: TextStorageEditor?
     /// The content, with its delegate that restyles paragraphs for display (TextKit's
     /// `textContentManager`, a `NSTextContentStorage`; optional, as TextKit's weak one is).
     public var textContentManager: TextContentManager? { textContentStorage }
@@ -303,7 +313,7 @@ public final class TextLayoutManager {
     /// composited after it, whatever the drawing depended on.
     public func invalidateLayout(for range: TextRange) {
         guard let (start, end) = indices(of: range) else { return }
-        for i in start...end { shaped[document.paragraphs[i].id] = nil }
+        for i in start...end { shaped[document.paragraphs[i].id] = nil; validatedRendering.remove(document.paragraphs[i].id) }
         invalidateSurfaces(start...end)
     }
 
@@ -312,6 +322,7 @@ public final class TextLayoutManager {
     /// fragment draws by a setting of yours).
     public func invalidateRenderingAttributes(for range: TextRange) {
         guard let (start, end) = indices(of: range) else { return }
+        for i in start...end { validatedRendering.remove(document.paragraphs[i].id) }
         invalidateSurfaces(start...end)
     }
 
@@ -329,7 +340,7 @@ public final class TextLayoutManager {
     /// Bumped by every invalidation: a view never reuses a frame from before one.
     private(set) var renderingVersion = 0
 
-    private func invalidateSurfaces(_ indices: ClosedRange<Int>) {
+    func invalidateSurfaces(_ indices: ClosedRange<Int>) {
         renderingVersion += 1
         if indices.count > Self.wholeDocumentInvalidation {
             documentSurfaceGeneration += 1
@@ -377,11 +388,16 @@ public final class TextLayoutManager {
 
     /// Replaces paragraph `index` (an edit): its fragment is dropped and re-shaped when needed.
     func replaceParagraph(at index: Int, with paragraph: TextParagraph) {
+        forgetRendering(of: document.paragraphs[index].id)
         shaped[document.paragraphs[index].id] = nil
-        let wasHeading = document.paragraphs[index].kind.isHeading
+        let old = document.paragraphs[index]
+        let wasHeading = old.kind.isHeading
         document.replaceParagraph(at: index, with: paragraph)
         offsets.replaced(at: index)
-        heights.setHeight(estimator.estimate(paragraph), at: index, measured: false)
+        // An edit of attributes only (a highlighter's font) keeps the height measured before as
+        // its estimate until it is laid out again: nearer than a fresh estimate.
+        let sameText = old.text == paragraph.text && old.kind == paragraph.kind
+        heights.setHeight(sameText ? heights.height(at: index) : estimator.estimate(paragraph), at: index, measured: false)
         if wasHeading != paragraph.kind.isHeading { reshapeForNeighbour(at: index - 1) }
     }
 
@@ -396,6 +412,7 @@ public final class TextLayoutManager {
     }
 
     func removeParagraph(at index: Int) {
+        forgetRendering(of: document.paragraphs[index].id)
         shaped[document.paragraphs[index].id] = nil
         touchHeights(near: index)
         let wasHeading = document.paragraphs[index].kind.isHeading
@@ -405,6 +422,12 @@ public final class TextLayoutManager {
         let nextIsHeading = index < document.paragraphs.count && document.paragraphs[index].kind.isHeading
         if wasHeading != nextIsHeading { reshapeForNeighbour(at: index - 1) }
         if index == 0 { reshapeForNeighbour(at: 0) }
+    }
+
+    /// An edited or removed paragraph's rendering attributes go, and its validator runs again.
+    private func forgetRendering(of id: ParagraphID) {
+        renderingAttributes.forget(id)
+        validatedRendering.remove(id)
     }
 
     /// The paragraph at `index` has a new neighbour, and its spacing depends on its neighbours

@@ -35,7 +35,13 @@ struct FragmentPainter {
         }
         guard !paragraph.kind.isThematicBreak else { return }
         if style.isCode { drawContinuationMarkers(fragment, style: style, in: cr) }
-        let layouts = shaped.cells.isEmpty ? [(shaped.layout, shaped.layoutOrigin)] : shaped.cells
+        var layouts = shaped.cells.isEmpty ? [(shaped.layout, shaped.layoutOrigin)] : shaped.cells
+        // Rendering attributes (`TextLayoutManager.setRenderingAttributes`) colour a copy of the
+        // paragraph's layout; a table row's cells keep theirs.
+        let rendering = fragment.textLayoutManager?.renderingAttributeRuns(of: paragraph.id) ?? []
+        if !rendering.isEmpty, shaped.cells.isEmpty {
+            layouts = [(shaped.layout.withRenderingAttributes(rendering, shift: shaped.textShift, theme: theme), shaped.layoutOrigin)]
+        }
         if paragraph.runs.contains(where: { $0.style.contains(.code) }) {
             for (box, origin) in layouts { drawCodeSpans(of: box, at: origin, in: cr) }
         }

@@ -251,6 +251,7 @@ final class FrameRenderer {
     /// a view draws), so string drawing there finds it.
     private func drawFragment(_ fragment: TextLayoutFragment, in cr: OpaquePointer) {
         let context = GraphicsContext(cr, theme: theme, size: fragment.layoutFragmentFrame.size, typeset: painter, painter: attachments)
+        context.renderingAttributes = fragment.textLayoutManager?.renderingAttributeRuns(of: fragment.paragraph.id) ?? []
         context.whileCurrent { fragment.draw(at: .zero, in: context) }
     }
 

@@ -140,11 +140,12 @@ extension GraphicsContext {
 extension GraphicsContext {
     /// Line `index` of `box` with its baseline starting at `baseline`, in `color` where the
     /// line's runs set none.
-    func show(line index: Int, of box: PangoLayoutBox, baseline: CGPoint, color: Color) {
+    func show(line index: Int, of box: PangoLayoutBox, shift: Int, baseline: CGPoint, color: Color) {
         Paint.setColor(cr, color.resolved(for: theme))
         cairo_move_to(cr, baseline.x, baseline.y)
+        let drawn = rendered(box, shift: shift)
         FontLock.run {
-            guard let line = pango_layout_get_line_readonly(box.layout, Int32(index)) else { return }
+            guard let line = pango_layout_get_line_readonly(drawn.layout, Int32(index)) else { return }
             pango_cairo_show_layout_line(cr, line)
         }
     }

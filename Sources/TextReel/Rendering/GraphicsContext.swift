@@ -21,6 +21,19 @@ public final class GraphicsContext {
     private var fill = (color: Color(0, 0, 0), alpha: 1.0)
     private var stroke = (color: Color(0, 0, 0), alpha: 1.0)
     private var saved: [(fill: (color: Color, alpha: Double), stroke: (color: Color, alpha: Double))] = []
+    /// The rendering attributes of the fragment being drawn (`TextLayoutManager`'s), which its
+    /// lines are drawn with, and the copies of its layouts that carry them, made once per draw.
+    var renderingAttributes: [AttributeRun] = []
+    private var renderingCopies: [ObjectIdentifier: PangoLayoutBox] = [:]
+
+    /// `box`, or its copy with the rendering attributes when there are any.
+    func rendered(_ box: PangoLayoutBox, shift: Int) -> PangoLayoutBox {
+        guard !renderingAttributes.isEmpty else { return box }
+        if let copy = renderingCopies[ObjectIdentifier(box)] { return copy }
+        let copy = box.withRenderingAttributes(renderingAttributes, shift: shift, theme: theme)
+        renderingCopies[ObjectIdentifier(box)] = copy
+        return copy
+    }
 
     init(_ cr: OpaquePointer, theme: Theme, size: CGSize = .zero, typeset: FragmentPainter? = nil, painter: AttachmentPainter) {
         self.cr = cr

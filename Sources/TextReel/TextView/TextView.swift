@@ -102,6 +102,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
         self.scale = scale
         textViewportLayoutController.delegate = self
         textLayoutManager.textViewportLayoutController = textViewportLayoutController
+        textLayoutManager.storageEditor = self
     }
 
     /// The content storage: the document's attributed text and the delegate that restyles

@@ -83,7 +83,7 @@ public struct TextLineFragment: Hashable, @unchecked Sendable {
     public func draw(at point: CGPoint, in context: GraphicsContext) {
         guard let shaped else { return }
         let baseline = CGPoint(x: point.x + glyphOrigin.x - typographicBounds.minX, y: point.y + glyphOrigin.y - typographicBounds.minY)
-        context.show(line: shaped.index, of: shaped.box, baseline: baseline, color: shaped.color)
+        context.show(line: shaped.index, of: shaped.box, shift: shaped.shift, baseline: baseline, color: shaped.color)
     }
 
     /// The paragraph offset (UTF-16) of the caret position nearest `point`, given relative to the

@@ -91,6 +91,15 @@ final class Typesetter {
 
         let description = pango_font_description_from_string("\(style.families) \(style.size)")
         if style.bold { pango_font_description_set_weight(description, PANGO_WEIGHT_BOLD) }
+        // An empty line with a font of its own (an empty run: what typed text would take, kept
+        // by Return) is as tall as that font's line.
+        var lineSize = style.size
+        if paragraph.text.isEmpty,
+           case .font(let font)? = paragraph.attributes.first(where: { $0.range.isEmpty })?.attributes[NSAttributedString.Key.font.rawValue] {
+            if let family = font.familyName { pango_font_description_set_family(description, family) }
+            pango_font_description_set_size(description, Int32(PangoUnits.units(font.pointSize)))
+            lineSize = font.pointSize
+        }
         pango_layout_set_font_description(pl, description)
         pango_font_description_free(description)
 
@@ -132,7 +141,7 @@ final class Typesetter {
         if let multiple = set?.lineHeightMultiple, multiple > 0 {
             attributes.add(pango_attr_line_height_new(multiple), 0..<paragraph.text.utf8.count)
         } else {
-            attributes.setLineHeight(style.lineHeight, size: style.size)
+            attributes.setLineHeight(style.lineHeight, size: lineSize)
         }
         attributes.addRuns(paragraph.runs, text: paragraph.text, theme: theme)
         attributes.addAttributes(paragraph.attributes, theme: theme)
@@ -142,7 +151,10 @@ final class Typesetter {
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
         pango_layout_set_attributes(pl, attributes.list)
         if !longWord && !runsOn {
-            keepTokensWhole(pl, text: paragraph.text, tokens: style.isCode ? Self.codeTokens : Self.proseTokens, attributes: attributes, width: available)
+            // A code span breaks only at its spaces, as a browser breaks `<code>` (never inside `!=`).
+            let spans = Self.codeSpanPieces(paragraph)
+            keepTokensWhole(pl, text: paragraph.text, tokens: style.isCode ? Self.codeTokens : { Self.proseTokens($0) + spans },
+                            attributes: attributes, width: available)
         }
         var ink = PangoRectangle(), logical = PangoRectangle()
         pango_layout_get_extents(pl, &ink, &logical)
@@ -165,6 +177,20 @@ final class Typesetter {
         return ShapedParagraph(size: frameRect.size, renderingSurfaceBounds: surface, lines: lines,
                                attachmentFrames: attachmentFrames.map { (attachment: $0.0, frame: $0.1) }, layoutOrigin: origin,
                                style: style, layout: layout, containerWidth: containerWidth, textShift: shift)
+    }
+
+    /// The pieces of a paragraph's code spans between their spaces (UTF-8 offsets).
+    static func codeSpanPieces(_ paragraph: TextParagraph) -> [Range<Int>] {
+        let bytes = Array(paragraph.text.utf8)
+        var pieces: [Range<Int>] = []
+        for run in paragraph.runs where run.style.contains(.code) {
+            var start: Int?
+            for k in run.range.lowerBound...min(run.range.upperBound, bytes.count) {
+                let space = k == run.range.upperBound || k >= bytes.count || bytes[k] == 0x20
+                if space, let s = start { if k - s > 1 { pieces.append(s..<k) }; start = nil } else if !space && start == nil { start = k }
+            }
+        }
+        return pieces
     }
 
     /// Code wraps between tokens, never inside one (`Stri` / `ng`, `in` / `stall.sh`): Pango may

@@ -88,6 +88,8 @@ public final class TextViewportLayoutController {
             convergencePasses += 1
         }
 
+        // Rendering attributes are validated before any fragment is configured or drawn.
+        for fragment in fragments { textLayoutManager.validateRenderingAttributes(of: fragment) }
         phase = .configuring
         for fragment in fragments {
             delegate.textViewportLayoutController(self, configureRenderingSurfaceFor: fragment)
