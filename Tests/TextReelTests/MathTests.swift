@@ -150,6 +150,31 @@ final class MathTests: XCTestCase {
         XCTAssertEqual(brackets.first, brackets.last, "brackets around nothing tall are the text's size (mathtext drew them smaller)")
     }
 
+    /// What GitHub's own documentation and lecture notes write: infix `\over` (the quadratic
+    /// formula of GitHub's math docs), `\atop`, `\newline` in `aligned`, `\text` with math
+    /// inside, labelled arrows, `\tag`, `\cancel`, `align`, `\operatorname`, `\mathbb`: each is
+    /// typeset, none drawn as source; `{a \over b}` is `\frac{a}{b}`.
+    func testMathJaxInfixAndEnvironmentsAreTypeset() throws {
+        let document = try TextDocument(markdown: """
+        $x = {-b \\pm \\sqrt{b^2-4ac} \\over 2a}$, $x = \\frac{-b \\pm \\sqrt{b^2-4ac}}{2a}$, ${n \\atop k}$, \
+        $a \\xrightarrow{f} b$, $\\cancel{x} + y$, $\\operatorname{argmax}_x f(x)$, $\\mathbb{R}$.
+
+        $$\\begin{aligned} a &= b \\newline c &= d \\end{aligned}$$
+
+        $$E = mc^2 \\tag{1}$$
+
+        $$\\begin{align} a &= b \\\\ c &= d \\end{align}$$
+
+        $$\\text{if $x > 0$ then } y$$
+        """)
+        XCTAssertEqual(document.warnings, [])
+        let inline = document.paragraphs[0].attachments.map(\.size)
+        XCTAssertEqual(inline.count, 7)
+        XCTAssertEqual(inline[0], inline[1], "{a \\over b} is \\frac{a}{b}")
+        let aligned = document.paragraphs[1].attachments[0].size, single = document.paragraphs[2].attachments[0].size
+        XCTAssertGreaterThan(aligned.height, single.height * 1.5, "\\newline breaks the aligned rows: \(aligned) against \(single)")
+    }
+
     /// A fence with a blank line in a file with "$" (found by the fuzzer: the scan for formulas
     /// never left the blank line) reads, and its "$" stays code.
     func testAFencedBlockWithABlankLineIsLeftAlone() throws {

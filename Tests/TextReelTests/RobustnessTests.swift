@@ -55,6 +55,23 @@ final class RobustnessTests: XCTestCase {
         XCTAssertEqual(try read("![](../outside.png) ![](link.png) ![](\(photo.path))", limits: allow).problems, [nil, nil, nil])
     }
 
+    /// As GitHub resolves a README's images: `/shots/a.png` from the repository's root (the
+    /// nearest folder holding `.git`), `../` within it, a query or fragment never part of the
+    /// name; leaving the repository is still refused.
+    func testImagePathsResolveFromTheRepositoryRoot() throws {
+        let repository = Paths.temporaryFolder()
+        let fm = FileManager.default
+        try fm.createDirectory(at: repository.appendingPathComponent(".git"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: repository.appendingPathComponent("shots"), withIntermediateDirectories: true)
+        try fm.createDirectory(at: repository.appendingPathComponent("docs/guide"), withIntermediateDirectories: true)
+        try fm.copyItem(at: Paths.fixtures.appendingPathComponent("documents/media/photo.png"), to: repository.appendingPathComponent("shots/a.png"))
+        let markdown = "![](/shots/a.png)\n\n![](../../shots/a.png)\n\n![](../../shots/a.png?raw=true)\n\n![](/shots/a.png#gh-dark-mode-only)\n\n![](../../../elsewhere.png)"
+        let document = try TextDocument(markdown: markdown, baseURL: repository.appendingPathComponent("docs/guide"))
+        let problems = document.paragraphs.flatMap(\.attachments).map(\.problem)
+        XCTAssertEqual(Array(problems.prefix(4)), [nil, nil, nil, nil], "\(problems)")
+        XCTAssertTrue(problems[4]?.hasPrefix("outside the repository") == true, "\(String(describing: problems[4]))")
+    }
+
     func testImagesClaimingHugeDimensionsAreRefusedFromTheirHeader() throws {
         let folder = Paths.temporaryFolder()
         // A valid PNG signature and IHDR claiming 100000 × 100000, and nothing else.

@@ -142,21 +142,43 @@ struct AttachmentURL {
     /// `/docs/shot.png` (the repository's root on GitHub) or `../assets/demo.gif` is then drawn
     /// as a placeholder that says so, and the rest of the document still renders.
     static func resolve(path: String, baseURL: URL?, allowOutside: Bool) -> (file: URL?, refused: String?) {
-        let decoded = decoded(path)
+        // A URL's query and fragment are never part of a file's name (`shot.png?raw=true`,
+        // `logo.png#gh-dark-mode-only`).
+        let decoded = decoded(String(path.prefix { $0 != "#" && $0 != "?" }))
         guard !decoded.isEmpty else { return (nil, nil) }
         let base = (baseURL ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
+        // As GitHub reads a README: `/docs/shot.png` and `../assets/x.png` are the repository's
+        // files, its root the nearest folder holding `.git`; without one, the document's folder.
+        let repository = repositoryRoot(of: base)
+        let confinement = repository ?? base
+        let place = repository == nil ? "the document's folder" : "the repository"
         let how = ", not read (--allow-outside reads it)"
+        let file: URL
         if decoded.hasPrefix("/") {
-            return allowOutside ? (URL(fileURLWithPath: decoded), nil) : (nil, "absolute path\(how)")
+            if allowOutside && repository == nil { return (URL(fileURLWithPath: decoded), nil) }
+            guard let repository else { return (nil, "absolute path\(how)") }
+            file = repository.appendingPathComponent(String(decoded.drop { $0 == "/" })).standardizedFileURL
+        } else {
+            file = base.appendingPathComponent(decoded).standardizedFileURL
         }
-        let file = base.appendingPathComponent(decoded).standardizedFileURL
         guard !allowOutside else { return (file, nil) }
-        let root = base.path.hasSuffix("/") ? base.path : base.path + "/"
-        guard file.path.hasPrefix(root) else { return (nil, "outside the document's folder\(how)") }
-        if let real = realPath(file.path), let realRoot = realPath(base.path), !(real + "/").hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") {
-            return (nil, "symbolic link out of the document's folder\(how)")
+        let root = confinement.path.hasSuffix("/") ? confinement.path : confinement.path + "/"
+        guard file.path.hasPrefix(root) else { return (nil, "outside \(place)\(how)") }
+        if let real = realPath(file.path), let realRoot = realPath(confinement.path), !(real + "/").hasPrefix(realRoot.hasSuffix("/") ? realRoot : realRoot + "/") {
+            return (nil, "symbolic link out of \(place)\(how)")
         }
         return (file, nil)
+    }
+
+    /// The nearest folder from `folder` up holding `.git` (a folder, or a worktree's file).
+    static func repositoryRoot(of folder: URL) -> URL? {
+        var candidate = folder
+        while true {
+            if FileStatus(path: candidate.appendingPathComponent(".git").path) != nil { return candidate }
+            let parent = candidate.deletingLastPathComponent()
+            if parent.path == candidate.path || candidate.path == "/" { return nil }
+            candidate = parent
+        }
     }
 
     private static func realPath(_ path: String) -> String? {

@@ -35,7 +35,7 @@ extension MarkdownReader {
     /// click), `alignment` from a `<div align>`.
     struct OpenElement {
         let name: String
-        let shown: Bool
+        var shown: Bool
         let alignment: TextAlignment?
         /// From `dir`: true for "rtl", false for "ltr", nil when not given.
         var rightToLeft: Bool? = nil
@@ -205,8 +205,14 @@ extension MarkdownReader {
     /// those inside it, either way); what the block opens and leaves open is pushed.
     private mutating func updateOpenElements(_ html: String) {
         var opened: [OpenElement] = []
-        for tag in HTMLTags(html) where Self.spanningElements.contains(tag.name) {
-            if !tag.isEnd {
+        // A `<summary>` the block leaves open takes what follows, up to `</details>`, into the
+        // summary, which a browser shows even while its `<details>` is closed (translated
+        // READMEs often leave it open: the rest of the page was hidden).
+        var summaryOpen = false
+        for tag in HTMLTags(html) where tag.name == "summary" || Self.spanningElements.contains(tag.name) {
+            if tag.name == "summary" {
+                summaryOpen = !tag.isEnd
+            } else if !tag.isEnd {
                 let attributes = tag.attributes
                 opened.append(OpenElement(name: tag.name, shown: tag.name != "details" || attributes["open"] != nil,
                                           alignment: tag.name == "center" ? .center : Self.alignment(attributes),
@@ -216,6 +222,10 @@ extension MarkdownReader {
             } else if let k = openElements.lastIndex(where: { $0.name == tag.name }) {
                 openElements.removeLast(openElements.count - k)
             }
+        }
+        if summaryOpen {
+            if let k = opened.lastIndex(where: { $0.name == "details" }) { opened[k].shown = true }
+            else if let k = openElements.lastIndex(where: { $0.name == "details" }) { openElements[k].shown = true }
         }
         openElements += opened
     }

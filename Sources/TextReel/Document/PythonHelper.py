@@ -425,10 +425,84 @@ def math_spaced(tex):
     if re.search(math_relation + r'\s*$', tex): tex = tex + '{}'
     return tex
 
+def math_group_end(tex, k):
+    """The index just past the brace group opening at `k` (`tex[k] == '{'`), or None."""
+    depth = 0
+    while k < len(tex):
+        if tex[k] == '\\': k += 2; continue
+        if tex[k] == '{': depth += 1
+        elif tex[k] == '}':
+            depth -= 1
+            if depth == 0: return k + 1
+        k += 1
+    return None
+
+def math_infix(tex):
+    """TeX's infix fractions as mathtext's: `{a \\over b}` is `\\frac{a}{b}`, `\\atop` a fraction
+    without a bar, `\\above<dim>` a fraction; in each group (and the whole formula) holding one."""
+    def rewrite(body):
+        tokens = [m for m in math_token.finditer(body)]
+        depth = 0
+        for m in tokens:
+            t = m.group(0)
+            if t == '{': depth += 1
+            elif t == '}': depth -= 1
+            elif depth == 0 and t in ('\\over', '\\atop', '\\above'):
+                left, right = body[:m.start()], body[m.end():]
+                if t == '\\above':
+                    right = re.sub(r'^\s*-?[0-9.]+\s*[a-z]{2}', '', right)
+                if t == '\\atop':
+                    return '\\genfrac{}{}{0}{}{' + rewrite(left).strip() + '}{' + rewrite(right).strip() + '}'
+                return '\\frac{' + rewrite(left).strip() + '}{' + rewrite(right).strip() + '}'
+        # Groups inside, innermost first.
+        out, k = [], 0
+        while k < len(body):
+            if body[k] == '\\':
+                m = math_token.match(body, k)
+                out.append(m.group(0)); k = m.end(); continue
+            if body[k] == '{':
+                end = math_group_end(body, k)
+                if end is None: out.append(body[k:]); break
+                out.append('{' + rewrite(body[k + 1:end - 1]) + '}'); k = end; continue
+            out.append(body[k]); k += 1
+        return ''.join(out)
+    return rewrite(tex)
+
+def math_text_with_math(tex):
+    """`\\text{if $x > 0$}`: the words as text, the formula inside as math."""
+    def split(m):
+        parts = re.split(r'\$([^$]*)\$', m.group(2))
+        out = []
+        for i, part in enumerate(parts):
+            if i % 2: out.append(part)
+            elif part: out.append(m.group(1) + '{' + part + '}')
+        return ''.join(out)
+    return re.sub(r'(\\text|\\textrm|\\mbox)\s*\{([^{}]*\$[^{}]*)\}', split, tex)
+
+def mathjax_idioms(tex):
+    """What GitHub's MathJax reads and mathtext lacks, in mathtext's terms."""
+    tex = tex.replace('\\newline', '\\\\')
+    tex = math_text_with_math(tex)
+    # \tag{n}: the number at the right; \cancel{x}: x (mathtext cannot strike).
+    tags = re.findall(r'\\tag\*?\s*\{([^{}]*)\}', tex)
+    tex = re.sub(r'\\tag\*?\s*\{[^{}]*\}', '', tex)
+    tex = re.sub(r'\\[bx]?cancel(?:to\s*\{[^{}]*\})?\s*', '', tex)
+    # Labelled arrows: the label over (and under) the arrow.
+    def arrow(m):
+        under = m.group(2)
+        label = m.group(3)
+        symbol = '\\longrightarrow' if m.group(1) == 'right' else '\\longleftarrow'
+        over = '\\overset{' + label + '}{' + symbol + '}'
+        return '\\underset{' + under + '}{' + over + '}' if under else over
+    tex = re.sub(r'\\x(right|left)arrow\s*(?:\[([^\]]*)\])?\s*\{([^{}]*)\}', arrow, tex)
+    tex = math_infix(tex)
+    if tags: tex += '\\qquad (' + tags[-1] + ')'
+    return tex
+
 def math(request):
     """TeX math as one path in points (origin at the box's left end of the baseline, y up), with
     the box's width, height above the baseline and depth below it."""
-    box = math_typeset(request['math'], request['size'], request.get('display', False))
+    box = math_typeset(mathjax_idioms(request['math']), request['size'], request.get('display', False))
     path = []
     for command, points in box.ops:
         path.append(command)
