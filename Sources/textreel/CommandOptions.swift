@@ -24,7 +24,7 @@ struct CommandOptions {
     static let mergeRenders = CommandOptions(name: "merge-renders", summary: "join the parts of a sharded render", options: ["out"], flags: [])
     static let preview = CommandOptions(name: "preview", summary: "show where every fragment sits, in the terminal",
         options: ["script", "frame", "at", "width", "height"] + LimitOptions.names + AppearanceOptions.names,
-        flags: ["json", "interactive"] + LimitOptions.flags)
+        flags: ["json", "interactive", "watch"] + LimitOptions.flags)
     static let generate = CommandOptions(name: "generate", summary: "write a generated Markdown document", options: ["out"], flags: [])
     static let explore = CommandOptions(name: "explore", summary: "run random scripts and shrink a failing one",
         options: ["seed", "runs", "steps", "time", "budget", "out", "timeout", "candidate", "shrink-time"], flags: ["quiet"])

@@ -23,6 +23,9 @@ enum PreviewCommand {
                         when the terminal supports graphics
       --interactive     a full-screen view: arrows, j/k, PgUp/PgDn, Home/End scroll; g jumps to a
                         paragraph; n/p step through the script's frames; o toggles the overlay; q quits
+      --watch           follow the file: each save is applied as edits of the blocks that changed
+                        (the view stays still), with a status line of what it cost; with --json,
+                        one JSON object a line per version
       -h, --help        show this help
 
     \(AppearanceOptions.help)
@@ -134,6 +137,13 @@ enum PreviewCommand {
         try session.go(toFrame: frameNumber)
         if args.flags.contains("interactive") {
             return try InteractivePreview(session: session).run()
+        }
+        if args.flags.contains("watch") {
+            guard args.positional[0] != "-" else {
+                throw Arguments.UsageError(message: "--watch follows a file; standard input cannot change")
+            }
+            return try LivePreview(session: session, url: documentURL, limits: try LimitOptions.reading(args), json: args.flags.contains("json"),
+                                   image: wantsImage ? imageMode ?? TerminalImage.detectMode() : nil).run()
         }
         if args.flags.contains("json") {
             let encoder = JSONEncoder()

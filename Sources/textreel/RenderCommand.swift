@@ -71,9 +71,15 @@ enum RenderCommand {
         guard FileStatus(path: folder)?.kind == .directory else {
             throw Arguments.UsageError(message: "--\(option) \(path): the folder \(folder) does not exist; create it first (checked before the first frame)")
         }
-        guard access(folder, W_OK) == 0 else {
-            throw Arguments.UsageError(message: "--\(option) \(path): the folder \(folder) is not writable (checked before the first frame)")
+        // Asked by creating a file there, as the output will be (a temporary name, renamed): the
+        // folder's permission bits do not say whether it takes files (/proc, a read-only mount).
+        let probe = folder + "/.textreel-probe-\(getpid())"
+        let fd = open(probe, O_CREAT | O_EXCL | O_WRONLY | O_CLOEXEC, 0o600)
+        guard fd >= 0 else {
+            throw Arguments.UsageError(message: "--\(option) \(path): the folder \(folder) does not take files (\(String(cString: strerror(errno)))); checked before the first frame")
         }
+        close(fd)
+        unlink(probe)
     }
 
     static func run(_ raw: [String]) throws -> Int32 {

@@ -3,18 +3,7 @@ import XCTest
 /// Every public and open symbol of the libraries has a `///` comment: the symbol graphs of this
 /// test build, extracted by the toolchain (as `make docs` does), list none without one.
 final class DocumentationTests: XCTestCase {
-    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
+    private func run(_ arguments: [String]) throws -> (status: Int32, output: String) { try runTool(arguments) }
 
     func testEveryPublicSymbolIsDocumented() throws {
         // The modules of the build these tests run from (.build/<triple>/debug/Modules).

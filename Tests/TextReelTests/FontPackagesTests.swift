@@ -13,17 +13,7 @@ final class FontPackagesTests: XCTestCase {
         }
     }
 
-    private func shell(_ script: String) throws -> (status: Int32, output: String) {
-        let process = Process(), pipe = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", script]
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-    }
+    private func shell(_ script: String) throws -> (status: Int32, output: String) { try runTool(["sh", "-c", script]) }
 
     func testTheMakefileInstallsAndTheDebDependsOnEveryFontPackage() throws {
         let packages = try declared

@@ -38,6 +38,15 @@ final class InputFileTests: XCTestCase {
         XCTAssertTrue(test.stderr.contains("is a FIFO"), test.stderr)
     }
 
+    /// An output no file can be made at (/proc) is refused before the first frame, not after it.
+    func testAnOutputFolderThatTakesNoFilesIsRefusedBeforeTheFirstFrame() throws {
+        let out = Paths.temporaryFolder().appendingPathComponent("frames")
+        let result = try CLI.run(["render", "Fixtures/documents/demo.md", "--out", out.path, "--chart", "/proc/chart.svg"])
+        XCTAssertEqual(result.status, 2, result.stderr)
+        XCTAssertTrue(result.stderr.contains("--chart /proc/chart.svg: the folder /proc does not take files"), result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("frame-00001.png").path))
+    }
+
     func testAnImageThatIsADeviceIsAPlaceholderThatSaysSo() throws {
         let folder = Paths.temporaryFolder()
         try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("zero.png").path, withDestinationPath: "/dev/zero")

@@ -103,3 +103,18 @@ enum Tools {
 }
 
 enum TextReelTestError: Error { case missingTool(String) }
+
+/// Runs a tool of the system (`arguments[0]`, found on the PATH) with its output and errors
+/// together.
+func runTool(_ arguments: [String]) throws -> (status: Int32, output: String) {
+    let process = Process()
+    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    process.arguments = arguments
+    let pipe = Pipe()
+    process.standardOutput = pipe
+    process.standardError = pipe
+    try process.run()
+    let data = pipe.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+}

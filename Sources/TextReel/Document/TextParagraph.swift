@@ -107,6 +107,13 @@ public struct TextParagraph: Hashable, Sendable {
     public let sourceLine: Int
     /// Which blocks around it end with it: the space after it is theirs.
     public let ending: BlockEnding
+
+    /// Whether `other` holds the same block, wherever each sits: everything but the id and the
+    /// source line (a live reload keeps the paragraphs a save left as they were).
+    public func hasSameContent(as other: TextParagraph) -> Bool {
+        kind == other.kind && text == other.text && runs == other.runs && attributes == other.attributes
+            && attachments == other.attachments && quoteDepth == other.quoteDepth && listDepth == other.listDepth && ending == other.ending
+    }
     /// A highlighted code band's lexer state at its start (nil: a block's start, or not known),
     /// so an edit re-lexes from its band (see `SyntaxHighlighter`).
     var syntaxStart: [String]?

@@ -52,6 +52,30 @@ extension TextView {
         return parsed.count
     }
 
+    /// Replaces paragraphs `range` with `paragraphs` (read from another version of the document:
+    /// they take new ids), as one edit of the blocks that changed: a live preview reloads a file
+    /// so, only the new paragraphs shaped, the view still where the paragraph at its top stays.
+    public func replaceParagraphs(in range: Range<Int>, with paragraphs: [TextParagraph]) throws {
+        guard range.lowerBound >= 0, range.upperBound <= textLayoutManager.paragraphCount else {
+            throw TextReelError("paragraphs \(range.lowerBound)..<\(range.upperBound) are not all in the document of \(textLayoutManager.paragraphCount)")
+        }
+        guard textLayoutManager.paragraphCount - range.count + paragraphs.count > 0 else {
+            throw TextReelError("the document would have no paragraph left")
+        }
+        try document.checkEdit(adding: paragraphs, removing: nil, at: range.lowerBound)
+        // The new ones first, so that a removed paragraph's anchor moves to the one in its place.
+        for (offset, paragraph) in paragraphs.enumerated() {
+            textLayoutManager.insertParagraph(paragraph.with(id: textLayoutManager.makeParagraphID()), at: range.lowerBound + offset)
+        }
+        for index in (range.lowerBound + paragraphs.count..<range.upperBound + paragraphs.count).reversed() {
+            let old = document.paragraphs[index]
+            textLayoutManager.removeParagraph(at: index)
+            attachmentHost.paragraphReplaced(old, with: [])
+            scrollPosition.paragraphRemoved(old.id, replacementIndex: min(range.lowerBound, textLayoutManager.paragraphCount - 1))
+        }
+        setNeedsLayout()
+    }
+
     /// Removes paragraph `index`. When it held the scroll anchor, the anchor moves to the
     /// paragraph that takes its place.
     public func deleteParagraph(at index: Int) throws {

@@ -1,0 +1,78 @@
+import Foundation
+import TextReel
+
+/// `preview --watch`: the preview follows the file. Each save is read as edits of the blocks
+/// that changed (the paragraphs between the unchanged ones at the start and at the end), applied
+/// to the open view: only they are shaped, and the paragraph at the top stays where it was. A
+/// status line says what a change cost; a version that does not read keeps the last good one on
+/// screen with the error; a save that changes nothing draws nothing.
+struct LivePreview {
+    let session: PreviewCommand.Session
+    let url: URL
+    let limits: ReadingLimits
+    /// One JSON object a line (the preview of each version), statuses on stderr.
+    let json: Bool
+    let image: TerminalImage.Mode?
+
+    func run() throws -> Int32 {
+        let watcher = try FileWatcher(url)
+        Interruption.install()
+        let name = url.lastPathComponent
+        try show(status: "watching \(name) (Ctrl-C stops)")
+        while watcher.waitForChange(stop: { (try? Interruption.check("")) == nil }) {
+            let started = DispatchTime.now().uptimeNanoseconds
+            let next: TextDocument
+            do {
+                next = try DocumentInput.read(url.path, limits: limits)
+            } catch {
+                status("\(name): \(error); showing the last version that read")
+                continue
+            }
+            let view = session.view
+            let old = Array(view.document.paragraphs), new = Array(next.paragraphs)
+            func same(_ a: TextParagraph, _ b: TextParagraph) -> Bool { a.hasSameContent(as: b) }
+            var prefix = 0
+            while prefix < old.count, prefix < new.count, same(old[prefix], new[prefix]) { prefix += 1 }
+            var suffix = 0
+            while suffix < old.count - prefix, suffix < new.count - prefix, same(old[old.count - 1 - suffix], new[new.count - 1 - suffix]) { suffix += 1 }
+            if prefix == old.count && prefix == new.count {
+                status("\(name): saved without a change; nothing drawn")
+                continue
+            }
+            // A view at the top stays at the top; elsewhere the paragraph at the top stays put.
+            let atTop = view.contentOffset.y <= 0
+            try view.replaceParagraphs(in: prefix..<old.count - suffix, with: Array(new[prefix..<new.count - suffix]))
+            if atTop { view.scroll(toY: 0, exact: true) }
+            let pass = try view.layoutPass()
+            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+            let correction = pass.correction == 0 ? "" : ", a correction of \(NumberText.text(pass.correction, decimals: 1)) pt kept the view still"
+            try show(status: "\(name): \(old.count - suffix - prefix) paragraphs replaced by \(new.count - suffix - prefix), "
+                     + "\(pass.shaped.count) shaped\(correction), \(NumberText.text(milliseconds, decimals: 1)) ms from the save to the frame")
+        }
+        return 0
+    }
+
+    private func status(_ line: String) {
+        if json { Terminal.error(line) } else { print(line); fflush(nil) }
+    }
+
+    /// The current version, and a status line under it.
+    private func show(status line: String) throws {
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            print(String(decoding: try encoder.encode(session.preview), as: UTF8.self))
+            fflush(nil)
+            Terminal.error(line)
+            return
+        }
+        let terminal = TerminalSize.current
+        let style = TextStyle(enabled: Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
+        if Terminal.stdoutIsTerminal { print("\u{1B}[H\u{1B}[2J", terminator: "") }
+        if let image {
+            print(TerminalImage.render(try session.view.renderFrame(), columns: terminal.columns, rows: max(terminal.rows - 3, 10), mode: image))
+        }
+        print(PreviewTable.lines(try session.preview, name: session.name, width: terminal.columns, style: style).joined(separator: "\n"))
+        status(line)
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import XCTest
+import TextReel
+
+/// `preview --watch` follows a file saved as editors save it, and every version it shows is what
+/// a fresh preview of the same file shows.
+final class LivePreviewTests: XCTestCase {
+    /// Lines from a pipe, each waited for at most `timeout` seconds.
+    private final class Lines {
+        let fd: Int32
+        var buffer: [UInt8] = []
+        init(_ handle: FileHandle) { fd = handle.fileDescriptor }
+        func next(timeout: Double = 20) -> String? {
+            let deadline = Date().addingTimeInterval(timeout)
+            while true {
+                if let end = buffer.firstIndex(of: 0x0A) {
+                    defer { buffer.removeSubrange(...end) }
+                    return String(decoding: buffer[..<end], as: UTF8.self)
+                }
+                guard Date() < deadline else { return nil }
+                var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                guard poll(&watched, 1, 100) >= 0 else { return nil }
+                guard watched.revents != 0 else { continue }
+                var chunk = [UInt8](repeating: 0, count: 1 << 16)
+                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+                guard n > 0 else { return nil }
+                buffer += chunk[..<n]
+            }
+        }
+    }
+
+    /// The fragments a fresh `preview --json` shows of `file`.
+    private func fresh(_ file: URL) throws -> [[String: AnyHashable]] {
+        let result = try CLI.run(["preview", file.path, "--json", "--width", "500", "--height", "400"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        return try fragments(result.stdoutData)
+    }
+
+    private func fragments(_ data: Data) throws -> [[String: AnyHashable]] {
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: data) as? [String: Any])
+        // Where each fragment is and what it holds; how much of the rest of the document is
+        // measured differs between a view that was edited and a fresh one, and so do the ids of the
+        // paragraphs an edit made.
+        return try XCTUnwrap(object["fragments"] as? [[String: Any]]).map { fragment in
+            fragment.filter { ["index", "kind", "top", "bottom", "lines", "firstWords", "state", "visible"].contains($0.key) }.mapValues { "\($0)" as AnyHashable }
+        }
+    }
+
+    func testEveryWatchedVersionIsWhatAFreshPreviewShows() throws {
+        let folder = Paths.temporaryFolder()
+        let file = folder.appendingPathComponent("doc.md")
+        let paragraphs = (0..<40).map { "Paragraph \($0) has a few words that wrap at a narrow width." }
+        func save(_ text: String) throws { try Data(text.utf8).write(to: file) }
+        try save(paragraphs.joined(separator: "\n\n"))
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["preview", file.path, "--watch", "--json", "--width", "500", "--height", "400"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let versions = Lines(out.fileHandleForReading), statuses = Lines(err.fileHandleForReading)
+        XCTAssertEqual(try fragments(Data(try XCTUnwrap(versions.next()).utf8)), try fresh(file))
+        XCTAssertTrue(statuses.next()?.hasPrefix("watching doc.md") == true)
+
+        // Each way an editor saves: in place, a temporary file renamed over it, deleted and
+        // created again; a document that grows and one that shrinks.
+        var text = paragraphs
+        text[1] = "# A heading where paragraph 1 was"
+        try save(text.joined(separator: "\n\n"))
+        var status = try XCTUnwrap(statuses.next())
+        XCTAssertTrue(status.contains("1 paragraphs replaced by 1"), status)
+        XCTAssertTrue(status.contains("ms from the save to the frame"), status)
+        XCTAssertEqual(try fragments(Data(try XCTUnwrap(versions.next()).utf8)), try fresh(file))
+
+        text.insert(contentsOf: ["New paragraph A.", "- a list item", "- and another"], at: 3)
+        let temporary = folder.appendingPathComponent(".doc.md.swp")
+        try Data(text.joined(separator: "\n\n").utf8).write(to: temporary)
+        XCTAssertEqual(rename(temporary.path, file.path), 0)
+        status = try XCTUnwrap(statuses.next())
+        XCTAssertTrue(status.contains("paragraphs replaced by"), status)
+        XCTAssertEqual(try fragments(Data(try XCTUnwrap(versions.next()).utf8)), try fresh(file))
+
+        try FileManager.default.removeItem(at: file)
+        text.removeSubrange(0..<2)
+        try save(text.joined(separator: "\n\n"))
+        status = try XCTUnwrap(statuses.next())
+        // The deletion itself may be seen first (the file missing): the version after it follows.
+        if !status.contains("replaced") { status = try XCTUnwrap(statuses.next()) }
+        XCTAssertTrue(status.contains("replaced"), status)
+        XCTAssertEqual(try fragments(Data(try XCTUnwrap(versions.next()).utf8)), try fresh(file))
+
+        // A version that does not read keeps the last good one, with the error said.
+        var invalid = Data(text.joined(separator: "\n\n").utf8)
+        invalid.append(contentsOf: [0xC3, 0x28])
+        try invalid.write(to: file)
+        status = try XCTUnwrap(statuses.next())
+        XCTAssertTrue(status.contains("invalid UTF-8") && status.contains("last version that read"), status)
+
+        // A save that changes nothing draws nothing.
+        text[0] = "Fixed after the broken save."
+        try save(text.joined(separator: "\n\n"))
+        status = try XCTUnwrap(statuses.next())
+        XCTAssertTrue(status.contains("replaced"), status)
+        XCTAssertEqual(try fragments(Data(try XCTUnwrap(versions.next()).utf8)), try fresh(file))
+        try save(text.joined(separator: "\n\n"))
+        status = try XCTUnwrap(statuses.next())
+        XCTAssertTrue(status.contains("without a change; nothing drawn"), status)
+
+        // A burst of saves ends on the last one.
+        for k in 0..<5 {
+            text[5] = "Burst \(k) changed this paragraph."
+            try save(text.joined(separator: "\n\n"))
+        }
+        var last = ""
+        while let line = statuses.next(timeout: 3) {
+            if line.contains("replaced") { last = try XCTUnwrap(versions.next()) }
+        }
+        XCTAssertEqual(try fragments(Data(last.utf8)), try fresh(file))
+    }
+}
