@@ -23,6 +23,17 @@ final class CodeSpanTests: XCTestCase {
         }
         XCTAssertGreaterThan(checked, 100)
     }
+
+    /// Found by the fuzzer: a code span of `;` and `$` holding vertical tabs, held whole across
+    /// them, made Pango abort; each piece ends at every break Pango must make.
+    func testACodeSpanAcrossAVerticalTabIsLaidOut() throws {
+        let found = try Data(contentsOf: Paths.fixtures.appendingPathComponent("fuzz/FuzzMarkdown/code-span-held-whole-across-a-vertical-tab-found.md"))
+        let document = try TextDocument(markdown: String(decoding: found, as: UTF8.self))
+        for width in [120.0, 200, 320, 800] {
+            let view = TextView(document: document, viewportSize: CGSize(width: width, height: 300))
+            XCTAssertGreaterThan(try view.renderFrame().width, 0)
+        }
+    }
 }
 
 /// What a browser shows of HTML soup is drawn: a `<summary>` left open takes the blocks after it

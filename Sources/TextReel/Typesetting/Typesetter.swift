@@ -179,15 +179,24 @@ final class Typesetter {
                                style: style, layout: layout, containerWidth: containerWidth, textShift: shift)
     }
 
-    /// The pieces of a paragraph's code spans between their spaces (UTF-8 offsets).
+    /// The pieces of a paragraph's code spans between their spaces and every break Pango must
+    /// make (`separates`: a piece held whole across a vertical tab made Pango abort, found by the
+    /// fuzzer), ASCII only, as prose tokens are (UTF-8 offsets).
     static func codeSpanPieces(_ paragraph: TextParagraph) -> [Range<Int>] {
         let bytes = Array(paragraph.text.utf8)
         var pieces: [Range<Int>] = []
         for run in paragraph.runs where run.style.contains(.code) {
-            var start: Int?
+            var start: Int?, ascii = true
             for k in run.range.lowerBound...min(run.range.upperBound, bytes.count) {
-                let space = k == run.range.upperBound || k >= bytes.count || bytes[k] == 0x20
-                if space, let s = start { if k - s > 1 { pieces.append(s..<k) }; start = nil } else if !space && start == nil { start = k }
+                let ends = k == run.range.upperBound || k >= bytes.count || separates(bytes, at: k)
+                if ends {
+                    if let s = start, ascii, k - s > 1 { pieces.append(s..<k) }
+                    start = nil
+                    ascii = true
+                } else {
+                    if start == nil { start = k }
+                    if bytes[k] >= 0x80 { ascii = false }
+                }
             }
         }
         return pieces
