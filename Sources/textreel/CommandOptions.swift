@@ -1,4 +1,5 @@
 import Foundation
+import TextReelGolden
 
 /// Every command's options (which take a value) and flags: what each command parses, and what
 /// `textreel completions` offers, from one table so the two never disagree.
@@ -24,7 +25,7 @@ struct CommandOptions {
     static let mergeRenders = CommandOptions(name: "merge-renders", summary: "join the parts of a sharded render", options: ["out"], flags: [])
     static let preview = CommandOptions(name: "preview", summary: "show where every fragment sits, in the terminal",
         options: ["script", "frame", "at", "width", "height"] + LimitOptions.names + AppearanceOptions.names,
-        flags: ["json", "interactive", "watch"] + LimitOptions.flags)
+        flags: ["json", "interactive", "watch", "image"] + LimitOptions.flags)
     static let generate = CommandOptions(name: "generate", summary: "write a generated Markdown document", options: ["out"], flags: [])
     static let explore = CommandOptions(name: "explore", summary: "run random scripts and shrink a failing one",
         options: ["seed", "runs", "steps", "time", "budget", "out", "timeout", "candidate", "shrink-time"], flags: ["quiet"])
@@ -36,7 +37,7 @@ struct CommandOptions {
     /// Values some options take from a fixed list, for completion.
     static let choices: [String: [String]] = [
         "theme": ["light", "dark"], "text-size": ["XS", "S", "M", "L", "XL", "XXL", "XXXL", "A1", "A2", "A3", "A4", "A5"],
-        "direction": ["ltr", "rtl"], "update": ["missing", "changed", "all", "never"], "compression": ["fast", "small", "none"],
+        "direction": ["ltr", "rtl"], "update": GoldenSuite.UpdateMode.allCases.map(\.rawValue), "compression": ["fast", "small", "none"],
     ]
 }
 

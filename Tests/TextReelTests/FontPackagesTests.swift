@@ -36,6 +36,31 @@ final class FontPackagesTests: XCTestCase {
         }
     }
 
+    /// A font cache whose link was re-pointed at another font is found out and built again: the
+    /// pixels are the pinned fonts', never the tampered link's.
+    func testATamperedFontCacheIsRebuilt() throws {
+        let folder = Paths.temporaryFolder()
+        let environment = ["XDG_CACHE_HOME": folder.appendingPathComponent("cache").path]
+        func render(_ name: String) throws -> Data {
+            let out = folder.appendingPathComponent(name)
+            let result = try CLI.run(["render", "Fixtures/documents/demo.md", "--out", out.path, "--quiet"], environment: environment)
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try Data(contentsOf: out.appendingPathComponent("frame-00001.png"))
+        }
+        let clean = try render("clean")
+        let fonts = try XCTUnwrap(FileManager.default.enumerator(atPath: folder.appendingPathComponent("cache").path)?
+            .compactMap { $0 as? String }.first { $0.hasSuffix("/fonts") && $0.contains("fonts2-") })
+        let links = folder.appendingPathComponent("cache").appendingPathComponent(fonts)
+        let first = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: links.path).sorted().first)
+        XCTAssertTrue(first.hasSuffix("NotoSans-Regular.ttf"), first)
+        try FileManager.default.removeItem(at: links.appendingPathComponent(first))
+        try FileManager.default.createSymbolicLink(atPath: links.appendingPathComponent(first).path,
+                                                   withDestinationPath: "/usr/share/fonts/truetype/dejavu/DejaVuSerif.ttf")
+        XCTAssertEqual(try render("tampered"), clean)
+        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: links.appendingPathComponent(first).path),
+                       FontSet.standard.files[0], "the link points at its pinned file again")
+    }
+
     /// A render in a mount namespace where /usr/share/fonts holds only the declared packages'
     /// files: it succeeds; without fonts-dejavu-extra it fails and names the package to install.
     func testARenderSeesOnlyTheDeclaredPackagesFonts() throws {

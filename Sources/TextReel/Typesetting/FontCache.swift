@@ -17,7 +17,7 @@ enum FontCache {
         return nil
     }
 
-    static func folder(for fontSet: FontSet) -> (fonts: URL, cache: URL)? {
+    static func folder(for fontSet: FontSet, rebuilding: Bool = false) -> (fonts: URL, cache: URL)? {
         guard let base = baseFolder() else { return nil }
         // Named by the files' paths, sizes and times, so a font file that changes gets a new
         // folder (fontconfig itself checks only the folder's time); "fonts2": the links'
@@ -50,7 +50,23 @@ enum FontCache {
         // Only a complete folder is used (one link per file); anything else falls back to adding files.
         guard (try? fm.contentsOfDirectory(atPath: fonts.path))?.count == fontSet.files.count,
               fm.fileExists(atPath: cache.path) else { return nil }
+        // Each link must still point at its pinned file: one re-pointed at another font would
+        // change pixels silently. Such a folder is set aside and built again, once.
+        guard linksPoint(in: fonts, at: fontSet.files) else {
+            guard !rebuilding else { return nil }
+            let aside = base.appendingPathComponent(".fonts2-\(name).tampered.\(getpid()).\(UUID().uuidString)")
+            if rename(folder.path, aside.path) == 0 { try? fm.removeItem(at: aside) }
+            return self.folder(for: fontSet, rebuilding: true)
+        }
         return (fonts, cache)
+    }
+
+    /// Whether the links in `fonts`, in name order, point at `files`, in order.
+    private static func linksPoint(in fonts: URL, at files: [String]) -> Bool {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: fonts.path).sorted(), names.count == files.count else { return false }
+        return zip(names, files).allSatisfy { name, file in
+            (try? FileManager.default.destinationOfSymbolicLink(atPath: fonts.appendingPathComponent(name).path)) == file
+        }
     }
 
     /// The SHA-256 of each file, remembered in the cache folder under the files' paths, sizes

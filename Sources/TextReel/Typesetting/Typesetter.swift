@@ -179,6 +179,9 @@ final class Typesetter {
                                style: style, layout: layout, containerWidth: containerWidth, textShift: shift)
     }
 
+    /// The longest source line whose tokens are held whole when it wraps, in bytes.
+    static let maximumKeptLine = 8_192
+
     /// The pieces of a paragraph's code spans between their spaces and every break Pango must
     /// make (`separates`: a piece held whole across a vertical tab made Pango abort, found by the
     /// fuzzer), ASCII only, as prose tokens are (UTF-8 offsets).
@@ -224,6 +227,9 @@ final class Typesetter {
                 wrapped.append(sourceStart..<end)
             }
         }
+        // A source line longer than `maximumKeptLine` is left to Pango's own breaks: holding its
+        // tokens whole grew with the square of its length (a 120 KB line: 13 s and 1.3 GB).
+        wrapped.removeAll { $0.count > Self.maximumKeptLine }
         guard !wrapped.isEmpty else { return }
         let tokens = tokens(text).filter { token in wrapped.contains { $0.overlaps(token) } }
         guard !tokens.isEmpty else { return }
