@@ -175,6 +175,24 @@ final class MathTests: XCTestCase {
         XCTAssertGreaterThan(aligned.height, single.height * 1.5, "\\newline breaks the aligned rows: \(aligned) against \(single)")
     }
 
+    /// A formula wider than the column keeps its size, cut at the column's edge as GitHub shows
+    /// one it has not scrolled, and the pass says so; shrunk to fit, 60 terms were a sliver.
+    func testAFormulaWiderThanTheColumnIsCutAndSaid() throws {
+        let terms = (1...60).map { "x_{\($0)}" }.joined(separator: " + ")
+        let document = try TextDocument(markdown: "$$\(terms)$$\n\nAfter.\n")
+        let natural = try XCTUnwrap(document.paragraphs[0].attachments.first?.size)
+        let view = TextView(document: document, viewportSize: CGSize(width: 400, height: 300))
+        let pass = try view.layoutPass()
+        let fragment = try XCTUnwrap(pass.fragments.first)
+        XCTAssertEqual(fragment.attachments.first?.frame.width ?? 0, natural.width, accuracy: 0.5, "not shrunk")
+        XCTAssertGreaterThan(natural.height, 10, "not a sliver")
+        XCTAssertTrue(fragment.warnings.contains { $0.hasPrefix("math cut: a formula runs") }, "\(fragment.warnings)")
+        XCTAssertNotNil(fragment.clipped)
+        // A formula that fits says nothing.
+        let narrow = TextView(document: try TextDocument(markdown: "$$x^2$$\n"), viewportSize: CGSize(width: 400, height: 300))
+        XCTAssertEqual(try narrow.layoutPass().fragments.first?.warnings, [])
+    }
+
     /// A fence with a blank line in a file with "$" (found by the fuzzer: the scan for formulas
     /// never left the blank line) reads, and its "$" stays code.
     func testAFencedBlockWithABlankLineIsLeftAlone() throws {

@@ -119,6 +119,11 @@ extension LayoutPass.Fragment {
     /// The record of `fragment`, at `index`; `viewState` names an attachment view's state.
     init(_ fragment: TextLayoutFragment, index: Int, viewState: (String) -> String) {
         let f = fragment.layoutFragmentFrame
+        let tableCut = fragment.shaped?.table?.overflow, mathCut = LayoutPass.mathOverflow(of: fragment)
+        var warnings: [String] = []
+        if let tableCut { warnings.append("table cut: \(tableCut)") }
+        if let mathCut { warnings.append("math cut: \(mathCut)") }
+        warnings += fragment.paragraph.attachments.filter(\.isNotFetched).map { "remote image not fetched: \($0.url)" }
         self.init(
             paragraph: fragment.paragraph.id.rawValue, index: index, kind: fragment.paragraph.kind.name,
             frame: LayoutRect(f),
@@ -131,9 +136,18 @@ extension LayoutPass.Fragment {
                 LayoutPass.Attachment(id: $0.attachment.id, provider: $0.attachment.scheme, frame: LayoutRect($0.frame),
                                       state: viewState($0.attachment.id))
             },
-            text: fragment.paragraph.text, clipped: fragment.shaped?.table?.overflow,
-            warnings: (fragment.shaped?.table?.overflow.map { ["table cut: \($0)"] } ?? [])
-                + fragment.paragraph.attachments.filter(\.isNotFetched).map { "remote image not fetched: \($0.url)" })
+            text: fragment.paragraph.text, clipped: tableCut ?? mathCut, warnings: warnings)
+    }
+}
+
+extension LayoutPass {
+    /// How far the widest formula of `fragment` runs past the text column ("12 pt past the
+    /// column's right edge"), or nil when each fits.
+    static func mathOverflow(of fragment: TextLayoutFragment) -> String? {
+        guard let style = fragment.shaped?.style else { return nil }
+        let edge = fragment.containerWidth - style.rightIndent
+        let past = fragment.attachmentFrames.filter { $0.attachment.scheme == "math" }.map { $0.frame.maxX - edge }.max() ?? 0
+        return past > 0.5 ? "a formula runs \(NumberText.text(past, decimals: 0, roundingFirst: true)) pt past the column's right edge" : nil
     }
 }
 

@@ -146,7 +146,10 @@ final class Typesetter {
         attributes.addRuns(paragraph.runs, text: paragraph.text, theme: theme)
         attributes.addAttributes(paragraph.attributes, theme: theme)
         let sizes = paragraph.attachments.map {
-            displayedSize($0.size(in: available, given: attachmentSize($0, available) ?? $0.size), available: available)
+            // A formula keeps its size, cut at the column's edge as GitHub shows one it has not
+            // scrolled (shrunk to the column, 60 terms were a sliver); the pass says so.
+            let size = $0.size(in: available, given: attachmentSize($0, available) ?? $0.size)
+            return $0.scheme == "math" ? size : displayedSize(size, available: available)
         }
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
         pango_layout_set_attributes(pl, attributes.list)
