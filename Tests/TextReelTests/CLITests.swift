@@ -264,7 +264,7 @@ final class MessageTests: XCTestCase {
         XCTAssertTrue(bash.stdout.contains("--frames") && bash.stdout.contains("--max-paragraph-kb") && bash.stdout.contains("--fail-on-update"))
         XCTAssertTrue(bash.stdout.contains("--theme) COMPREPLY=($(compgen -W \"light dark\""))
         let zsh = try CLI.run(["completions", "zsh"])
-        XCTAssertTrue(zsh.stdout.hasPrefix("#compdef textreel") && zsh.stdout.contains("'--update=[update]:value:(missing changed all never)'"), zsh.stdout)
+        XCTAssertTrue(zsh.stdout.hasPrefix("#compdef textreel") && zsh.stdout.contains("'--update=[update]:value:(missing changed all none)'"), zsh.stdout)
         let fish = try CLI.run(["completions", "fish"])
         XCTAssertTrue(fish.stdout.contains("complete -c textreel -n '__fish_seen_subcommand_from render' -l contact-sheet"), fish.stdout)
         let bad = try CLI.run(["completions", "tcsh"])

@@ -48,7 +48,7 @@ open class TextContentManager: TextElementProvider {
     /// (`performEditingTransaction(_:)`): each edit only marks the view as needing layout.
     open func performEditingTransaction(_ transaction: () throws -> Void) rethrows {
         try transaction()
-        manager?.textViewportLayoutController?.setNeedsLayout()
+        manager?.viewportController?.setNeedsLayout()
     }
 }
 

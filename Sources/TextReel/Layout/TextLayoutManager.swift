@@ -37,9 +37,11 @@ public final class TextLayoutManager {
     public var textContentManager: TextContentManager? { textContentStorage }
     /// The same, as its class (`NSTextContentStorage`).
     public private(set) lazy var textContentStorage = TextContentStorage(manager: self)
-    /// The controller that lays out the viewport of this manager's view (never nil once its
-    /// view is made, as TextKit's is never nil; weak, since the view owns it).
-    public internal(set) weak var textViewportLayoutController: TextViewportLayoutController!
+    /// The controller that lays out the viewport of this manager's view: never nil, as TextKit's
+    /// is not (every layout manager belongs to a view, which makes both).
+    public var textViewportLayoutController: TextViewportLayoutController { viewportController! }
+    /// Weak, since the view owns the controller.
+    weak var viewportController: TextViewportLayoutController?
     /// The selections (`NSTextLayoutManager.textSelections`): empty, no caret; a caret is an empty one.
     public var textSelections: [TextSelection] = [] { didSet { selectionsVersion += 1 } }
     /// Counts changes of `textSelections`, so a frame can tell its selection is the last one's.

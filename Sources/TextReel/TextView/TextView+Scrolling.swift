@@ -8,7 +8,20 @@ extension TextView {
     /// coordinates, and the scroll anchor keeps the content still when they are measured later).
     public var contentOffset: CGPoint {
         get { CGPoint(x: 0, y: scrollPosition.y) }
-        set { revealPending = false; scrollPosition.scroll(to: newValue.y, exact: true, limit: exactScrollLayoutLimit) }
+        set {
+            revealPending = false
+            let controller = textViewportLayoutController
+            if let relocation = controller.relocation, relocation.y == newValue.y {
+                // The offset `relocateViewport(to:)` returned: its paragraph at the top, exactly.
+                scrollPosition.scroll(toParagraph: relocation.paragraph, offset: 0)
+            } else if let adjustment = controller.pendingAdjustment, newValue.y == adjustment.from + adjustment.by {
+                // The offset that follows `adjustViewport(byVerticalOffset:)`: already the same
+                // shift of coordinates, not a second move.
+                controller.pendingAdjustment = nil
+            } else {
+                scrollPosition.scroll(to: newValue.y, exact: true, limit: exactScrollLayoutLimit)
+            }
+        }
     }
 
     /// Scrolls to document `y`: with `exact`, after measuring every paragraph above it (on every

@@ -42,6 +42,9 @@ open class TextView: TextViewportLayoutControllerDelegate {
     var decorations: [ParagraphID: [FragmentDecoration]] = [:]
     /// A step scrolled a range into view since the last pass: the caret must be visible now.
     var revealPending = false
+    /// The scroll offset when the base `didLayout` ran: a subclass that scrolls after it makes
+    /// the pass run again.
+    var yAtDidLayout: Double?
     /// Whether the view has the keyboard focus: a focused view draws its caret and its
     /// highlight in the focused colour; one that is not, no caret and the unfocused colour.
     public var isFocused = true
@@ -101,7 +104,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
         self.viewportSize = viewportSize
         self.scale = scale
         textViewportLayoutController.delegate = self
-        textLayoutManager.textViewportLayoutController = textViewportLayoutController
+        textLayoutManager.viewportController = textViewportLayoutController
         textLayoutManager.storageEditor = self
     }
 
@@ -180,7 +183,14 @@ open class TextView: TextViewportLayoutControllerDelegate {
         }
         let before = scrollPosition.beginPass()
         startPass(keepingLog: false)
+        yAtDidLayout = nil
         var report = textViewportLayoutController.layoutViewport()
+        // A scroll asked for in didLayout (a subclass keeping content still) is laid out now,
+        // not drawn over rows the pass did not cover.
+        for _ in 0..<2 where yAtDidLayout.map({ $0 != scrollPosition.y }) == true {
+            startPass(keepingLog: true)
+            report = textViewportLayoutController.layoutViewport()
+        }
         // Measuring can leave the offset outside the document: clamp and lay out again.
         if scrollPosition.clampToDocument() {
             startPass(keepingLog: true)
@@ -284,6 +294,7 @@ open class TextView: TextViewportLayoutControllerDelegate {
     }
 
     open func textViewportLayoutControllerDidLayout(_ textViewportLayoutController: TextViewportLayoutController) {
+        yAtDidLayout = scrollPosition.y
         callOrder.didLayout = true
         callOrder.log.append("didLayout")
         if let first = configuredFragments.first.flatMap({ textLayoutManager.index(of: $0.paragraph.id) }),

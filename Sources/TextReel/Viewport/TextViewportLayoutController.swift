@@ -72,6 +72,8 @@ public final class TextViewportLayoutController {
     public func layoutViewport() -> Report {
         guard let delegate else { return Report() }
         needsLayout = false
+        relocation = nil
+        pendingAdjustment = nil
         earlyReads = []
         phase = .willLayout
         delegate.textViewportLayoutControllerWillLayout(self)
@@ -146,11 +148,25 @@ public final class TextViewportLayoutController {
     public func relocateViewport(to location: TextLocation) -> Double {
         guard let index = textLayoutManager.index(of: location.paragraph) else { return 0 }
         scrollPosition.scroll(toParagraphAt: index)
-        return textLayoutManager.y(ofParagraphAt: index)
+        let y = textLayoutManager.y(ofParagraphAt: index)
+        // Code that sets the view's offset to what this returned (TextKit's idiom) keeps the
+        // paragraph anchor, so the location lands at the top however the estimates above it
+        // are measured (an absolute y there put line 148 at the top for line 120).
+        relocation = (y, textLayoutManager.document.paragraphs[index].id)
+        return y
     }
 
-    /// Moves the viewport's origin by `offset` points without changing the content.
+    /// The last `relocateViewport(to:)`: what it returned and the paragraph, until the next pass.
+    var relocation: (y: Double, paragraph: ParagraphID)?
+
+    /// Shifts the viewport's coordinates by `offset` points without moving the content on screen
+    /// (`adjustViewport(byVerticalOffset:)`, as TextKit's delegate uses it to keep content still).
+    /// TextKit code follows it by moving the view's offset by the same amount; that move is the
+    /// same shift, so it is taken as done, not as a second scroll.
     public func adjustViewport(byVerticalOffset offset: Double) {
-        scrollPosition.scroll(by: offset)
+        pendingAdjustment = (from: scrollPosition.y, by: offset)
     }
+
+    /// The adjustment a following offset change of the same amount completes.
+    var pendingAdjustment: (from: Double, by: Double)?
 }

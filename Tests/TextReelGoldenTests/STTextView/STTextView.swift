@@ -14,7 +14,7 @@ final class STTextView: TextView, TextLayoutManagerDelegate {
     /// A Boolean value indicating whether the view draws invisible characters.
     public var showsInvisibleCharacters = false {
         willSet {
-            textLayoutManager.invalidateLayout(for: textLayoutManager.textViewportLayoutController?.viewportRange ?? textLayoutManager.documentRange)
+            textLayoutManager.invalidateLayout(for: textLayoutManager.textViewportLayoutController.viewportRange ?? textLayoutManager.documentRange)
         }
     }
 
