@@ -441,9 +441,12 @@ final class DocumentBlockTests: XCTestCase {
 
         after
         """)
-        XCTAssertEqual(doc.paragraphs.map(\.text), ["\u{FFFC}", "after"])
-        XCTAssertEqual(doc.paragraphs[0].attachments.map(\.altText), ["Depot logo"])
-        XCTAssertEqual(doc.paragraphs[0].attachments.first?.size.width, 180)
+        // The dark source and the `<img>`, each shown in its looks (see
+        // `RobustnessTests.testImagesFollowTheLooksColourScheme`).
+        XCTAssertEqual(doc.paragraphs.map(\.text), ["\u{FFFC}\u{FFFC}", "after"])
+        XCTAssertEqual(doc.paragraphs[0].attachments.map(\.altText), ["Depot logo", "Depot logo"])
+        XCTAssertEqual(doc.paragraphs[0].attachments.map(\.shownInDarkLook), [true, false])
+        XCTAssertEqual(doc.paragraphs[0].attachments.map(\.size.width), [180, 180])
     }
 
     /// `<img width height>` sizes an image; one given alone keeps the aspect where it is known.

@@ -72,6 +72,36 @@ final class RobustnessTests: XCTestCase {
         XCTAssertTrue(problems[4]?.hasPrefix("outside the repository") == true, "\(String(describing: problems[4]))")
     }
 
+    /// Images follow the colour scheme as GitHub's do: a `<picture>`'s dark `<source>` shows in
+    /// dark looks and its `<img>` in light ones; `#gh-dark-mode-only` and `#gh-light-mode-only`
+    /// show an image only in its scheme; the other takes no room.
+    func testImagesFollowTheLooksColourScheme() throws {
+        let folder = Paths.temporaryFolder()
+        let photo = Paths.fixtures.appendingPathComponent("documents/media/photo.png")
+        for name in ["light.png", "dark.png"] { try FileManager.default.copyItem(at: photo, to: folder.appendingPathComponent(name)) }
+        let markdown = """
+        <p align="center">
+          <picture>
+            <source media="(prefers-color-scheme: dark)" srcset="dark.png">
+            <img src="light.png" alt="logo">
+          </picture>
+        </p>
+
+        ![a](light.png#gh-light-mode-only) ![b](dark.png#gh-dark-mode-only)
+        """
+        let document = try TextDocument(markdown: markdown, baseURL: folder)
+        XCTAssertEqual(document.paragraphs.flatMap(\.attachments).map(\.problem), [nil, nil, nil, nil])
+        for (theme, dark) in [(Theme.light, false), (Theme.dark, true)] {
+            let view = TextView(document: document, viewportSize: CGSize(width: 600, height: 800), theme: theme)
+            for index in 0..<2 {
+                let frames = view.textLayoutManager.ensureLayout(forParagraphAt: index).attachmentFrames
+                let shown = frames.filter { $0.frame.width > 0 }.map { $0.attachment.file?.lastPathComponent }
+                XCTAssertEqual(shown, [dark ? "dark.png" : "light.png"], "paragraph \(index), dark \(dark)")
+            }
+            XCTAssertGreaterThan(try view.renderFrame().width, 0)
+        }
+    }
+
     func testImagesClaimingHugeDimensionsAreRefusedFromTheirHeader() throws {
         let folder = Paths.temporaryFolder()
         // A valid PNG signature and IHDR claiming 100000 × 100000, and nothing else.

@@ -118,8 +118,17 @@ struct InlineBuilder {
     }
 
     mutating func append(attachment: TextAttachment) {
-        attachments.append(attachment.at(offset: bytes.count, isBlock: false))
+        var placed = attachment.at(offset: bytes.count, isBlock: false)
+        // GitHub's way of giving a README one image per colour scheme.
+        if attachment.url.hasSuffix("#gh-dark-mode-only") { placed.shownInDarkLook = true }
+        if attachment.url.hasSuffix("#gh-light-mode-only") { placed.shownInDarkLook = false }
+        attachments.append(placed)
         bytes.append(contentsOf: TextAttachment.character.utf8)
+    }
+
+    /// Shows the last attachment only in dark looks (true) or only in light ones (false).
+    mutating func showLastAttachment(inDarkLook dark: Bool) {
+        attachments[attachments.count - 1].shownInDarkLook = dark
     }
 
     /// Makes the last attachment `fraction` of the text column wide (`TextAttachment.widthFraction`).

@@ -350,6 +350,14 @@ extension MarkdownReader {
         return nil
     }
 
+    /// The `<source>` elements in `nodes`, at any depth.
+    static func sources(in nodes: [HTMLFragment.Node]) -> [HTMLFragment.Node] {
+        nodes.flatMap { node -> [HTMLFragment.Node] in
+            guard case .element(let name, _, let children) = node else { return [] }
+            return (name == "source" ? [node] : []) + sources(in: children)
+        }
+    }
+
     private mutating func walk(_ nodes: [HTMLFragment.Node], in block: inout HTMLBlock) throws {
         for node in nodes { try walk(node, in: &block) }
     }
@@ -384,10 +392,29 @@ extension MarkdownReader {
                 block.alignment = outer
             }
         case "picture":
-            // The `<img>` is what shows where no `<source>` is chosen (TextReel picks none: their
-            // media queries ask about a screen it does not have). libxml2's HTML parser does not
-            // know `<source>` is empty, so an `<img>` after one lies inside it: the first one found.
-            if let image = Self.firstImage(in: children) { try walk(image, in: &block) }
+            // The `<img>` shows where no `<source>` is chosen; a source for a colour scheme
+            // (`media="(prefers-color-scheme: dark)"`) shows in the looks of that scheme, the
+            // `<img>` in the others, as GitHub shows a README's logo. libxml2's HTML parser does
+            // not know `<source>` is empty, so an `<img>` after one lies inside it: the first found.
+            guard let image = Self.firstImage(in: children) else { break }
+            let schemes = Self.sources(in: children).compactMap { source -> (dark: Bool, url: String)? in
+                guard case .element(_, let attributes, _) = source, let media = attributes["media"]?.lowercased(),
+                      let url = attributes["srcset"]?.split(whereSeparator: { $0 == " " || $0 == "," }).first.map(String.init) else { return nil }
+                if media.contains("prefers-color-scheme: dark") || media.contains("prefers-color-scheme:dark") { return (true, url) }
+                if media.contains("prefers-color-scheme: light") || media.contains("prefers-color-scheme:light") { return (false, url) }
+                return nil
+            }
+            guard let scheme = schemes.first, case .element(_, var imageAttributes, _) = image else {
+                try walk(image, in: &block)
+                break
+            }
+            var sourced = imageAttributes
+            sourced["src"] = scheme.url
+            try walk(.element(name: "img", attributes: sourced, children: []), in: &block)
+            block.inline.showLastAttachment(inDarkLook: scheme.dark)
+            imageAttributes["src"] = imageAttributes["src"] ?? ""
+            try walk(.element(name: "img", attributes: imageAttributes, children: []), in: &block)
+            block.inline.showLastAttachment(inDarkLook: !scheme.dark)
         case "a":
             if let href = attributes["href"] { block.inline.push(.link, link: href) }
             try walk(children, in: &block)

@@ -27,6 +27,10 @@ public struct TextAttachment: Hashable, Sendable {
     /// The share of the text column it is as wide as (HTML's `width="50%"`), its height keeping
     /// `size`'s aspect; nil: `size`.
     public internal(set) var widthFraction: Double?
+    /// The looks it shows in, as GitHub chooses a README's images by its colour scheme: nil in
+    /// every look; true only in dark ones (`#gh-dark-mode-only`, a `<picture>`'s dark
+    /// `<source>`), false only in light ones. Elsewhere it takes no room.
+    public internal(set) var shownInDarkLook: Bool?
 
     /// An attachment as the document reader makes it.
     init(scheme: String, id: String, size: CGSize, url: String, parameters: [String: String] = [:],
@@ -39,9 +43,14 @@ public struct TextAttachment: Hashable, Sendable {
     }
 
     func at(offset: Int, isBlock: Bool) -> TextAttachment {
-        TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: parameters, file: file, altText: altText,
-                       isBlock: isBlock, utf8Offset: offset, problem: problem, widthFraction: widthFraction)
+        var moved = TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: parameters, file: file, altText: altText,
+                                   isBlock: isBlock, utf8Offset: offset, problem: problem, widthFraction: widthFraction)
+        moved.shownInDarkLook = shownInDarkLook
+        return moved
     }
+
+    /// Whether it shows in a look that is dark or not.
+    func shows(inDarkLook dark: Bool) -> Bool { shownInDarkLook.map { $0 == dark } ?? true }
 
     /// Its size in a text column `available` points wide, before a block too wide is scaled down.
     func size(in available: Double, given size: CGSize) -> CGSize {

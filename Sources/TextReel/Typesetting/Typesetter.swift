@@ -148,6 +148,8 @@ final class Typesetter {
         let sizes = paragraph.attachments.map {
             // A formula keeps its size, cut at the column's edge as GitHub shows one it has not
             // scrolled (shrunk to the column, 60 terms were a sliver); the pass says so.
+            // An image for the other colour scheme takes no room.
+            guard $0.shows(inDarkLook: theme.isDark) else { return CGSize.zero }
             let size = $0.size(in: available, given: attachmentSize($0, available) ?? $0.size)
             return $0.scheme == "math" ? size : displayedSize(size, available: available)
         }
