@@ -140,7 +140,7 @@ deb:
 	dpkg-deb --root-owner-group --build $$root "Output/textreel_$${version}_$${arch}.deb" >/dev/null; \
 	dpkg-deb --root-owner-group --build $$dbg "Output/textreel-dbgsym_$${version}_$${arch}.ddeb" >/dev/null; \
 	echo "wrote Output/textreel_$${version}_$${arch}.deb and Output/textreel-dbgsym_$${version}_$${arch}.ddeb"; \
-	if command -v lintian >/dev/null; then lintian --suppress-tags-from-file Fixtures/packaging/lintian-overrides "Output/textreel_$${version}_$${arch}.deb" || true; fi
+	if command -v lintian >/dev/null; then lintian "Output/textreel_$${version}_$${arch}.deb" || true; fi
 
 ## tsan: the parsing, typesetting and rendering tests (the parallel stress test among them) under
 ## ThreadSanitizer, in a build folder of their own so `make test`'s build stays incremental

@@ -21,9 +21,13 @@ final class FontPackagesTests: XCTestCase {
         let makefile = try String(contentsOf: Paths.root.appendingPathComponent("Makefile"), encoding: .utf8)
         XCTAssertTrue(makefile.contains("$(FONT_PACKAGES) pango1.0-tools"), "setup's PACKAGES names the font packages")
         XCTAssertTrue(makefile.contains("$(subst $(space),$(comma)$(space),$(FONT_PACKAGES))"), "the .deb depends on them")
-        // What make really runs, not only what the file says.
-        let dry = try shell("cd '\(Paths.root.path)' && make -n deb 2>/dev/null | grep -o 'Depends[^D]*' ; make -n -p setup 2>/dev/null | grep '^PACKAGES :='")
-        for package in packages { XCTAssertTrue(dry.output.contains(package), "\(package) missing from: \(dry.output)") }
+        XCTAssertTrue(makefile.contains("\"$(DEB_DEPENDS)\""), "the .deb's control file takes DEB_DEPENDS")
+        // What make expands, not only what the file says: the packages setup installs and the
+        // .deb's dependencies.
+        let dry = try shell("cd '\(Paths.root.path)' && make -n -p setup 2>/dev/null | grep -E '^(PACKAGES|DEB_DEPENDS) :='")
+        let lines = dry.output.split(separator: "\n")
+        XCTAssertEqual(lines.count, 2, dry.output)
+        for line in lines { for package in packages { XCTAssertTrue(line.contains(package), "\(package) missing from: \(line)") } }
     }
 
     func testEveryPinnedFileBelongsToItsDeclaredPackage() throws {
