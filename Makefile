@@ -114,8 +114,9 @@ install: build
 ## Debian builds them: the binary stripped, its symbols in textreel-dbgsym_<version>_<arch>.ddeb
 ## (found by build id), man pages and the changelog compressed, a copyright file; it depends on
 ## the runtime libraries of the packages make setup installs (the fonts from FONT_PACKAGES).
-## With lintian installed, it checks both packages.
-DEB_DEPENDS := libpango-1.0-0, libpangocairo-1.0-0, libcairo2, libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6, \
+## With lintian installed, it checks the package; what it still reports: bogus-mail-host (the
+## project has no mail address to name as its maintainer).
+DEB_DEPENDS := libc6 (>= 2.36), libstdc++6, libgcc-s1, libpango-1.0-0, libpangocairo-1.0-0, libcairo2, libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6, \
   libxml2, libpng16-16, zlib1g, libisal2, libdeflate0, libmicrohttpd12, librsvg2-2, libgdk-pixbuf-2.0-0, libchafa0, libwebpmux3, \
   $(subst $(space),$(comma)$(space),$(FONT_PACKAGES)), ruby-tanuki-emoji, python3, python3-emoji, python3-pygments, python3-matplotlib
 deb:
@@ -129,11 +130,11 @@ deb:
 	gzip -9n $$root/usr/share/man/man1/*.1; \
 	printf 'textreel (%s) unstable; urgency=medium\n\n  * Release %s; see CHANGELOG.md.\n\n -- TextReel <textreel@localhost>  %s\n' \
 	  "$$version" "$$version" "$$(date -R -d @$$(git log -1 --format=%ct 2>/dev/null || echo 0))" | gzip -9n > $$root/usr/share/doc/textreel/changelog.gz; \
-	printf 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: textreel\n\nFiles: *\nCopyright: the TextReel authors\nLicense: none-chosen\n The project has not chosen a licence yet: all rights are reserved by its authors.\n' \
+	printf 'Format: https://www.debian.org/doc/packaging-manuals/copyright-format/1.0/\nUpstream-Name: textreel\n\nFiles: *\nCopyright: 2026 the TextReel authors\nLicense: none-chosen\n The project has not chosen a licence yet: all rights are reserved by its authors.\n' \
 	  > $$root/usr/share/doc/textreel/copyright; \
 	ln -s textreel $$dbg/usr/share/doc/textreel-dbgsym; \
 	size=$$(du -sk --exclude=DEBIAN $$root | cut -f1); \
-	printf 'Package: textreel\nVersion: %s\nArchitecture: %s\nMaintainer: TextReel <textreel@localhost>\nInstalled-Size: %s\nDepends: %s\nSection: graphics\nPriority: optional\nDescription: renders Markdown into PNG frames of a scrolling text view\n TextKit 2 viewport layout, rebuilt with Pango and Cairo, for golden-image tests.\n' \
+	printf 'Package: textreel\nVersion: %s\nArchitecture: %s\nMaintainer: TextReel <textreel@localhost>\nInstalled-Size: %s\nDepends: %s\nSection: graphics\nPriority: optional\nDescription: renders Markdown into PNG frames of a scrolling text view\n TextKit 2 viewport layout rebuilt with Pango and Cairo,\n for golden-image tests of text layout.\n' \
 	  "$$version" "$$arch" "$$size" "$(DEB_DEPENDS)" > $$root/DEBIAN/control; \
 	printf 'Package: textreel-dbgsym\nSource: textreel\nVersion: %s\nArchitecture: %s\nMaintainer: TextReel <textreel@localhost>\nDepends: textreel (= %s)\nSection: debug\nPriority: optional\nAuto-Built-Package: debug-symbols\nBuild-Ids: %s\nDescription: debug symbols for textreel\n' \
 	  "$$version" "$$arch" "$$version" "$$id" > $$dbg/DEBIAN/control; \
