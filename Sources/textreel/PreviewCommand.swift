@@ -154,6 +154,7 @@ enum PreviewCommand {
         let terminal = TerminalSize.current
         let style = TextStyle(enabled: Terminal.stdoutIsTerminal && ProcessInfo.processInfo.environment["NO_COLOR"] == nil)
         if wantsImage {
+            if let mode = imageMode, let warning = TerminalImage.warning(asking: mode) { Terminal.error(warning) }
             let frame = try session.view.renderFrame()
             print(TerminalImage.render(frame, columns: terminal.columns, rows: max(terminal.rows - 2, 10),
                                        mode: imageMode ?? TerminalImage.detectMode()))

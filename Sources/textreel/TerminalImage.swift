@@ -10,6 +10,17 @@ enum TerminalImage {
         case symbols, sixels, kitty
     }
 
+    /// What to say when `mode` was asked for but the terminal does not say it shows it (drawn
+    /// anyway: the escape codes may go to a file or a terminal that does): nil when it does.
+    static func warning(asking mode: Mode) -> String? {
+        guard mode != .symbols else { return nil }
+        let detected = detectMode()
+        if mode == detected || (mode == .sixels && detected == .kitty) { return nil }
+        let term = ProcessInfo.processInfo.environment["TERM"] ?? "unset"
+        return "textreel: warning: --image=\(mode.rawValue): this terminal (TERM=\(term)) does not say it shows \(mode.rawValue); "
+            + "the image is written anyway, and may show as nothing or as escape codes (symbols works everywhere)"
+    }
+
     /// The best mode the terminal (from the environment) supports.
     static func detectMode() -> Mode {
         let info = termInfo()

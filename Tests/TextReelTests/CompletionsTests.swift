@@ -14,3 +14,16 @@ final class CompletionsTests: XCTestCase {
         }
     }
 }
+
+/// A graphics mode the terminal does not say it shows is drawn anyway, with a warning saying so.
+final class TerminalImageWarningTests: XCTestCase {
+    func testAGraphicsModeTheTerminalLacksIsSaid() throws {
+        let dumb = try CLI.run(["preview", "Fixtures/documents/demo.md", "--image=sixels"], environment: ["TERM": "dumb"])
+        XCTAssertEqual(dumb.status, 0, dumb.stderr)
+        XCTAssertTrue(dumb.stderr.contains("--image=sixels: this terminal (TERM=dumb) does not say it shows sixels"), dumb.stderr)
+        let kitty = try CLI.run(["preview", "Fixtures/documents/demo.md", "--image=kitty"], environment: ["TERM": "xterm-kitty"])
+        XCTAssertFalse(kitty.stderr.contains("does not say it shows"), kitty.stderr)
+        let symbols = try CLI.run(["preview", "Fixtures/documents/demo.md", "--image=symbols"], environment: ["TERM": "dumb"])
+        XCTAssertFalse(symbols.stderr.contains("warning"), symbols.stderr)
+    }
+}
