@@ -47,6 +47,29 @@ final class TextKitShapeTests: XCTestCase {
         XCTAssertTrue(own.textLayoutManagers.isEmpty)
     }
 
+    /// `UITextViewDelegate.textViewDidChangeSelection(_:)`: told once for each change, whether
+    /// the selection is set, moved by a key or moved by typing, and not for a setting that
+    /// changes nothing.
+    func testTheDelegateHearsEverySelectionChange() throws {
+        final class Delegate: TextViewDelegate {
+            var changes = 0
+            func textViewDidChangeSelection(_ textView: TextView) { changes += 1 }
+        }
+        let textView = try view()
+        let delegate = Delegate()
+        textView.delegate = delegate
+        let start = textView.textLayoutManager.documentRange.location
+        textView.selectedTextRange = TextRange(location: start)
+        XCTAssertEqual(delegate.changes, 1)
+        textView.selectedTextRange = TextRange(location: start)
+        XCTAssertEqual(delegate.changes, 1, "the same selection again is no change")
+        try textView.insertText("Hi ")
+        XCTAssertGreaterThan(delegate.changes, 1, "typing moves the caret")
+        let typed = delegate.changes
+        textView.selectedTextRange = nil
+        XCTAssertEqual(delegate.changes, typed + 1)
+    }
+
     func testBadIndexesAndRangesAreAnsweredNotTrapped() throws {
         let textView = try view()
         let manager = textView.textLayoutManager

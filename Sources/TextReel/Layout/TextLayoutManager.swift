@@ -43,7 +43,14 @@ public final class TextLayoutManager {
     /// Weak, since the view owns the controller.
     weak var viewportController: TextViewportLayoutController?
     /// The selections (`NSTextLayoutManager.textSelections`): empty, no caret; a caret is an empty one.
-    public var textSelections: [TextSelection] = [] { didSet { selectionsVersion += 1 } }
+    public var textSelections: [TextSelection] = [] {
+        didSet {
+            selectionsVersion += 1
+            if textSelections != oldValue { selectionChanged?() }
+        }
+    }
+    /// Told when `textSelections` changes (the view, which tells its delegate).
+    var selectionChanged: (() -> Void)?
     /// Counts changes of `textSelections`, so a frame can tell its selection is the last one's.
     private(set) var selectionsVersion = 0
     /// Moves selections as keys do.

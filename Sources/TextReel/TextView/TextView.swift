@@ -106,7 +106,11 @@ open class TextView: TextViewportLayoutControllerDelegate {
         textViewportLayoutController.delegate = self
         textLayoutManager.viewportController = textViewportLayoutController
         textLayoutManager.storageEditor = self
+        textLayoutManager.selectionChanged = { [unowned self] in delegate?.textViewDidChangeSelection(self) }
     }
+
+    /// Told what the view does, as `UITextViewDelegate` is (weak, as UIKit's).
+    public weak var delegate: TextViewDelegate?
 
     /// The content storage: the document's attributed text and the delegate that restyles
     /// paragraphs for display (`textLayoutManager.textContentManager`).
@@ -306,4 +310,10 @@ open class TextView: TextViewportLayoutControllerDelegate {
     /// Every rendered frame runs a full pass, so nothing is deferred: the base does nothing, and
     /// subclasses may observe the request.
     open func textViewportLayoutControllerReceivedSetNeedsLayout(_ textViewportLayoutController: TextViewportLayoutController) {}
+}
+
+/// What a text view tells its delegate (`UITextViewDelegate`'s methods that apply headless).
+public protocol TextViewDelegate: AnyObject {
+    /// The selection changed: set, moved by a key, or moved by an edit.
+    func textViewDidChangeSelection(_ textView: TextView)
 }
