@@ -30,11 +30,10 @@ struct LivePreview {
             }
             let view = session.view
             let old = Array(view.document.paragraphs), new = Array(next.paragraphs)
-            func same(_ a: TextParagraph, _ b: TextParagraph) -> Bool { a.hasSameContent(as: b) }
             var prefix = 0
-            while prefix < old.count, prefix < new.count, same(old[prefix], new[prefix]) { prefix += 1 }
+            while prefix < old.count, prefix < new.count, old[prefix].hasSameContent(as: new[prefix]) { prefix += 1 }
             var suffix = 0
-            while suffix < old.count - prefix, suffix < new.count - prefix, same(old[old.count - 1 - suffix], new[new.count - 1 - suffix]) { suffix += 1 }
+            while suffix < old.count - prefix, suffix < new.count - prefix, old[old.count - 1 - suffix].hasSameContent(as: new[new.count - 1 - suffix]) { suffix += 1 }
             if prefix == old.count && prefix == new.count {
                 status("\(name): saved without a change; nothing drawn")
                 continue

@@ -29,43 +29,6 @@ struct RenderingAttributeStore {
     var paragraphs: Set<ParagraphID> { Set(runs.keys) }
 }
 
-extension AttributeRun {
-    /// `runs` (in order, none overlapping) with `change` made to the attributes over `range`:
-    /// runs are cut at the range's ends, gaps inside it filled, empty runs dropped and equal
-    /// neighbours joined.
-    static func updating(_ runs: [AttributeRun], in range: Range<Int>, _ change: (inout [String: AttributeValue]) -> Void) -> [AttributeRun] {
-        guard !range.isEmpty else { return runs }
-        var cut: [AttributeRun] = []
-        for run in runs {
-            let r = run.range
-            // Before the range, inside it, after it (each where there is any).
-            let before = r.lowerBound..<max(r.lowerBound, min(r.upperBound, range.lowerBound))
-            let inside = r.clamped(to: range)
-            let after = min(r.upperBound, max(r.lowerBound, range.upperBound))..<r.upperBound
-            for piece in [before, inside, after] where !piece.isEmpty {
-                cut.append(AttributeRun(range: piece, attributes: run.attributes))
-            }
-        }
-        var position = range.lowerBound
-        for run in cut.sorted(by: { $0.range.lowerBound < $1.range.lowerBound }) where run.range.overlaps(range) {
-            if run.range.lowerBound > position { cut.append(AttributeRun(range: position..<run.range.lowerBound, attributes: [:])) }
-            position = run.range.upperBound
-        }
-        if position < range.upperBound { cut.append(AttributeRun(range: position..<range.upperBound, attributes: [:])) }
-        cut.sort { $0.range.lowerBound < $1.range.lowerBound }
-        for k in cut.indices where range.contains(cut[k].range.lowerBound) { change(&cut[k].attributes) }
-        var merged: [AttributeRun] = []
-        for run in cut where !run.attributes.isEmpty {
-            if let last = merged.last, last.range.upperBound == run.range.lowerBound, last.attributes == run.attributes {
-                merged[merged.count - 1].range = last.range.lowerBound..<run.range.upperBound
-            } else {
-                merged.append(run)
-            }
-        }
-        return merged
-    }
-}
-
 extension TextLayoutManager {
     /// Replaces the rendering attributes over `textRange` (`setRenderingAttributes(_:for:)`):
     /// foreground and background colour, underline and strikethrough are drawn; other keys are

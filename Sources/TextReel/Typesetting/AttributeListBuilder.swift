@@ -5,10 +5,25 @@ import Foundation
 /// whose errors Pango only logs). Ranges are UTF-8 byte offsets, shifted by a list marker prefix.
 /// Owns its list: released when the builder goes (a layout given the list holds its own ref).
 final class AttributeListBuilder {
-    let list: OpaquePointer = pango_attr_list_new()
+    let list: OpaquePointer
     let shift: Int
+    /// Whether an attribute replaces those of its kind over its range (`pango_attr_list_change`:
+    /// rendering attributes over a copy of a layout's list) instead of joining them.
+    private let replaces: Bool
 
-    init(shift: Int) { self.shift = shift }
+    /// A new list whose attributes join as they are added.
+    init(shift: Int) {
+        self.shift = shift
+        list = pango_attr_list_new()
+        replaces = false
+    }
+
+    /// A copy of `list` (a new one for none) whose attributes the added ones replace.
+    init(replacingIn list: OpaquePointer?, shift: Int) {
+        self.shift = shift
+        self.list = list.map { pango_attr_list_copy($0)! } ?? pango_attr_list_new()
+        replaces = true
+    }
 
     /// The paragraph's line height as a multiple of its size, and that size (`setLineHeight`).
     private var lineHeight: (multiple: Double, size: Double)?
@@ -35,7 +50,7 @@ final class AttributeListBuilder {
         guard let attribute else { return }
         attribute.pointee.start_index = guint(range.lowerBound + shift)
         attribute.pointee.end_index = guint(range.upperBound + shift)
-        pango_attr_list_insert(list, attribute)
+        if replaces { pango_attr_list_change(list, attribute) } else { pango_attr_list_insert(list, attribute) }
     }
 
     /// The background alpha that marks a code span's background: Pango leaves it undrawn (at

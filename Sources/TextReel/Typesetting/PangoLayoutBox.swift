@@ -109,33 +109,10 @@ extension PangoLayoutBox {
     func withRenderingAttributes(_ runs: [AttributeRun], shift: Int, theme: Theme) -> PangoLayoutBox {
         FontLock.run {
             let copy = pango_layout_copy(layout)!
-            let list = pango_layout_get_attributes(layout).map { pango_attr_list_copy($0)! } ?? pango_attr_list_new()!
-            func channel(_ value: Double) -> guint16 { guint16((value * 65535).rounded()) }
-            for run in runs {
-                for (key, value) in run.attributes.sorted(by: { $0.key < $1.key }) {
-                    let attribute: UnsafeMutablePointer<PangoAttribute>?
-                    switch (NSAttributedString.Key(key), value) {
-                    case (.foregroundColor, .color(let c)):
-                        let r = c.resolved(for: theme)
-                        attribute = pango_attr_foreground_new(channel(r.red), channel(r.green), channel(r.blue))
-                    case (.backgroundColor, .color(let c)):
-                        let r = c.resolved(for: theme)
-                        attribute = pango_attr_background_new(channel(r.red), channel(r.green), channel(r.blue))
-                    case (.underlineStyle, let v) where v.number != nil:
-                        attribute = pango_attr_underline_new(v.number! != 0 ? PANGO_UNDERLINE_SINGLE : PANGO_UNDERLINE_NONE)
-                    case (.strikethroughStyle, let v) where v.number != nil:
-                        attribute = pango_attr_strikethrough_new(v.number! != 0 ? 1 : 0)
-                    default:
-                        attribute = nil
-                    }
-                    guard let attribute else { continue }
-                    attribute.pointee.start_index = guint(run.range.lowerBound + shift)
-                    attribute.pointee.end_index = guint(run.range.upperBound + shift)
-                    pango_attr_list_change(list, attribute)
-                }
-            }
-            pango_layout_set_attributes(copy, list)
-            pango_attr_list_unref(list)
+            let attributes = AttributeListBuilder(replacingIn: pango_layout_get_attributes(layout), shift: shift)
+            attributes.addAttributes(runs.map { AttributeRun(range: $0.range, attributes: $0.attributes.filter { RenderingAttributeStore.drawnKeys.contains($0.key) }) },
+                                     theme: theme)
+            pango_layout_set_attributes(copy, attributes.list)
             return PangoLayoutBox(copy)
         }
     }
