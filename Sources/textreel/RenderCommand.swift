@@ -131,6 +131,8 @@ enum RenderCommand {
         let progress = Progress(total: range?.count ?? runner.frameCount, enabled: !options.quiet)
         var summary: RunSummary
         var missing: String?
+        /// What laying a paragraph out found wrong (a formula not typeset), said once each.
+        var laidOutWarnings: Set<String> = []
         do {
             summary = try runner.run(drawing: range, through: shard?.frames.upperBound) { number, frame, event in
                 try Interruption.check("after frame \(number - 1)")
@@ -144,6 +146,9 @@ enum RenderCommand {
                 if options.verbose {
                     Terminal.error("frame \(number): y \(event.viewport.y), correction \(event.correction), shaped \(event.laidOut.count), pass \(event.pass.joined(separator: " "))")
                 }
+                for fragment in event.fragments {
+                    for warning in fragment.warnings where warning.hasPrefix("math:") { laidOutWarnings.insert("paragraph \(fragment.index + 1): \(warning)") }
+                }
                 try record.add(event, file: file, drawn: writes && !options.toStdout, onDisk: writer.framesOnDisk)
                 chart.add(event, broken: options.budget.violations(of: event).count)
                 try options.check(event)
@@ -153,6 +158,7 @@ enum RenderCommand {
                 try AtomicFile.write(Data(chart.svg().utf8), to: URL(fileURLWithPath: file))
             }
             progress.finish()
+            if !options.quiet { for warning in laidOutWarnings.sorted() { Terminal.error("textreel: warning: \(warning)") } }
             let incidents = HelperProcess.incidents
             if !incidents.isEmpty {
                 summary.drawnWithoutHelper = incidents

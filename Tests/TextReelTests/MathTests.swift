@@ -6,6 +6,11 @@ import XCTest
 /// their own, the TeX source kept as the attachment's text; what the engine cannot draw is its
 /// source in a code span, never text that lost characters.
 final class MathTests: XCTestCase {
+    /// The paragraphs as laid out: formulas are typeset then, not when the document is read.
+    private func typeset(_ document: TextDocument) -> [TextParagraph] {
+        document.paragraphs.map { document.kinds.prepared($0) ?? $0 }
+    }
+
     private func formulas(_ paragraph: TextParagraph) -> [String] {
         paragraph.attachments.filter { $0.scheme == "math" }.map(\.altText)
     }
@@ -45,7 +50,7 @@ final class MathTests: XCTestCase {
     /// A formula reaches below the baseline by its depth, and is drawn: ink inside its box.
     func testAFormulaSitsOnTheBaselineAndIsDrawn() throws {
         let document = try TextDocument(markdown: "Sum: $\\sum_{k=1}^{n} k$ done.")
-        let formula = try XCTUnwrap(document.paragraphs[0].attachments.first)
+        let formula = try XCTUnwrap(typeset(document)[0].attachments.first)
         XCTAssertGreaterThan(formula.baselineDepth, 0)
         let view = TextView(document: document, viewportSize: CGSize(width: 500, height: 140))
         let frame = try view.renderFrame()
@@ -58,13 +63,43 @@ final class MathTests: XCTestCase {
         XCTAssertGreaterThan(ink, 40, "the formula is drawn")
     }
 
-    /// TeX the engine lacks is drawn as its source, whole, in a code span, with a warning.
+    /// TeX the engine lacks is drawn as its source, whole, in a code chip as wide as it, with a
+    /// warning in the pass that first lays it out; the text keeps the formula's one character.
     func testWhatTheEngineCannotDrawIsItsSource() throws {
         let document = try TextDocument(markdown: "A diagram $\\begin{tikzcd}a & b \\\\ c & d\\end{tikzcd}$ here.")
-        XCTAssertTrue(document.paragraphs[0].text.contains("$\\begin{tikzcd}a & b \\\\ c & d\\end{tikzcd}$"), document.paragraphs[0].text)
-        XCTAssertTrue(document.paragraphs[0].runs.contains { $0.style.contains(.code) })
-        XCTAssertEqual(document.warnings.count, 1)
-        XCTAssertTrue(document.warnings[0].hasPrefix("<markdown>:1:11: warning: math:"), document.warnings[0])
+        XCTAssertEqual(document.paragraphs[0].text, "A diagram \u{FFFC} here.")
+        XCTAssertEqual(document.warnings, [], "known only when typeset")
+        let view = TextView(document: document, viewportSize: CGSize(width: 600, height: 120))
+        let fragment = try XCTUnwrap(try view.layoutPass().fragments.first)
+        XCTAssertEqual(fragment.warnings.count, 1)
+        XCTAssertTrue(fragment.warnings[0].hasPrefix("math: TeX the engine cannot draw"), fragment.warnings[0])
+        let source = "$\\begin{tikzcd}a & b \\\\ c & d\\end{tikzcd}$"
+        let formula = try XCTUnwrap(view.textLayoutManager.ensureLayout(forParagraphAt: 0).paragraph.attachments.first)
+        XCTAssertEqual(MathAttachment.source(of: formula), source)
+        XCTAssertEqual(formula.size.width, (Double(source.count) * 0.602 * 13.6 + 6).rounded(.up), accuracy: 0.5)
+        // A formula too large to typeset is known when read: its source is text, with a warning.
+        let large = try TextDocument(markdown: "$" + String(repeating: "x+", count: 2_100) + "x$")
+        XCTAssertTrue(large.paragraphs[0].runs.contains { $0.style.contains(.code) })
+        XCTAssertTrue(large.warnings.first?.hasPrefix("<markdown>:1:1: warning: math: a formula of 4201 bytes") ?? false, "\(large.warnings)")
+    }
+
+    /// Formulas are typeset when their paragraph is first laid out, like everything else: 300 in
+    /// a paragraph far below the first frame cost nothing until it is shown (they took 3.6 s
+    /// before the first frame).
+    func testFormulasAreTypesetWhenTheirParagraphIsLaidOut() throws {
+        let body = (1...60).map { "Paragraph \($0) says enough to fill its line." }.joined(separator: "\n\n")
+        let formulas = (1...300).map { "$x_{\($0)}$" }.joined(separator: " ")
+        let document = try TextDocument(markdown: "$a^2$ first.\n\n" + body + "\n\n" + formulas + "\n")
+        func typeset(_ attachment: TextAttachment?) -> Bool { attachment?.parameters[MathAttachment.pathKey] != nil }
+        let view = TextView(document: document, viewportSize: CGSize(width: 500, height: 300))
+        _ = try view.renderFrame()
+        let manager = view.textLayoutManager
+        XCTAssertTrue(typeset(manager.ensureLayout(forParagraphAt: 0).paragraph.attachments.first), "the first frame's formula")
+        XCTAssertFalse(document.paragraphs.contains { $0.attachments.contains(where: typeset) }, "the document holds formulas to typeset")
+        let last = manager.ensureLayout(forParagraphAt: manager.paragraphCount - 1)
+        XCTAssertEqual(last.paragraph.attachments.count, 300)
+        XCTAssertTrue(last.paragraph.attachments.allSatisfy(typeset))
+        XCTAssertGreaterThan(last.layoutFragmentFrame.height, 100, "laid out at their typeset sizes: several lines")
     }
 
     /// The environments MathJax draws and mathtext lacks (matrices, cases, aligned equations,
@@ -83,15 +118,17 @@ final class MathTests: XCTestCase {
         $$\\left( \\begin{array}{l|r} \\hline a & bb \\\\ ccc & d \\\\ \\hline \\end{array} \\right) \\begin{smallmatrix} 1 \\end{smallmatrix}$$
         """)
         XCTAssertEqual(document.warnings, [])
-        let line = document.paragraphs[0].attachments[0].size.height
-        let matrix = document.paragraphs[0].attachments[1].size
+        let paragraphs = typeset(document)
+        XCTAssertEqual(paragraphs.flatMap(\.attachments).compactMap(\.problem), [])
+        let line = paragraphs[0].attachments[0].size.height
+        let matrix = paragraphs[0].attachments[1].size
         XCTAssertGreaterThan(matrix.height, line * 1.8, "two rows: \(matrix) against \(line)")
         for index in 1...4 {
-            let paragraph = document.paragraphs[index]
+            let paragraph = paragraphs[index]
             XCTAssertFalse(paragraph.text.contains("begin"), paragraph.text)
             XCTAssertEqual(paragraph.attachments.count, 1)
         }
-        let aligned = document.paragraphs[3].attachments[0].size, rotation = document.paragraphs[1].attachments[0].size
+        let aligned = paragraphs[3].attachments[0].size, rotation = paragraphs[1].attachments[0].size
         XCTAssertGreaterThan(aligned.height, rotation.height * 1.3, "three rows against two: \(aligned), \(rotation)")
         XCTAssertGreaterThan(rotation.width, matrix.width, "the rotation has its 'R =' before the matrix")
         let view = TextView(document: document, viewportSize: CGSize(width: 500, height: 400))
@@ -114,7 +151,7 @@ final class MathTests: XCTestCase {
     func testAFormulaInAQuoteLeavesTheQuoteMarkersOut() throws {
         let quoted = try TextDocument(markdown: "> Text:\n>\n> $$\n> a^2 + b^2\n> $$\n"), plain = try TextDocument(markdown: "$$\na^2 + b^2\n$$\n")
         XCTAssertEqual(quoted.paragraphs.map(\.quoteDepth), [1, 1])
-        XCTAssertEqual(quoted.paragraphs[1].attachments.first?.size, plain.paragraphs[0].attachments.first?.size, "no '>' typeset")
+        XCTAssertEqual(typeset(quoted)[1].attachments.first?.size, typeset(plain)[0].attachments.first?.size, "no '>' typeset")
         XCTAssertEqual(MathTypesetter.withoutQuoteMarkers(" > >\ta^2"), "a^2")
     }
 
@@ -143,10 +180,12 @@ final class MathTests: XCTestCase {
         $\\left[ x \\right]$ $[ x ]$
         """)
         XCTAssertEqual(document.warnings, [])
-        let sizes = document.paragraphs[0].attachments.map(\.size)
+        let paragraphs = typeset(document)
+        XCTAssertEqual(paragraphs.flatMap(\.attachments).compactMap(\.problem), [])
+        let sizes = paragraphs[0].attachments.map(\.size)
         XCTAssertEqual(sizes.count, 13)
         XCTAssertEqual(sizes.first, sizes.last, "\\frac ab is \\frac{a}{b}")
-        let brackets = document.paragraphs[1].attachments.map(\.size)
+        let brackets = paragraphs[1].attachments.map(\.size)
         XCTAssertEqual(brackets.first, brackets.last, "brackets around nothing tall are the text's size (mathtext drew them smaller)")
     }
 
@@ -168,10 +207,12 @@ final class MathTests: XCTestCase {
         $$\\text{if $x > 0$ then } y$$
         """)
         XCTAssertEqual(document.warnings, [])
-        let inline = document.paragraphs[0].attachments.map(\.size)
+        let paragraphs = typeset(document)
+        XCTAssertEqual(paragraphs.flatMap(\.attachments).compactMap(\.problem), [])
+        let inline = paragraphs[0].attachments.map(\.size)
         XCTAssertEqual(inline.count, 7)
         XCTAssertEqual(inline[0], inline[1], "{a \\over b} is \\frac{a}{b}")
-        let aligned = document.paragraphs[1].attachments[0].size, single = document.paragraphs[2].attachments[0].size
+        let aligned = paragraphs[1].attachments[0].size, single = paragraphs[2].attachments[0].size
         XCTAssertGreaterThan(aligned.height, single.height * 1.5, "\\newline breaks the aligned rows: \(aligned) against \(single)")
     }
 
@@ -180,7 +221,7 @@ final class MathTests: XCTestCase {
     func testAFormulaWiderThanTheColumnIsCutAndSaid() throws {
         let terms = (1...60).map { "x_{\($0)}" }.joined(separator: " + ")
         let document = try TextDocument(markdown: "$$\(terms)$$\n\nAfter.\n")
-        let natural = try XCTUnwrap(document.paragraphs[0].attachments.first?.size)
+        let natural = try XCTUnwrap(typeset(document)[0].attachments.first?.size)
         let view = TextView(document: document, viewportSize: CGSize(width: 400, height: 300))
         let pass = try view.layoutPass()
         let fragment = try XCTUnwrap(pass.fragments.first)

@@ -7,20 +7,54 @@ open class MathAttachmentViewProvider: TextAttachmentViewProvider {
     open override func loadView() -> AttachmentView { MathAttachmentView(attachment: textAttachment) }
 }
 
-/// A formula's view: still, drawn at once.
+/// A formula's view: still, drawn at once; one the engine could not typeset shows its source, as
+/// a code span would.
 open class MathAttachmentView: AttachmentView {
     open override var isAnimating: Bool { false }
     open override func draw(in canvas: GraphicsContext) {
-        guard let path = attachment.parameters[MathAttachment.pathKey] else { return canvas.placeholder(for: attachment) }
-        let ascent = attachment.size.height - attachment.baselineDepth
-        MathAttachment.addOutline(path, to: canvas, baseline: ascent)
-        canvas.setFillColor(canvas.theme.text)
-        canvas.fillPath()
+        if let path = attachment.parameters[MathAttachment.pathKey] {
+            let ascent = attachment.size.height - attachment.baselineDepth
+            MathAttachment.addOutline(path, to: canvas, baseline: ascent)
+            canvas.setFillColor(canvas.theme.text)
+            canvas.fillPath()
+        } else if attachment.problem != nil, let font = Font(name: canvas.theme.monoFamilies, size: MathAttachment.sourceSize) {
+            canvas.fillRoundedRect(canvas.bounds, radius: 6, canvas.theme.codeBackground)
+            canvas.text(MathAttachment.source(of: attachment), at: CGPoint(x: MathAttachment.sourcePadding, y: 0), font: font, canvas.theme.text)
+        } else {
+            canvas.placeholder(for: attachment)
+        }
     }
 }
 
 enum MathAttachment {
-    static let pathKey = "path", depthKey = "depth"
+    static let pathKey = "path", depthKey = "depth", displayKey = "display"
+
+    /// The formula typeset, for its paragraph's first layout; one that is not becomes its source
+    /// with the reason as its problem (and a warning in the frame's events).
+    @Sendable static func typeset(_ pending: TextAttachment) -> TextAttachment {
+        guard pending.parameters[pathKey] == nil, pending.problem == nil else { return pending }
+        let display = pending.parameters[displayKey] != nil
+        var parameters = pending.parameters
+        switch MathTypesetter.typeset(pending.altText, size: display ? 17 : 15, display: display) {
+        case .success(let typeset):
+            parameters[pathKey] = typeset.path
+            parameters[depthKey] = NumberText.text(typeset.depth)
+            return pending.with(size: CGSize(width: max(typeset.width, 1), height: max(typeset.height + typeset.depth, 1)), parameters: parameters)
+        case .failure(let problem):
+            // DejaVu Sans Mono's advance is 0.602 em, the same for every character it has.
+            let width = Double(source(of: pending).count) * 0.602 * sourceSize + 2 * sourcePadding
+            parameters[depthKey] = NumberText.text((sourceSize * 0.4).rounded())
+            return pending.with(size: CGSize(width: width.rounded(.up), height: (sourceSize * 1.5).rounded()), parameters: parameters,
+                                problem: "math: \(problem.reason); drawn as its source")
+        }
+    }
+
+    /// What a formula the engine cannot draw shows: its source between its fences, at code's size.
+    static func source(of attachment: TextAttachment) -> String {
+        let fence = attachment.parameters[displayKey] != nil ? "$$" : "$"
+        return fence + MathTypesetter.joinedLines(attachment.altText) + fence
+    }
+    static let sourceSize = 13.6, sourcePadding = 3.0
 
     /// The outline "M x y L x y Q cx cy x y C … Z" (y up from the baseline) as the current path,
     /// y down from the box's top.
@@ -59,18 +93,20 @@ extension TextAttachment {
     /// How far the box reaches below the baseline (a formula's depth; 0 for other attachments).
     var baselineDepth: Double { parameters[MathAttachment.depthKey].flatMap(Double.init) ?? 0 }
 
-    /// A formula typeset as `typeset`, its TeX source as its alt text.
-    static func math(_ tex: String, _ typeset: MathTypesetter.Typeset, ordinal: Int, isBlock: Bool) -> TextAttachment {
-        TextAttachment(scheme: "math", id: "math\(ordinal)", size: CGSize(width: max(typeset.width, 1), height: max(typeset.height + typeset.depth, 1)),
-                       url: "math:", parameters: [MathAttachment.pathKey: typeset.path, MathAttachment.depthKey: NumberText.text(typeset.depth)],
-                       altText: tex, isBlock: isBlock)
+    /// A formula still to be typeset (`MathAttachment.typeset`, when its paragraph is first laid
+    /// out), its TeX source as its alt text; its size until then a guess from the source's length.
+    static func math(_ tex: String, ordinal: Int, isBlock: Bool) -> TextAttachment {
+        let guess = CGSize(width: min(Double(tex.count) * 6, 600).rounded(), height: isBlock ? 40 : 20)
+        return TextAttachment(scheme: "math", id: "math\(ordinal)", size: guess, url: "math:",
+                              parameters: isBlock ? [MathAttachment.displayKey: "1"] : [:], altText: tex, isBlock: isBlock)
     }
 }
 
 extension AttachmentDescriptor {
     /// `$x^2$`, `$$\sum_k k$$` and fenced `math` blocks: TeX math, read from the Markdown (not a URL).
     public static let math = AttachmentDescriptor(
-        kind: AttachmentKind(scheme: "math", defaultSize: { _ in CGSize(width: 40, height: 16) }, readKeys: []),
+        kind: AttachmentKind(scheme: "math", defaultSize: { _ in CGSize(width: 40, height: 16) }, readKeys: [],
+                             prepare: MathAttachment.typeset),
         provider: MathAttachmentViewProvider.self,
         caption: { $0.altText })
 }

@@ -18,16 +18,23 @@ public struct AttachmentKind: Sendable {
     /// document index may take the attachment's id without parsing its URL. nil: always parse
     /// (a kind that reads a file, or one with keys it cannot judge byte by byte).
     public var trusts: (@Sendable (_ key: String, _ value: String) -> Bool)?
+    /// Work on an attachment put off from reading to its paragraph's first layout, because most
+    /// of a long document is never shown (typesetting a formula): the attachment ready to be laid
+    /// out, its size final. A pure function of the attachment. nil: none.
+    public var prepare: (@Sendable (_ attachment: TextAttachment) -> TextAttachment)?
 
-    /// A kind; by default it reads any key, checks nothing and is never trusted unparsed.
+    /// A kind; by default it reads any key, checks nothing, is never trusted unparsed and needs
+    /// nothing at layout.
     public init(scheme: String, defaultSize: @escaping @Sendable ([String: String]) -> CGSize?, readKeys: Set<String>? = nil,
                 check: @escaping @Sendable (inout [String: String]) throws -> Void = { _ in },
-                trusts: (@Sendable (String, String) -> Bool)? = nil) {
+                trusts: (@Sendable (String, String) -> Bool)? = nil,
+                prepare: (@Sendable (TextAttachment) -> TextAttachment)? = nil) {
         self.scheme = scheme
         self.defaultSize = defaultSize
         self.readKeys = readKeys
         self.check = check
         self.trusts = trusts
+        self.prepare = prepare
     }
 }
 
@@ -44,6 +51,15 @@ public struct AttachmentKinds: Sendable {
     public init(_ kinds: [AttachmentKind], inspectImage: @escaping @Sendable (URL, Double) -> ImageInspection) {
         self.kinds = Dictionary(kinds.map { ($0.scheme, $0) }, uniquingKeysWith: { $1 })
         self.inspectImage = inspectImage
+    }
+
+    /// `paragraph` with the work its attachments' kinds put off until layout done (nil when it
+    /// has none to do).
+    func prepared(_ paragraph: TextParagraph) -> TextParagraph? {
+        guard paragraph.attachments.contains(where: { kinds[$0.scheme]?.prepare != nil }) else { return nil }
+        let attachments = paragraph.attachments.map { kinds[$0.scheme]?.prepare?($0) ?? $0 }
+        guard attachments != paragraph.attachments else { return nil }
+        return paragraph.replacing(text: paragraph.text, runs: paragraph.runs, attachments: attachments)
     }
 }
 

@@ -660,19 +660,21 @@ struct MarkdownReader {
         if !plain.isEmpty { inline.append(collapsingSpaces: plain) }
     }
 
+    /// A formula as a math attachment still to be typeset: that waits for its paragraph's first
+    /// layout (`AttachmentKind.prepare`), since most of a long document is never shown. One too
+    /// large to typeset at all is known now, and is its source, with a warning.
     mutating func appendFormula(_ tex: String, display: Bool, line: Int, column: Int?, into inline: inout InlineBuilder) {
         ordinals["math", default: 0] += 1
-        switch MathTypesetter.typeset(tex, size: display ? 17 : 15, display: display) {
-        case .success(let typeset):
-            let attachment = TextAttachment.math(tex, typeset, ordinal: ordinals["math"]!, isBlock: display)
-            if display { displayFormulas.insert(attachment.id) }
-            inline.append(attachment: attachment)
-        case .failure(let problem):
+        if let problem = MathTypesetter.sizeProblem(of: MathTypesetter.joinedLines(tex)) {
             let place = [fileName, String(line), column.map(String.init)].compactMap { $0 }.joined(separator: ":")
             warnings.append("\(place): warning: math: \(problem.reason); drawn as its source")
             let fence = display ? "$$" : "$"
             inline.append(fence + tex + fence, extra: .code)
+            return
         }
+        let attachment = TextAttachment.math(tex, ordinal: ordinals["math"]!, isBlock: display)
+        if display { displayFormulas.insert(attachment.id) }
+        inline.append(attachment: attachment)
     }
 
     // MARK: Helpers

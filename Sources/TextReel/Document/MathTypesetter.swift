@@ -17,10 +17,7 @@ enum MathTypesetter {
     /// The formula typeset at `size` points, or why it cannot be; `display`: set as a display
     /// formula (`$$…$$`), its fractions full size.
     static func typeset(_ tex: String, size: Double, display: Bool = false) -> Result<Typeset, Problem> {
-        // A line break is a space to TeX; mathtext takes none. A formula's lines inside a quote
-        // start with the quote's markers (`> `), which are Markdown's, not TeX's.
-        let tex = tex.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
-            .map { $0.offset == 0 ? $0.element : Self.withoutQuoteMarkers($0.element) }.filter { !$0.isEmpty }.joined(separator: " ")
+        let tex = joinedLines(tex)
         if let tooLarge = Self.sizeProblem(of: tex) { return .failure(tooLarge) }
         guard let reply = PythonHelper.shared.exchange(["math": tex, "size": size, "display": display], about: "math '\(tex.prefix(40))'") else {
             return .failure(Problem(reason: "the math helper (Debian's python3 and python3-matplotlib) did not typeset it"))
@@ -33,6 +30,13 @@ enum MathTypesetter {
     }
 
     struct Problem: Error { var reason: String }
+
+    /// The formula on one line: a line break is a space to TeX; mathtext takes none. A formula's
+    /// lines inside a quote start with the quote's markers (`> `), which are Markdown's, not TeX's.
+    static func joinedLines(_ tex: String) -> String {
+        tex.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).enumerated()
+            .map { $0.offset == 0 ? $0.element : Self.withoutQuoteMarkers($0.element) }.filter { !$0.isEmpty }.joined(separator: " ")
+    }
 
     /// The most a formula may hold: typesetting time grows with cells and nesting (a 20 × 20
     /// matrix takes seconds, 100 × 100 minutes; 20,000 characters of `\text` took 21 s and

@@ -49,6 +49,15 @@ public struct TextAttachment: Hashable, Sendable {
         return moved
     }
 
+    /// The same attachment at another size with other parameters (and a problem, if given): what
+    /// work deferred to layout makes of it (`AttachmentKind.prepare`).
+    func with(size: CGSize, parameters: [String: String], problem: String? = nil) -> TextAttachment {
+        var changed = TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: parameters, file: file, altText: altText,
+                                     isBlock: isBlock, utf8Offset: utf8Offset, problem: problem ?? self.problem, widthFraction: widthFraction)
+        changed.shownInDarkLook = shownInDarkLook
+        return changed
+    }
+
     /// Whether it shows in a look that is dark or not.
     func shows(inDarkLook dark: Bool) -> Bool { shownInDarkLook.map { $0 == dark } ?? true }
 

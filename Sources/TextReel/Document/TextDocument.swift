@@ -15,6 +15,8 @@ public struct TextDocument: Sendable {
     /// Non-fatal problems found while reading (a missing image, a remote one).
     public let warnings: [String]
     private var nextID: Int
+    /// The attachment kinds it was read with: their work put off until layout is done with them.
+    let kinds: AttachmentKinds
     /// The limits it was read within; edits keep them too.
     public internal(set) var limits: ReadingLimits = .standard
     /// The document's size for the document-size limit: the bytes it was read from, plus what
@@ -89,6 +91,7 @@ public struct TextDocument: Sendable {
         self.warnings = warnings
         self.nextID = store.count
         self.limits = limits
+        self.kinds = attachments
     }
 
     /// The size of the sections a file is indexed in: small enough that parsing one when it is
@@ -98,7 +101,8 @@ public struct TextDocument: Sendable {
     /// A document made of the given paragraphs, built in Swift (from attributed strings, say);
     /// a paragraph without an id (a negative one, as `TextParagraph(attributedString:)` makes)
     /// gets the next free one.
-    public init(paragraphs: [TextParagraph], baseURL: URL? = nil) {
+    /// `attachments`: the kinds their attachments are of (their work put off until layout).
+    public init(paragraphs: [TextParagraph], baseURL: URL? = nil, attachments: AttachmentKinds = .standard) {
         var next = (paragraphs.map(\.id.rawValue).max() ?? -1) + 1
         let numbered = paragraphs.map { p -> TextParagraph in
             guard p.id.rawValue < 0 else { return p }
@@ -110,6 +114,7 @@ public struct TextDocument: Sendable {
         self.baseURL = baseURL
         self.warnings = []
         self.nextID = next
+        self.kinds = attachments
     }
 
     /// One paragraph per line of `attributedString`, with its attributes, as TextKit's content

@@ -66,6 +66,9 @@ public final class TextLayoutManager {
     private(set) var heights: HeightIndex
     private var estimator: HeightEstimator
     private var shaped: [ParagraphID: TextLayoutFragment] = [:]
+    /// Paragraphs whose attachments needed work at layout (`AttachmentKind.prepare`), as done,
+    /// with the paragraph it was done on: a paragraph shaped again is not prepared again.
+    private var prepared: [ParagraphID: (source: TextParagraph, ready: TextParagraph)] = [:]
     /// Paragraphs shaped since the last `drainShaped()`, in order.
     private var shapedLog: [ParagraphID] = []
     /// How many shaped fragments are kept; beyond it, those farthest from the last ensured
@@ -174,7 +177,7 @@ public final class TextLayoutManager {
     /// The delegate's fragment for `paragraph` (or the standard one), shaped with its paddings
     /// and margins.
     private func layOut(_ stored: TextParagraph, at index: Int) -> TextLayoutFragment {
-        let paragraph = textContentStorage.displayed(stored, at: index)
+        let paragraph = textContentStorage.displayed(ready(stored), at: index)
         let fragment = delegate?.textLayoutManager(self, textLayoutFragmentFor: TextLocation(paragraph: paragraph.id), in: paragraph)
             ?? TextLayoutFragment(textElement: paragraph, range: paragraph.elementRange)
         fragment.textLayoutManager = self
@@ -183,6 +186,14 @@ public final class TextLayoutManager {
                                     precedesHeading: index + 1 < paragraphCount && document.paragraphs[index + 1].kind.isHeading)
         fragment.lay(out: typesetter.shaped(fragment.paragraph, containerWidth: containerWidth, insets: insets))
         return fragment
+    }
+
+    /// `stored` with the work its attachments put off until layout done (a formula typeset).
+    private func ready(_ stored: TextParagraph) -> TextParagraph {
+        if let done = prepared[stored.id], done.source == stored { return done.ready }
+        guard let ready = document.kinds.prepared(stored) else { return stored }
+        prepared[stored.id] = (stored, ready)
+        return ready
     }
 
     /// Ensures layout for every paragraph whose range is in `range` (inclusive indexes).
@@ -433,8 +444,10 @@ public final class TextLayoutManager {
         if index == 0 { reshapeForNeighbour(at: 0) }
     }
 
-    /// An edited or removed paragraph's rendering attributes go, and its validator runs again.
+    /// An edited or removed paragraph's rendering attributes and prepared form go, and its
+    /// validator runs again.
     private func forgetRendering(of id: ParagraphID) {
+        prepared[id] = nil
         renderingAttributes.forget(id)
         validatedRendering.remove(id)
     }
