@@ -20,6 +20,28 @@ final class RobustnessTests: XCTestCase {
         XCTAssertNil(error(String(repeating: "> ", count: 100) + "fine", limits: raised))
     }
 
+    /// HTML nested past the limit is refused as Markdown is, with its line: libxml2 drops what
+    /// lies past 256 levels, and `<div>`s 300 deep, quotes 256 deep and tables 90 deep showed
+    /// nothing with exit status 0. Past the parser's own depth a raised limit cannot help.
+    func testDeepHTMLIsRefusedWithItsPlace() {
+        func nested(_ open: String, _ close: String, _ n: Int) -> String {
+            "Before.\n\n" + String(repeating: open, count: n) + "deep" + String(repeating: close, count: n) + "\n\nAfter.\n"
+        }
+        for html in [nested("<div>", "</div>", 300), nested("<blockquote>", "</blockquote>", 256),
+                     nested("<table><tr><td>", "</td></tr></table>", 90), nested("<ul><li>", "</li></ul>", 128)] {
+            let e = error(html)
+            XCTAssertEqual(e?.message, "HTML elements nested more than 64 deep; raise the limit with --max-nesting", html.prefix(40) + "…")
+            XCTAssertEqual(e?.line, 3)
+        }
+        var raised = ReadingLimits()
+        raised.nesting = 1000
+        XCTAssertEqual(error(nested("<div>", "</div>", 300), limits: raised)?.message,
+                       "HTML elements nested 254 or more deep, past what the HTML parser reads")
+        let document = try? TextDocument(markdown: nested("<div>", "</div>", 200), limits: raised)
+        XCTAssertTrue(document?.paragraphs.contains { $0.text == "deep" } ?? false, "within both limits it shows")
+        XCTAssertNil(error(nested("<div>", "</div>", 64)))
+    }
+
     func testHugeParagraphIsRefusedNotHung() {
         let huge = String(repeating: "word ", count: 300_000)
         let e = error("# Title\n\n" + huge)

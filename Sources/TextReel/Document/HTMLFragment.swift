@@ -24,10 +24,17 @@ struct HTMLFragment {
 
     /// The nodes of the fragment, in order.
     let nodes: [Node]
+    /// How deep its elements nest (`<div><p>x</p></div>`: 2).
+    let depth: Int
+    /// The deepest libxml2 builds a tree (its parser's limit of 256 levels, less the `<html>` and
+    /// `<body>` it adds): what lies deeper is dropped without a word, so a fragment this deep
+    /// may have lost some.
+    static let deepestParsed = 254
 
     init(_ html: String) {
         final class Builder {
             var stack: [(name: String, attributes: [String: String], children: [Node])] = [("", [:], [])]
+            var depth = 0
         }
         let builder = Builder()
         var html = html
@@ -38,6 +45,7 @@ struct HTMLFragment {
                     switch UInt32(event) {
                     case TEXTREEL_HTML_ENTER.rawValue:
                         builder.stack.append((String(cString: name!).lowercased(), [:], []))
+                        builder.depth = max(builder.depth, builder.stack.count - 1)
                     case TEXTREEL_HTML_ATTRIBUTE.rawValue:
                         builder.stack[builder.stack.count - 1].attributes[String(cString: name!).lowercased()] = String(cString: value!)
                     case TEXTREEL_HTML_TEXT.rawValue:
@@ -50,5 +58,6 @@ struct HTMLFragment {
             }
         }
         nodes = builder.stack[0].children
+        depth = builder.depth
     }
 }

@@ -74,7 +74,9 @@ extension MarkdownReader {
         // space; libxml2 drops the one and shows the other as written.
         let html = html.replacingOccurrences(of: "</br>", with: "<br>", options: .caseInsensitive)
             .replacingOccurrences(of: "&nbsp(?!;)", with: "&nbsp;", options: .regularExpression)
-        var nodes = HTMLFragment(html).nodes
+        let fragment = HTMLFragment(html)
+        try checkNesting(of: fragment, line: line)
+        var nodes = fragment.nodes
         if let pending = pendingDisclosure {
             let summary = Self.leadingSummary(nodes)
             if let summary { nodes.remove(at: summary.index) }
@@ -91,6 +93,19 @@ extension MarkdownReader {
         }
         try walk(nodes, in: &block)
         try block.flush(into: &self)
+    }
+
+    /// Refuses HTML nested deeper than the nesting limit, as Markdown is: a browser shows every
+    /// level, and the parser drops what lies past its own depth without a word.
+    private func checkNesting(of fragment: HTMLFragment, line: Int) throws {
+        if fragment.depth > limits.nesting {
+            throw TextReelError(file: fileName, line: line > 0 ? line : nil,
+                                "HTML elements nested more than \(limits.nesting) deep; raise the limit with --max-nesting")
+        }
+        if fragment.depth >= HTMLFragment.deepestParsed {
+            throw TextReelError(file: fileName, line: line > 0 ? line : nil,
+                                "HTML elements nested \(HTMLFragment.deepestParsed) or more deep, past what the HTML parser reads")
+        }
     }
 
     /// A cell's content as one paragraph's, since a row is one: its blocks (paragraphs, list
