@@ -249,6 +249,28 @@ final class BrokenImageTests: XCTestCase {
         XCTAssertEqual(good.paragraphs.compactMap { $0.attachments.first?.problem }, [])
         XCTAssertEqual(good.warnings, [])
     }
+
+    /// Headers libraries meet with a CRITICAL line (a GIF of 0 × 0 pixels) and SVGs librsvg
+    /// refuses only while drawing (`<use>` referencing a million elements) are problems with a
+    /// reason, said once: before, the GIF printed gdk-pixbuf's CRITICAL line and the SVG was a
+    /// "missing image" with no warning.
+    func testImagesTheLibrariesRefuseLateSayWhy() throws {
+        let folder = Paths.temporaryFolder()
+        try Data("GIF89a".utf8 + [0, 0, 0, 0, 0x80, 0, 0]).write(to: folder.appendingPathComponent("zero.gif"))
+        var svg = "<svg xmlns=\"http://www.w3.org/2000/svg\" xmlns:xlink=\"http://www.w3.org/1999/xlink\" width=\"9\" height=\"9\"><defs><rect id=\"a0\" width=\"1\" height=\"1\"/>"
+        for level in 1...6 { svg += "<g id=\"a\(level)\">" + String(repeating: "<use xlink:href=\"#a\(level - 1)\"/>", count: 10) + "</g>" }
+        try Data((svg + "</defs><use xlink:href=\"#a6\"/></svg>").utf8).write(to: folder.appendingPathComponent("bomb.svg"))
+        let markdown = folder.appendingPathComponent("images.md")
+        try Data("![](zero.gif)\n\n![](bomb.svg)\n".utf8).write(to: markdown)
+        let document = try TextDocument(contentsOf: markdown)
+        XCTAssertEqual(document.paragraphs.map { $0.attachments.first?.problem }, [
+            "damaged GIF: its header says it is 0 × 0 pixels",
+            "damaged SVG: librsvg cannot draw it (exceeded more than 500000 referenced elements)"])
+        let result = try CLI.run(["render", markdown.path, "--out", folder.appendingPathComponent("out").path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertFalse(result.stderr.contains("CRITICAL"), result.stderr)
+        XCTAssertEqual(result.stderr.components(separatedBy: "drawing a placeholder that says so").count - 1, 2, result.stderr)
+    }
 }
 
 final class NestingTests: XCTestCase {

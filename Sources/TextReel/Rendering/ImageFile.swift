@@ -24,6 +24,20 @@ enum ImageFile {
 
     private static let inspections = Mutex<[String: ImageInspection]>([:])
 
+    /// Width and height from a GIF's logical screen descriptor, right after its signature.
+    static func gifHeaderSize(_ head: Data) -> CGSize? {
+        let bytes = [UInt8](head.prefix(10))
+        guard bytes.count == 10, bytes.starts(with: Array("GIF8".utf8)) else { return nil }
+        return CGSize(width: Double(UInt16(bytes[6]) | UInt16(bytes[7]) << 8), height: Double(UInt16(bytes[8]) | UInt16(bytes[9]) << 8))
+    }
+
+    /// gdk-pixbuf meets some damaged headers (a GIF of 0 × 0) with a CRITICAL line on standard
+    /// error before it fails: TextReel says what is wrong itself, once, so those lines go.
+    private static let quietPixbufLog: Void = {
+        g_log_set_handler("GdkPixbuf", GLogLevelFlags(rawValue: G_LOG_LEVEL_CRITICAL.rawValue | G_LOG_LEVEL_WARNING.rawValue),
+                          { _, _, _, _ in }, nil)
+    }()
+
     /// Width and height from a PNG's IHDR chunk, which must come first.
     static func pngHeaderSize(_ head: Data) -> CGSize? {
         let bytes = [UInt8](head.prefix(24))
@@ -47,6 +61,9 @@ enum ImageFile {
         // A PNG says its size in its first chunk: a file claiming a vast one is refused from that,
         // even when no decoder would read the rest (the test of it once passed either way).
         if kind == .png, let claimed = pngHeaderSize(head), isTooLarge(claimed, maximumPixels: maximumPixels) { return .tooLarge(claimed) }
+        if let claimed = gifHeaderSize(head), claimed.width == 0 || claimed.height == 0 {
+            return .problem("damaged GIF: its header says it is \(Int(claimed.width)) × \(Int(claimed.height)) pixels")
+        }
         guard let size = intrinsicSize(of: url) else {
             switch kind {
             case .unknown:
@@ -86,7 +103,14 @@ enum ImageFile {
             guard let data = try? Data(contentsOf: url) else { return "cannot be read" }
             var error: UnsafeMutablePointer<GError>?
             let handle = data.withUnsafeBytes { rsvg_handle_new_from_data($0.baseAddress?.assumingMemoryBound(to: guint8.self), gsize(data.count), &error) }
-            if let handle { g_object_unref(UnsafeMutableRawPointer(handle)); return nil }
+            if let handle {
+                defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
+                // Drawn once into one pixel: what librsvg refuses only while drawing (a `<use>`
+                // bomb past its limit on referenced elements) is a problem with a reason too.
+                guard let size = svgSize(handle) else { return nil }
+                let probe = CairoSurface(width: 1, height: 1, opaque: false)
+                return probe.draw { cr in renderSVG(handle, size: size, into: cr) }.map { "librsvg cannot draw it (\($0))" }
+            }
             defer { if let error { g_error_free(error) } }
             // librsvg: "XML parse error: Error domain 1 code 77 on line 2 column 1 of data: <reason>".
             let text = (error.map { String(cString: $0.pointee.message) } ?? "librsvg cannot parse it").trimmingCharacters(in: .whitespacesAndNewlines)
@@ -118,6 +142,7 @@ enum ImageFile {
     /// libpng's reading of its header alone (gdk-pixbuf's loader refuses PNGs over 1,000,000 px
     /// a side, which are too large to draw, not damaged).
     static func intrinsicSize(of url: URL) -> CGSize? {
+        _ = quietPixbufLog
         var width: Int32 = 0, height: Int32 = 0
         // Under the font lock: for an SVG, gdk-pixbuf's loader is librsvg's, which may draw.
         if FontLock.run({ gdk_pixbuf_get_file_info(url.path, &width, &height) }) != nil, width > 0, height > 0 {
@@ -137,6 +162,10 @@ enum ImageFile {
         if let error { g_error_free(error) }
         guard let handle = made else { return nil }
         defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
+        return svgSize(handle)
+    }
+
+    private static func svgSize(_ handle: OpaquePointer) -> CGSize? {
         var width = 0.0, height = 0.0
         guard rsvg_handle_get_intrinsic_size_in_pixels(handle, &width, &height) != 0, width >= 1, height >= 1 else { return nil }
         return CGSize(width: width.rounded(.up), height: height.rounded(.up))
@@ -183,14 +212,16 @@ enum ImageFile {
         }
         defer { g_object_unref(UnsafeMutableRawPointer(handle)) }
         let surface = CairoSurface(width: Int(size.width), height: Int(size.height), opaque: false)
-        let ok = surface.draw { cr -> Bool in
-            var viewport = RsvgRectangle(x: 0, y: 0, width: size.width, height: size.height)
-            var renderError: UnsafeMutablePointer<GError>?
-            let ok = FontLock.run { rsvg_handle_render_document(handle, cr, &viewport, &renderError) != 0 }
-            if let renderError { g_error_free(renderError) }
-            return ok
-        }
-        return ok ? surface : nil
+        return surface.draw { cr in renderSVG(handle, size: size, into: cr) } == nil ? surface : nil
+    }
+
+    /// Draws the SVG at `size` into `cr`; librsvg's reason when it cannot, else nil.
+    private static func renderSVG(_ handle: OpaquePointer, size: CGSize, into cr: OpaquePointer) -> String? {
+        var viewport = RsvgRectangle(x: 0, y: 0, width: size.width, height: size.height)
+        var error: UnsafeMutablePointer<GError>?
+        let ok = FontLock.run { rsvg_handle_render_document(handle, cr, &viewport, &error) != 0 }
+        defer { if let error { g_error_free(error) } }
+        return ok ? nil : error.map { String(cString: $0.pointee.message) } ?? "no reason given"
     }
 
     /// gdk-pixbuf gives straight RGB(A) bytes; Cairo wants premultiplied native-endian ARGB.
