@@ -231,7 +231,7 @@ public struct GoldenCase: Sendable {
                        budget: Budget = Budget()) throws -> Rendered {
         let runner = try ScriptRunner(view: view, script: script)
         let wanted = frames == .snapshots ? Set(runner.snapshots.values) : Set(1...max(runner.frameCount, 1))
-        var rendered = Rendered(fingerprint: .current(fontSet: fontSet))
+        var rendered = Rendered(fingerprint: .current(fontSet: fontSet, helperLibraries: HelperProcess.libraries))
         rendered.frameCount = runner.frameCount
         rendered.snapshots = Dictionary(grouping: runner.snapshots, by: \.value).mapValues { $0.map(\.key).sorted().joined(separator: ", ") }
         let encoder = FrameWriter()

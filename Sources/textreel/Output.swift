@@ -140,7 +140,7 @@ enum RenderInputs {
         }
         let options = args.values.filter { !ignored.contains($0.key) }.sorted { $0.key < $1.key }.map { "--\($0.key)=\($0.value)" }
             + args.flags.subtracting(ignored).sorted().map { "--\($0)" }
-        let environment = EnvironmentFingerprint.current().canonicalText
+        let environment = EnvironmentFingerprint.current(helperLibraries: HelperProcess.libraries).canonicalText
         // A theme file, named on the command line (from the working folder) or by the script
         // (from the script's folder), counts like the script.
         let scriptFolder = script.map { URL(fileURLWithPath: $0.fileName).deletingLastPathComponent() }

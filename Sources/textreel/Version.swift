@@ -7,7 +7,7 @@ enum Version {
     static let release = "0.2.0"
 
     static var description: String {
-        let f = EnvironmentFingerprint.current()
+        let f = EnvironmentFingerprint.current(helperLibraries: HelperProcess.libraries)
         return """
         textreel \(release)
         Pango \(f.pango), HarfBuzz \(f.harfbuzz), Cairo \(f.cairo), FreeType \(f.freetype), fontconfig \(f.fontconfig)

@@ -21,7 +21,7 @@ final class DocumentBlockTests: XCTestCase {
         // Set as GitHub sets its footnotes section: small and muted, under a thin line.
         let theme = Theme()
         let styles = doc.paragraphs.map { BlockStyle(paragraph: $0, theme: theme, containerWidth: 600) }
-        XCTAssertEqual(doc.paragraphs.map { $0.attributes(at: 0)[MarkdownReader.footnoteKey] != nil }, [false, false, true, true, true])
+        XCTAssertEqual(doc.paragraphs.map { $0.attributes(at: 0)[AttributeVocabulary.footnote] != nil }, [false, false, true, true, true])
         XCTAssertEqual(styles.suffix(2).map(\.color), [theme.secondaryText, theme.secondaryText])
         XCTAssertLessThan(styles[3].size, styles[0].size)
     }

@@ -8,7 +8,7 @@ final class HighlightingTests: XCTestCase {
     private func classes(_ paragraph: TextParagraph) -> [(text: String, name: String)] {
         let bytes = Array(paragraph.text.utf8)
         return paragraph.attributes.compactMap { run in
-            guard case .string(let name)? = run.attributes[SyntaxHighlighter.classKey] else { return nil }
+            guard case .string(let name)? = run.attributes[AttributeVocabulary.syntaxClass] else { return nil }
             return (String(decoding: bytes[run.range], as: UTF8.self), name)
         }
     }

@@ -1,7 +1,8 @@
 import Foundation
 
-/// TeX math: the formula's outline, filled in the text's colour. Its attachment carries the
-/// typeset path (`MathTypesetter`) and the TeX source as its alt text (what it reads as).
+/// TeX math: the formula's outline, filled in the text's colour. Its attachment carries the TeX
+/// source as its alt text (what it reads as) and, once its kind's `prepare` has typeset it when
+/// its paragraph was first laid out, the outline (the Markdown reader's `MathTypesetter`).
 open class MathAttachmentViewProvider: TextAttachmentViewProvider {
     open override class var providerName: String { "math" }
     open override func loadView() -> AttachmentView { MathAttachmentView(attachment: textAttachment) }
@@ -17,9 +18,9 @@ open class MathAttachmentView: AttachmentView {
             MathAttachment.addOutline(path, to: canvas, baseline: ascent)
             canvas.setFillColor(canvas.theme.text)
             canvas.fillPath()
-        } else if attachment.problem != nil, let font = Font(name: canvas.theme.monoFamilies, size: MathAttachment.sourceSize) {
+        } else if let source = attachment.parameters[MathAttachment.sourceKey], let font = Font(name: canvas.theme.monoFamilies, size: MathAttachment.sourceSize) {
             canvas.fillRoundedRect(canvas.bounds, radius: 6, canvas.theme.codeBackground)
-            canvas.text(MathAttachment.source(of: attachment), at: CGPoint(x: MathAttachment.sourcePadding, y: 0), font: font, canvas.theme.text)
+            canvas.text(source, at: CGPoint(x: MathAttachment.sourcePadding, y: 0), font: font, canvas.theme.text)
         } else {
             canvas.placeholder(for: attachment)
         }
@@ -27,33 +28,12 @@ open class MathAttachmentView: AttachmentView {
 }
 
 enum MathAttachment {
+    /// The outline, its depth below the baseline, and whether it is a display formula (`$$…$$`).
     static let pathKey = "path", depthKey = "depth", displayKey = "display"
 
-    /// The formula typeset, for its paragraph's first layout; one that is not becomes its source
-    /// with the reason as its problem (and a warning in the frame's events).
-    @Sendable static func typeset(_ pending: TextAttachment) -> TextAttachment {
-        guard pending.parameters[pathKey] == nil, pending.problem == nil else { return pending }
-        let display = pending.parameters[displayKey] != nil
-        var parameters = pending.parameters
-        switch MathTypesetter.typeset(pending.altText, size: display ? 17 : 15, display: display) {
-        case .success(let typeset):
-            parameters[pathKey] = typeset.path
-            parameters[depthKey] = NumberText.text(typeset.depth)
-            return pending.with(size: CGSize(width: max(typeset.width, 1), height: max(typeset.height + typeset.depth, 1)), parameters: parameters)
-        case .failure(let problem):
-            // DejaVu Sans Mono's advance is 0.602 em, the same for every character it has.
-            let width = Double(source(of: pending).count) * 0.602 * sourceSize + 2 * sourcePadding
-            parameters[depthKey] = NumberText.text((sourceSize * 0.4).rounded())
-            return pending.with(size: CGSize(width: width.rounded(.up), height: (sourceSize * 1.5).rounded()), parameters: parameters,
-                                problem: "math: \(problem.reason); drawn as its source")
-        }
-    }
-
-    /// What a formula the engine cannot draw shows: its source between its fences, at code's size.
-    static func source(of attachment: TextAttachment) -> String {
-        let fence = attachment.parameters[displayKey] != nil ? "$$" : "$"
-        return fence + MathTypesetter.joinedLines(attachment.altText) + fence
-    }
+    /// A formula the engine could not typeset: its source as drawn instead (`$…$`, `$$…$$`).
+    static let sourceKey = "source"
+    /// The size and padding of that source, a code span's.
     static let sourceSize = 13.6, sourcePadding = 3.0
 
     /// The outline "M x y L x y Q cx cy x y C … Z" (y up from the baseline) as the current path,
@@ -105,8 +85,7 @@ extension TextAttachment {
 extension AttachmentDescriptor {
     /// `$x^2$`, `$$\sum_k k$$` and fenced `math` blocks: TeX math, read from the Markdown (not a URL).
     public static let math = AttachmentDescriptor(
-        kind: AttachmentKind(scheme: "math", defaultSize: { _ in CGSize(width: 40, height: 16) }, readKeys: [],
-                             prepare: MathAttachment.typeset),
+        kind: AttachmentKind(scheme: "math", defaultSize: { _ in CGSize(width: 40, height: 16) }, readKeys: []),
         provider: MathAttachmentViewProvider.self,
         caption: { $0.altText })
 }

@@ -141,7 +141,7 @@ extension AttachmentDescriptor {
                 }
             },
             trusts: { key, value in
-                key != "duration" || TrustedAttachmentURL.isWholeNumber(value, in: 1...Int(VideoAttachmentViewProvider.maximumDuration))
+                key != "duration" || NumberText.isWholeNumber(value, in: 1...Int(VideoAttachmentViewProvider.maximumDuration))
             }),
         provider: VideoAttachmentViewProvider.self,
         placeholderColors: { ($0.attachments.videoPlaceholder, $0.attachments.videoPlaceholderInk) },

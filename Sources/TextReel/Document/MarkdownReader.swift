@@ -36,8 +36,6 @@ struct MarkdownReader {
     var htmlRightToLeft = false
     /// The ids of display formulas (`$$…$$`): one alone in its paragraph is centred.
     private var displayFormulas: Set<String> = []
-    /// The attribute over every paragraph of a footnote: GitHub sets the notes small and muted.
-    static let footnoteKey = "TextReelFootnote"
     /// The blocks being read are a footnote's.
     private var inFootnote = false
     /// Footnote definitions read so far: cmark-gfm puts them at the end, in order of first reference.
@@ -536,7 +534,7 @@ struct MarkdownReader {
            !extra.contains(where: { $0.attributes[NSAttributedString.Key.paragraphStyle.rawValue] != nil }) {
             extra.append(Self.paragraphStyle(alignment: alignment, length: textLength))
         }
-        if inFootnote { extra.append(AttributeRun(range: 0..<max(textLength, 1), attributes: [Self.footnoteKey: .number(1)])) }
+        if inFootnote { extra.append(AttributeRun(range: 0..<max(textLength, 1), attributes: [AttributeVocabulary.footnote: .number(1)])) }
         // Inside `dir="rtl"`, prose, headings and lists are set right to left (code keeps its direction).
         if aligns, htmlRightToLeft || blockRightToLeft {
             extra.append(AttributeRun(range: 0..<max(textLength, 1), attributes: [TextParagraph.rightToLeftKey: .number(1)]))

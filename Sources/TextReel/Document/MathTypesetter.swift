@@ -31,6 +31,35 @@ enum MathTypesetter {
 
     struct Problem: Error { var reason: String }
 
+    /// A math attachment typeset, as the math kind's `prepare` (its paragraph's first layout);
+    /// one the engine cannot typeset becomes its source, the reason its problem (a warning in
+    /// the pass that laid it out).
+    @Sendable static func prepared(_ pending: TextAttachment) -> TextAttachment {
+        guard pending.parameters[MathAttachment.pathKey] == nil, pending.problem == nil else { return pending }
+        let display = pending.parameters[MathAttachment.displayKey] != nil
+        var parameters = pending.parameters
+        switch typeset(pending.altText, size: display ? 17 : 15, display: display) {
+        case .success(let typeset):
+            parameters[MathAttachment.pathKey] = typeset.path
+            parameters[MathAttachment.depthKey] = NumberText.text(typeset.depth)
+            return pending.with(size: CGSize(width: max(typeset.width, 1), height: max(typeset.height + typeset.depth, 1)), parameters: parameters)
+        case .failure(let problem):
+            let source = source(of: pending)
+            parameters[MathAttachment.sourceKey] = source
+            // DejaVu Sans Mono's advance is 0.602 em, the same for every character it has.
+            let width = Double(source.count) * 0.602 * MathAttachment.sourceSize + 2 * MathAttachment.sourcePadding
+            parameters[MathAttachment.depthKey] = NumberText.text((MathAttachment.sourceSize * 0.4).rounded())
+            return pending.with(size: CGSize(width: width.rounded(.up), height: (MathAttachment.sourceSize * 1.5).rounded()), parameters: parameters,
+                                problem: "math: \(problem.reason); drawn as its source")
+        }
+    }
+
+    /// What a formula the engine cannot draw shows: its source between its fences on one line.
+    static func source(of attachment: TextAttachment) -> String {
+        let fence = attachment.parameters[MathAttachment.displayKey] != nil ? "$$" : "$"
+        return fence + MathTypesetter.joinedLines(attachment.altText) + fence
+    }
+
     /// The formula on one line: a line break is a space to TeX; mathtext takes none. A formula's
     /// lines inside a quote start with the quote's markers (`> `), which are Markdown's, not TeX's.
     static func joinedLines(_ tex: String) -> String {
@@ -74,5 +103,15 @@ enum MathTypesetter {
             rest = rest.drop { $0 == " " || $0 == "\t" }
         }
         return rest
+    }
+}
+
+extension AttachmentKinds {
+    /// These kinds with formulas typeset by `MathTypesetter` when laid out (unless the math
+    /// kind has a `prepare` of its own, or there is none).
+    func typesettingMath() -> AttachmentKinds {
+        var kinds = self
+        if kinds.kinds["math"]?.prepare == nil { kinds.kinds["math"]?.prepare = MathTypesetter.prepared }
+        return kinds
     }
 }

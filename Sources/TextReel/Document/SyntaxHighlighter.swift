@@ -11,9 +11,6 @@ import Foundation
 /// at its start, so an edit re-lexes from its band and stops at the first later band whose start
 /// state is unchanged (editors' line-state technique).
 enum SyntaxHighlighter {
-    /// The attribute key of a highlighted run; its value is the class ("keyword", "string", …:
-    /// `Theme.SyntaxColors.color(of:)` gives each its colour).
-    static let classKey = "TextReel.syntax"
 
     /// What one request gives: spans by class (UTF-8 byte offsets into the text sent), the state
     /// stack at each cut reached (nil where lexing cannot resume), and the cut where an edit's
@@ -87,10 +84,10 @@ extension SyntaxHighlighter {
             while j < result.spans.count && result.spans[j].range.lowerBound < upper {
                 let span = result.spans[j]
                 let range = max(span.range.lowerBound, lower) - lower..<min(span.range.upperBound, upper) - lower
-                if !range.isEmpty { runs.append(AttributeRun(range: range, attributes: [Self.classKey: .string(span.name)])) }
+                if !range.isEmpty { runs.append(AttributeRun(range: range, attributes: [AttributeVocabulary.syntaxClass: .string(span.name)])) }
                 j += 1
             }
-            let kept = bands[k].attributes.filter { $0.attributes[Self.classKey] == nil }
+            let kept = bands[k].attributes.filter { $0.attributes[AttributeVocabulary.syntaxClass] == nil }
             var band = bands[k].replacing(text: bands[k].text, runs: bands[k].runs, attachments: bands[k].attachments, attributes: kept + runs)
             band.syntaxStart = k == 0 ? bands[0].syntaxStart : k - 1 < result.stacks.count ? result.stacks[k - 1] : nil
             return band

@@ -16,7 +16,10 @@ public struct TextDocument: Sendable {
     public let warnings: [String]
     private var nextID: Int
     /// The attachment kinds it was read with: their work put off until layout is done with them.
-    let kinds: AttachmentKinds
+    public let kinds: AttachmentKinds
+    /// The reader it was read with, for text inserted later and code coloured again after an
+    /// edit; nil for a document built from paragraphs.
+    public let format: (any DocumentFormat)?
     /// The limits it was read within; edits keep them too.
     public internal(set) var limits: ReadingLimits = .standard
     /// The document's size for the document-size limit: the bytes it was read from, plus what
@@ -67,6 +70,7 @@ public struct TextDocument: Sendable {
     /// `fileName` is what errors and warnings name (`<stdin>`, say).
     public init(markdownData: Data, baseURL: URL? = nil, fileName: String = "<markdown>", limits: ReadingLimits = .standard,
                 attachments: AttachmentKinds = .standard, sectionBytes: Int = TextDocument.sectionBytes) throws {
+        let attachments = attachments.typesettingMath()
         var index = markdownData.withUnsafeBytes {
             MarkdownIndex($0, sectionBytes: sectionBytes == 0 ? Int.max : sectionBytes, limits: limits,
                           trusted: TrustedAttachmentURL(attachments), parallel: sectionBytes != 0)
@@ -92,6 +96,7 @@ public struct TextDocument: Sendable {
         self.nextID = store.count
         self.limits = limits
         self.kinds = attachments
+        self.format = MarkdownFormat()
     }
 
     /// The size of the sections a file is indexed in: small enough that parsing one when it is
@@ -115,6 +120,7 @@ public struct TextDocument: Sendable {
         self.warnings = []
         self.nextID = next
         self.kinds = attachments
+        self.format = nil
     }
 
     /// One paragraph per line of `attributedString`, with its attributes, as TextKit's content

@@ -53,10 +53,6 @@ struct TrustedAttachmentURL: Sendable {
         return digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
     }
 
-    /// Whether `value` is a whole number of at most six digits in `range` (for kinds' `trusts`).
-    static func isWholeNumber(_ value: String, in range: ClosedRange<Int>) -> Bool {
-        value.utf8.count <= 6 && !value.isEmpty && value.utf8.allSatisfy { (0x30...0x39).contains($0) } && range.contains(Int(value)!)
-    }
 
     /// Bytes a trusted URL may hold: no entity, escape or percent sign; and those of its id.
     private static let urlBytes = table("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789:?=&_-.")

@@ -116,7 +116,7 @@ struct FragmentPainter {
             let middle = box.midY
             // GitHub's rule is a bar a quarter of the text size tall; the line over the
             // footnotes is a thin border.
-            let height = paragraph.attributes(at: 0)[MarkdownReader.footnoteKey] == nil ? 4.0 : 1
+            let height = paragraph.attributes(at: 0)[AttributeVocabulary.footnote] == nil ? 4.0 : 1
             Paint.fill(cr, CGRect(x: box.minX, y: (middle - height / 2).rounded(), width: box.width, height: height), theme.rule)
         case .tableRow(let row):
             if let table = fragment.shaped?.table { drawTableRow(row, table, width: fragment.containerWidth, in: cr) }

@@ -6,6 +6,11 @@ import Foundation
 /// written whole (24.02 at one decimal is "24"). Huge and non-finite numbers are written as Swift
 /// prints them, never through an Int conversion that would trap.
 public enum NumberText {
+    /// Whether `value` is a whole number of at most six digits in `range` (for kinds' `trusts`).
+    public static func isWholeNumber(_ value: String, in range: ClosedRange<Int>) -> Bool {
+        value.utf8.count <= 6 && !value.isEmpty && value.utf8.allSatisfy { (0x30...0x39).contains($0) } && range.contains(Int(value)!)
+    }
+
     /// `value` as people read it: whole numbers without ".0", others at `decimals` places (nil: shortest).
     public static func text(_ value: Double, decimals: Int? = nil, roundingFirst: Bool = false) -> String {
         guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }

@@ -40,12 +40,15 @@ extension TextView {
     @discardableResult
     public func insertParagraphs(markdown: String, after index: Int) throws -> Int {
         guard index >= -1, index < textLayoutManager.paragraphCount else { try checkIndex(index); return 0 }
-        let parsed = try TextDocument(markdown: markdown, baseURL: document.baseURL, limits: document.limits, attachments: providers.kinds)
-        guard parsed.count > 0 else {
+        guard let format = document.format else {
+            throw TextReelError("the document was built from paragraphs, not read by a reader: it has none to read inserted text with")
+        }
+        let parsed = try format.paragraphs(of: markdown, like: document, kinds: providers.kinds)
+        guard !parsed.isEmpty else {
             throw TextReelError("the Markdown \(String(reflecting: String(markdown.prefix(40)))) makes no paragraph (blank, a link definition or an empty block); insert at least one block")
         }
-        try document.checkEdit(adding: Array(parsed.paragraphs), removing: nil, at: index + 1)
-        for (offset, paragraph) in parsed.paragraphs.enumerated() {
+        try document.checkEdit(adding: parsed, removing: nil, at: index + 1)
+        for (offset, paragraph) in parsed.enumerated() {
             textLayoutManager.insertParagraph(paragraph.with(id: textLayoutManager.makeParagraphID()), at: index + 1 + offset)
         }
         setNeedsLayout()

@@ -7,8 +7,8 @@ extension TextView {
     /// into a 10,000-line block lexes a band or two, not the block.
     func rehighlightCode(at index: Int) {
         let manager = textLayoutManager
-        guard index >= 0, index < manager.paragraphCount, case .codeBlock(let info) = document.paragraphs[index].kind,
-              let language = SyntaxHighlighter.language(ofInfo: info) else { return }
+        guard index >= 0, index < manager.paragraphCount, case .codeBlock(let info?) = document.paragraphs[index].kind,
+              let format = document.format, let language = format.language(ofInfo: info) else { return }
         // From the nearest band whose start state is known (a band after a token that spans
         // bands has none), to the block's end.
         var first = index
@@ -18,7 +18,7 @@ extension TextView {
         var bands = (first...last).map { document.paragraphs[$0] }
         // A block's first band starts where the language does (a split may have left another state).
         if !bands[0].ending.joinsPrevious { bands[0].syntaxStart = nil }
-        guard let lexed = SyntaxHighlighter.highlighted(bands, language: language, syncAfter: index - first) else { return }
+        guard let lexed = format.highlighted(bands, language: language, syncAfter: index - first) else { return }
         codeBandsLexed += lexed.count
         for (k, band) in lexed.enumerated() where band != bands[k] { manager.replaceParagraph(at: first + k, with: band) }
     }

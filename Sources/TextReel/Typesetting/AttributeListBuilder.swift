@@ -152,7 +152,7 @@ final class AttributeListBuilder {
                 case (.strikethroughStyle, let v) where v.number != nil: add(pango_attr_strikethrough_new(v.number! != 0 ? 1 : 0), r)
                 case (.kern, .number(let points)): add(pango_attr_letter_spacing_new(Int32(PangoUnits.units(points))), r)
                 case (.baselineOffset, .number(let points)): add(pango_attr_rise_new(Int32(PangoUnits.units(points))), r)
-                case (NSAttributedString.Key(SyntaxHighlighter.classKey), .string(let name)):
+                case (NSAttributedString.Key(AttributeVocabulary.syntaxClass), .string(let name)):
                     if let c = theme.syntax.color(of: name) { add(color(c, pango_attr_foreground_new), r) }
                 case (.link, .string):
                     add(pango_attr_underline_new(PANGO_UNDERLINE_SINGLE), r)

@@ -28,15 +28,19 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
 
     /// The fingerprint of this machine for `fontSet`: hashing 60 MB of font files takes a tenth
     /// of a second, so it is done once per process (a suite asks for it once per case).
-    public static func current(fontSet: FontSet = .standard) -> EnvironmentFingerprint {
+    /// `helperLibraries`: the versions of what the document reader's helper draws with
+    /// (`HelperProcess.libraries`), which the engine cannot know.
+    public static func current(fontSet: FontSet = .standard, helperLibraries: String?) -> EnvironmentFingerprint {
         let key = fontSet.files.joined(separator: "\n")
         // Computed under the lock: two workers asking at once hash the fonts once, not twice.
-        return cacheLock.withLock {
+        var fingerprint = cacheLock.withLock {
             if let known = cache[key] { return known }
             let made = compute(fontSet: fontSet)
             cache[key] = made
             return made
         }
+        fingerprint.helperLibraries = helperLibraries
+        return fingerprint
     }
 
     nonisolated(unsafe) private static var cache: [String: EnvironmentFingerprint] = [:]
@@ -67,7 +71,7 @@ public struct EnvironmentFingerprint: Codable, Equatable, Sendable {
             fonts: fonts,
             fontOptions: FontSystem.optionsDescription,
             pngEncoder: PNGWriter.encoderDescription,
-            helperLibraries: HelperProcess.libraries)
+            helperLibraries: nil)
     }
 
     /// Every field as a line, fonts sorted by name: the same fingerprint always gives the same

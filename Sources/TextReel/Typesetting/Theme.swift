@@ -361,7 +361,7 @@ struct BlockStyle {
         color = paragraph.quoteDepth > alertLevel ? theme.secondaryText : theme.text
         // The notes at the end are small and muted, as GitHub sets its footnotes section (the
         // size below).
-        let isFootnote = head[MarkdownReader.footnoteKey] != nil
+        let isFootnote = head[AttributeVocabulary.footnote] != nil
         if isFootnote { color = theme.secondaryText }
         spacingBefore = 0
         spacingAfter = theme.paragraphSpacing
