@@ -22,7 +22,7 @@ final class ChecksTests: XCTestCase {
             XCTAssertEqual(events.count, 1)
             XCTAssertEqual(events[0].checks.errors, [], script)
         }
-        let generated = TextDocument.generated(paragraphs: 3000)
+        let generated = TextDocument.generated(paragraphs: 3000, format: MarkdownFormat())
         let events = try run("{steps: [{edit: {deleteParagraph: 0}}, {edit: {insertParagraph: \"x\", after: 2998}}, {scroll: {toParagraph: 2990}}]}", on: generated)
         XCTAssertEqual(events.last?.checks.errors, [])
     }

@@ -221,7 +221,7 @@ final class LazyReadingTests: XCTestCase {
         XCTAssertEqual(index.sections.map(\.paragraphs), [3])
         index.sections[0].paragraphs = 5
         var reader = MarkdownReader(fileName: "x.md", baseURL: nil, limits: .standard, kinds: .standard)
-        let store = try ParagraphStore(source: source, index: index, reader: &reader)
+        let store = try MarkdownSections.store(source: source, index: index, reader: &reader)
         XCTAssertEqual(store.count, 5)
         let paragraphs = (0..<5).map { store[$0] }
         XCTAssertEqual(paragraphs.map(\.id.rawValue), [0, 1, 2, 3, 4])
@@ -230,7 +230,7 @@ final class LazyReadingTests: XCTestCase {
         XCTAssertTrue(paragraphs.dropFirst().allSatisfy { $0.text.isEmpty })
         // A section the index counted right parses as always.
         index.sections[0].paragraphs = 3
-        let right = try ParagraphStore(source: source, index: index, reader: &reader)
+        let right = try MarkdownSections.store(source: source, index: index, reader: &reader)
         XCTAssertEqual((0..<3).map { right[$0].text }, ["One", "Two", "Three"])
     }
 

@@ -75,7 +75,7 @@ final class MathTests: XCTestCase {
         XCTAssertTrue(fragment.warnings[0].hasPrefix("math: TeX the engine cannot draw"), fragment.warnings[0])
         let source = "$\\begin{tikzcd}a & b \\\\ c & d\\end{tikzcd}$"
         let formula = try XCTUnwrap(view.textLayoutManager.ensureLayout(forParagraphAt: 0).paragraph.attachments.first)
-        XCTAssertEqual(MathAttachment.source(of: formula), source)
+        XCTAssertEqual(formula.parameters[MathAttachment.sourceKey], source)
         XCTAssertEqual(formula.size.width, (Double(source.count) * 0.602 * 13.6 + 6).rounded(.up), accuracy: 0.5)
         // A formula too large to typeset is known when read: its source is text, with a warning.
         let large = try TextDocument(markdown: "$" + String(repeating: "x+", count: 2_100) + "x$")

@@ -5,7 +5,8 @@ extension TextDocument {
     /// Latin with some Arabic and CJK, a heading every 40 paragraphs, an inline attachment every
     /// 10 and a block attachment every 25. Each paragraph depends only on its index, so documents
     /// of different sizes share their beginning (and first frames compare like with like).
-    public static func generated(paragraphs count: Int, attachments: Bool = true) -> TextDocument {
+    /// `format` reads text inserted later (none: inserting text is an error).
+    public static func generated(paragraphs count: Int, attachments: Bool = true, format: (any DocumentFormat)? = nil) -> TextDocument {
         let latin = ["layout", "fragment", "viewport", "paragraph", "the", "of", "scroll", "and", "text", "glyph",
                      "line", "anchor", "estimate", "measure", "render", "a", "surface", "cache", "frame", "is"]
         let arabic = ["النص", "العربي", "من", "اليمين", "إلى", "اليسار", "فقرة", "سطر"]
@@ -44,7 +45,7 @@ extension TextDocument {
             }
             paragraphs.append(TextParagraph(id: id, kind: .body, text: text + ".", attachments: paragraphAttachments))
         }
-        return TextDocument(paragraphs: paragraphs)
+        return TextDocument(paragraphs: paragraphs, format: format)
     }
 }
 

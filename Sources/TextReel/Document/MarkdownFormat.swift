@@ -3,6 +3,7 @@ import Foundation
 /// GitHub-flavoured Markdown as a document's format: inserted text is read by `MarkdownReader`,
 /// code is coloured by `SyntaxHighlighter` (Pygments, in the helper process).
 public struct MarkdownFormat: DocumentFormat {
+    /// The format; it holds nothing (the reading options are the document's).
     public init() {}
 
     public func paragraphs(of text: String, like document: TextDocument, kinds: AttachmentKinds) throws -> [TextParagraph] {

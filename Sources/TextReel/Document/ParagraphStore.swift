@@ -1,8 +1,29 @@
 import Foundation
 
-/// The paragraphs behind a `TextDocument`, section by section. A section the index is sure of
-/// stays bytes of the source until one of its paragraphs is first asked for; it is then parsed and
-/// kept while it is among the `keptSections` most recently used (a parse gives the same
+/// The reader's side of a store's lazy sections: sections of the source it counted without
+/// parsing, parsed when a paragraph of theirs is first needed. The engine knows them by number.
+protocol LazySections: Sendable {
+    /// Section `k`'s `count` paragraphs, their ids from `firstID`: the same ones every time.
+    func paragraphs(ofSection k: Int, firstID: Int, count: Int) -> [TextParagraph]
+    /// Whether section `k` may hold attachment `id` (false: it certainly does not).
+    func mayHoldAttachment(_ id: String, inSection k: Int) -> Bool
+    /// The first heading of section `k` that `match` accepts, found without parsing it.
+    func heading(_ match: HeadingMatch, inSection k: Int) -> SectionSearch
+}
+
+/// What a look at an unparsed section found.
+enum SectionSearch {
+    /// The paragraph at this index of the section.
+    case found(Int)
+    /// None there.
+    case absent
+    /// Only a parse can tell.
+    case unknown
+}
+
+/// The paragraphs behind a `TextDocument`, section by section. A lazy section (`LazySections`)
+/// stays bytes of the source until one of its paragraphs is first asked for; it is then parsed
+/// and kept while it is among the `keptSections` most recently used (a parse gives the same
 /// paragraphs again, so dropping it changes nothing but memory). Sections parsed when the file was
 /// opened, and edited ones, keep their paragraphs for good.
 ///
@@ -11,8 +32,8 @@ import Foundation
 /// and tests share one).
 final class ParagraphStore: @unchecked Sendable {
     struct Segment {
-        /// Its source; nil for paragraphs given as values.
-        var section: MarkdownIndex.Section?
+        /// Its number among the reader's lazy sections; nil for paragraphs parsed or given.
+        var section: Int?
         var count: Int
         /// Nil while the section is only bytes.
         var paragraphs: [TextParagraph]?
@@ -27,11 +48,7 @@ final class ParagraphStore: @unchecked Sendable {
     /// How many lazily parsed sections stay parsed.
     static let keptSections = 64
 
-    private let source: Data
-    private let fileName: String
-    private let baseURL: URL?
-    private let limits: ReadingLimits
-    private let kinds: AttachmentKinds?
+    private let lazy: (any LazySections)?
     private var segments: [Segment]
     /// `starts[k]`: the index of segment k's first paragraph; the last entry is the count.
     private var starts: [Int]
@@ -40,56 +57,21 @@ final class ParagraphStore: @unchecked Sendable {
     private let lock = NSLock()
 
     /// Paragraphs given as values.
-    init(paragraphs: [TextParagraph]) {
-        source = Data()
-        fileName = ""
-        baseURL = nil
-        limits = .standard
-        kinds = nil
+    convenience init(paragraphs: [TextParagraph]) {
         let firstID = paragraphs.first?.id.rawValue ?? 0
         let consecutive = paragraphs.indices.allSatisfy { paragraphs[$0].id.rawValue == firstID + $0 }
-        segments = [Segment(section: nil, count: paragraphs.count, paragraphs: paragraphs, kept: true,
-                            edited: !consecutive, firstID: firstID)]
-        starts = [0, paragraphs.count]
+        self.init(segments: [Segment(section: nil, count: paragraphs.count, paragraphs: paragraphs, kept: true,
+                                     edited: !consecutive, firstID: firstID)], lazy: nil, parsedAtOpen: 0)
     }
 
-    /// The sections of `index`: those it is unsure of are parsed now, in order, by `reader`
-    /// (which collects their warnings); the others when first needed.
-    init(source: Data, index: MarkdownIndex, reader: inout MarkdownReader) throws {
-        self.source = source
-        fileName = reader.fileName
-        baseURL = reader.baseURL
-        limits = reader.limits
-        kinds = reader.kinds
-        segments = []
-        starts = [0]
-        var sections = index.sections
-        // A repeated attachment id must be warned about where it repeats: read all such files whole.
-        var lazyIDs = Set<UInt64>()
-        let lazyCount = sections.reduce(0) { $0 + ($1.paragraphs == nil ? 0 : $1.attachmentIDs.count) }
-        for section in sections where section.paragraphs != nil { lazyIDs.formUnion(section.attachmentIDs) }
-        if lazyIDs.count != lazyCount { sections = MarkdownIndex(unsure: index).sections }
-        try source.withUnsafeBytes { raw in
-            var next = 0
-            for section in sections {
-                if let count = section.paragraphs {
-                    segments.append(Segment(section: section, count: count, paragraphs: nil, kept: false, firstID: next))
-                } else {
-                    let paragraphs = try reader.read(section: UnsafeRawBufferPointer(rebasing: raw[section.bytes]),
-                                                     firstLine: section.firstLine, firstID: next)
-                    segments.append(Segment(section: section, count: paragraphs.count, paragraphs: paragraphs, kept: true, firstID: next))
-                    parsedAtOpen += 1
-                }
-                next += segments[segments.count - 1].count
-                starts.append(next)
-            }
-        }
-        // Every id the reader saw, also of images it dropped (one inside another's alt text).
-        if reader.attachmentIDsSeen.contains(where: { lazyIDs.contains(StableHash.of($0)) }) { throw RepeatedID() }
+    /// `segments` in order, the lazy ones parsed by `lazy` when needed; `parsedAtOpen` of them
+    /// were parsed when the source was read.
+    init(segments: [Segment], lazy: (any LazySections)?, parsedAtOpen: Int) {
+        self.segments = segments
+        self.lazy = lazy
+        self.parsedAtOpen = parsedAtOpen
+        starts = segments.reduce(into: [0]) { $0.append($0[$0.count - 1] + $1.count) }
     }
-
-    /// Thrown when a section parsed at open names an id a lazy section names too.
-    struct RepeatedID: Error {}
 
     func copy() -> ParagraphStore {
         lock.lock(); defer { lock.unlock() }
@@ -97,11 +79,7 @@ final class ParagraphStore: @unchecked Sendable {
     }
 
     private init(copying other: ParagraphStore) {
-        source = other.source
-        fileName = other.fileName
-        baseURL = other.baseURL
-        limits = other.limits
-        kinds = other.kinds
+        lazy = other.lazy
         segments = other.segments
         starts = other.starts
         recent = other.recent
@@ -150,19 +128,6 @@ final class ParagraphStore: @unchecked Sendable {
         return low
     }
 
-    /// A lazy parse that disagrees with the index (an index bug: the fuzzer compares every
-    /// document read in sections with the same one read whole) still yields the paragraphs the
-    /// document was promised, so ids and counts already handed out hold: the section's source as
-    /// written, then empty paragraphs. A render never ends here, and what it draws depends on the
-    /// input alone.
-    private func fitted(to segment: Segment, section: MarkdownIndex.Section) -> [TextParagraph] {
-        let text = String(decoding: source[section.bytes], as: UTF8.self)
-        return (0..<segment.count).map { n in
-            TextParagraph(id: ParagraphID(segment.firstID + n), kind: n == 0 ? .codeBlock(language: nil) : .body,
-                          text: n == 0 ? text : "", sourceLine: section.firstLine)
-        }
-    }
-
     /// Segment k's paragraphs, parsing its section if needed. Call with the lock held.
     private func paragraphs(of k: Int) -> [TextParagraph] {
         if let paragraphs = segments[k].paragraphs {
@@ -175,20 +140,9 @@ final class ParagraphStore: @unchecked Sendable {
         return keep(parse(segments[k]), at: k)
     }
 
-    /// A lazy segment's section, parsed (needs no lock: the source and reading options never change).
+    /// A lazy segment's section, parsed (needs no lock: the reader's sections never change).
     private func parse(_ segment: Segment) -> [TextParagraph] {
-        let section = segment.section!
-        var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits, kinds: kinds!)
-        var parsed: [TextParagraph]
-        do {
-            parsed = try source.withUnsafeBytes {
-                try reader.read(section: UnsafeRawBufferPointer(rebasing: $0[section.bytes]),
-                                firstLine: section.firstLine, firstID: segment.firstID)
-            }
-        } catch {
-            parsed = []
-        }
-        return parsed.count == segment.count ? parsed : fitted(to: segment, section: section)
+        lazy!.paragraphs(ofSection: segment.section!, firstID: segment.firstID, count: segment.count)
     }
 
     /// Keeps segment k's parsed paragraphs among the recently used. Call with the lock held.
@@ -231,9 +185,8 @@ final class ParagraphStore: @unchecked Sendable {
     /// The first paragraph holding attachment `id`: sections that do not name it stay unparsed.
     func firstIndex(ofAttachment id: String) -> Int? {
         lock.lock(); defer { lock.unlock() }
-        let hash = StableHash.of(id)
         for k in segments.indices {
-            if segments[k].paragraphs == nil, segments[k].section?.attachmentIDs.contains(hash) != true { continue }
+            if segments[k].paragraphs == nil, let section = segments[k].section, !lazy!.mayHoldAttachment(id, inSection: section) { continue }
             if let at = paragraphs(of: k).firstIndex(where: { $0.attachments.contains { $0.id == id } }) { return starts[k] + at }
         }
         return nil
@@ -245,11 +198,12 @@ final class ParagraphStore: @unchecked Sendable {
         lock.lock(); defer { lock.unlock() }
         let match = HeadingMatch(wanted: wanted, containing: containing)
         for k in segments.indices {
-            if segments[k].paragraphs == nil, let section = segments[k].section, !section.styledHeadings {
-                for (paragraph, range) in section.plainHeadings {
-                    if source.withUnsafeBytes({ match.matches(UnsafeRawBufferPointer(rebasing: $0[range])) }) { return starts[k] + paragraph }
+            if segments[k].paragraphs == nil, let section = segments[k].section {
+                switch lazy!.heading(match, inSection: section) {
+                case .found(let paragraph): return starts[k] + paragraph
+                case .absent: continue
+                case .unknown: break
                 }
-                continue
             }
             if let at = paragraphs(of: k).firstIndex(where: {
                 guard case .heading = $0.kind else { return false }

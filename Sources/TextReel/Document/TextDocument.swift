@@ -1,11 +1,9 @@
 import Foundation
 
-/// The document: immutable paragraphs with stable ids, read from Markdown. Edits return nothing and
-/// replace whole paragraphs, as TextKit's content storage does.
-///
-/// Reading indexes the file in one scan (`MarkdownIndex`) and parses with cmark-gfm only the
-/// sections the scan cannot count; the others are parsed when a paragraph of theirs is first
-/// read. The paragraphs, their numbers, ids, warnings and errors are those of one whole parse.
+/// The document: immutable paragraphs with stable ids, read by a reader (Markdown, in
+/// `TextDocument+Markdown`) or built from paragraphs. Edits return nothing and replace whole
+/// paragraphs, as TextKit's content storage does. A reader may leave sections of its source
+/// unparsed until a paragraph of theirs is first read (`LazySections`).
 public struct TextDocument: Sendable {
     private var store: ParagraphStore
     /// The paragraphs in order (a snapshot; reading one may parse its section).
@@ -29,85 +27,26 @@ public struct TextDocument: Sendable {
     private var readBytes: Int
     private var editedBytes = 0
 
-    /// Reads a Markdown file within `limits`; `attachments` names the schemes beyond the built-in
-    /// ones (`AttachmentProviders.kinds` of the registry the text view will use).
-    public init(contentsOf url: URL, limits: ReadingLimits = .standard, attachments: AttachmentKinds = .standard) throws {
-        // The file a link points at: its type and size are the document's.
-        guard let status = FileStatus(path: url.path) else {
-            throw TextReelError(file: url.path, "no such document; expected a Markdown file")
-        }
-        if status.size > limits.documentBytes {
-            throw TextReelError(file: url.path, "the document is \(status.size >> 20) MB, over the \(limits.documentBytes >> 20) MB limit; raise it with --max-document-mb")
-        }
-        switch status.kind {
-        case .regular: break
-        case .directory: throw TextReelError(file: url.path, "is a folder; expected a Markdown file")
-        case let kind:
-            // A FIFO or a device would block or never end: standard input is read only when
-            // asked for (`-` on the command line).
-            let what = [FileStatus.Kind.characterDevice: "a character device", .blockDevice: "a block device", .socket: "a socket"][kind]
-                ?? "a pipe or other special file"
-            throw TextReelError(file: url.path, "is \(what), not a regular file; expected a Markdown file (give - to read standard input)")
-        }
-        let data: Data
-        do { data = try MappedFile.map(url) ?? Data(contentsOf: url) } catch {
-            throw TextReelError(file: url.path, "cannot read the document (\(TextReelError.reason(error)))")
-        }
-        try self.init(markdownData: data, baseURL: url.deletingLastPathComponent(), fileName: url.path, limits: limits,
-                      attachments: attachments)
-    }
-
-    /// Reads Markdown text; relative image paths resolve against `baseURL`.
-    public init(markdown: String, baseURL: URL? = nil, limits: ReadingLimits = .standard,
-                attachments: AttachmentKinds = .standard) throws {
-        try self.init(markdownData: Data(markdown.utf8), baseURL: baseURL, fileName: "<markdown>", limits: limits,
-                      attachments: attachments)
-    }
-
-    /// Reads Markdown bytes (invalid UTF-8 is an error with its place), indexed in sections of
-    /// at least `sectionBytes` bytes; 0 parses the whole file at once. The paragraphs are the
-    /// same whatever the section size (tests and the fuzzer compare them).
-    /// `fileName` is what errors and warnings name (`<stdin>`, say).
-    public init(markdownData: Data, baseURL: URL? = nil, fileName: String = "<markdown>", limits: ReadingLimits = .standard,
-                attachments: AttachmentKinds = .standard, sectionBytes: Int = TextDocument.sectionBytes) throws {
-        let attachments = attachments.typesettingMath()
-        var index = markdownData.withUnsafeBytes {
-            MarkdownIndex($0, sectionBytes: sectionBytes == 0 ? Int.max : sectionBytes, limits: limits,
-                          trusted: TrustedAttachmentURL(attachments), parallel: sectionBytes != 0)
-        }
-        if index.invalidUTF8 { try MarkdownReader.validateUTF8(markdownData, fileName: fileName) }
-        if sectionBytes == 0 { index = MarkdownIndex(unsure: index) }
-        func read(_ index: MarkdownIndex) throws -> (ParagraphStore, [String]) {
-            var reader = MarkdownReader(fileName: fileName, baseURL: baseURL, limits: limits, kinds: attachments)
-            // Sections parsed now may nest as deep as the limit allows: on a stack made for it.
-            let store = index.sections.contains(where: { $0.paragraphs == nil })
-                ? try DeepStack.run { try ParagraphStore(source: markdownData, index: index, reader: &reader) }
-                : try ParagraphStore(source: markdownData, index: index, reader: &reader)
-            return (store, reader.warnings)
-        }
-        let (store, warnings): (ParagraphStore, [String])
-        do { (store, warnings) = try read(index) } catch is ParagraphStore.RepeatedID {
-            (store, warnings) = try read(MarkdownIndex(unsure: index))
-        }
+    /// A document of `store`'s paragraphs, as a reader made it (`format`).
+    init(store: ParagraphStore, readBytes: Int, baseURL: URL?, warnings: [String], limits: ReadingLimits,
+         kinds: AttachmentKinds, format: (any DocumentFormat)?) {
         self.store = store
-        readBytes = markdownData.count
+        self.readBytes = readBytes
         self.baseURL = baseURL
         self.warnings = warnings
         self.nextID = store.count
         self.limits = limits
-        self.kinds = attachments
-        self.format = MarkdownFormat()
+        self.kinds = kinds
+        self.format = format
     }
-
-    /// The size of the sections a file is indexed in: small enough that parsing one when it is
-    /// first shown costs well under a millisecond.
-    public static let sectionBytes = 16 << 10
 
     /// A document made of the given paragraphs, built in Swift (from attributed strings, say);
     /// a paragraph without an id (a negative one, as `TextParagraph(attributedString:)` makes)
     /// gets the next free one.
-    /// `attachments`: the kinds their attachments are of (their work put off until layout).
-    public init(paragraphs: [TextParagraph], baseURL: URL? = nil, attachments: AttachmentKinds = .standard) {
+    /// `attachments`: the kinds their attachments are of (their work put off until layout);
+    /// `format`: the reader of text inserted later (none: inserting text is an error).
+    public init(paragraphs: [TextParagraph], baseURL: URL? = nil, attachments: AttachmentKinds = .standard,
+                format: (any DocumentFormat)? = nil) {
         var next = (paragraphs.map(\.id.rawValue).max() ?? -1) + 1
         let numbered = paragraphs.map { p -> TextParagraph in
             guard p.id.rawValue < 0 else { return p }
@@ -120,7 +59,7 @@ public struct TextDocument: Sendable {
         self.warnings = []
         self.nextID = next
         self.kinds = attachments
-        self.format = nil
+        self.format = format
     }
 
     /// One paragraph per line of `attributedString`, with its attributes, as TextKit's content

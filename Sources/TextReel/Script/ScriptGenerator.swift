@@ -29,6 +29,9 @@ public struct ScriptGenerator {
     var random: ExploreRandom
     /// The attachment kinds, whose descriptors say what actions their attachments take.
     let providers: AttachmentProviders
+    /// The document as read: its reader reads the text an inserting step inserts (a document
+    /// built from paragraphs has none, and gets no such step).
+    let document: TextDocument
     /// The document as the steps so far leave it.
     var model: [Paragraph]
     var headings: [String] { model.compactMap(\.heading) }
@@ -42,6 +45,7 @@ public struct ScriptGenerator {
     public init(document: TextDocument, seed: UInt64, providers: AttachmentProviders = AttachmentProviders()) {
         random = ExploreRandom(SplitMix(seed: seed))
         self.providers = providers
+        self.document = document
         model = document.paragraphs.map(Paragraph.init)
         documentHeight = Double(document.paragraphs.reduce(0) { $0 + $1.text.utf8.count }) / 4 + Double(document.count) * 30
     }

@@ -118,7 +118,8 @@ public struct EditStep: ScriptStep, Equatable {
             let markdown = ["A new paragraph.", "## New heading", "- a list item", "```\ncode\n```",
                             "![](video:v\(g.random.next() % 1000)?size=200x100)", String(repeating: "long ", count: 120),
                             "^[A comment](commentDepth: \(1 + g.below(3))) with attributes"][g.below(7)]
-            guard let parsed = (try? TextDocument(markdown: markdown))?.paragraphs.first else { return nil }
+            guard let format = g.document.format,
+                  let parsed = (try? format.paragraphs(of: markdown, like: g.document, kinds: g.providers.kinds))?.first else { return nil }
             var inserted = ScriptGenerator.Paragraph(parsed)
             inserted.attachments = []    // its id is the reader's to choose in the whole document
             g.model.insert(inserted, at: after + 1)
