@@ -216,14 +216,14 @@ explore: build
 
 ## docs: the libraries' DocC documentation, from symbol graphs of the debug build, by the
 ## toolchain's own docc (no plugin); prints how many public symbols still lack documentation
-DOCS_MODULES := TextReel TextReelGolden TextReelTesting
+DOCS_MODULES := TextReel TextReelMarkdown TextReelGolden TextReelTesting
 docs: setup
 	$(SWIFT) build $(STRICT)
 	@rm -rf .build/symbol-graphs Output/docs && mkdir -p .build/symbol-graphs Output/docs; \
 	includes="$$(pkg-config --cflags-only-I pango cairo librsvg-2.0 cmark-gfm 2>/dev/null | sed 's/-I/-Xcc -I/g')"; \
 	for m in $(DOCS_MODULES); do \
 	  $(SWIFT) symbolgraph-extract -module-name $$m -target $$($(SWIFT) -print-target-info | sed -n 's/.*"triple": "\(.*\)".*/\1/p' | head -1) \
-	    -I .build/debug/Modules -I Sources/CPango -I Sources/CMark -I Sources/CImage -I Sources/CCompress $$includes \
+	    -I .build/debug/Modules -I Sources/CPango -I Sources/CMark -I Sources/CImage -I Sources/CCompress -I .build/debug/CHTMLTree.build -I .build/debug/COptionalLibraries.build $$includes \
 	    -minimum-access-level public -output-dir .build/symbol-graphs || exit 1; \
 	done; \
 	docc convert Sources/TextReel/TextReel.docc --additional-symbol-graph-dir .build/symbol-graphs \

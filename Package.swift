@@ -5,6 +5,7 @@ let package = Package(
     name: "TextReel",
     products: [
         .library(name: "TextReel", targets: ["TextReel"]),
+        .library(name: "TextReelMarkdown", targets: ["TextReelMarkdown"]),
         .library(name: "TextReelGolden", targets: ["TextReelGolden"]),
         /// For test targets only: `assertGoldenFrames` (XCTest and Swift Testing).
         .library(name: "TextReelTesting", targets: ["TextReelTesting"]),
@@ -27,14 +28,19 @@ let package = Package(
         /// (`libxml2-headers` links to Debian's libxml2-dev headers: a search path, not a library to link.)
         .target(name: "CHTMLTree", exclude: ["libxml2-headers"], cSettings: [.headerSearchPath("libxml2-headers")],
                 linkerSettings: [.linkedLibrary("dl")]),
-        .target(name: "TextReel", dependencies: ["CPango", "CImage", "CMark", "CHTMLTree", "CCompress", "COptionalLibraries"],
-                resources: [.embedInCode("Document/PythonHelper.py")]),
-        .target(name: "TextReelGolden", dependencies: ["TextReel", "CPango"]),
-        .target(name: "TextReelTesting", dependencies: ["TextReel", "TextReelGolden"]),
-        .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelGolden", "CChafa", "CHTTP", "CWebP"]),
-        .executableTarget(name: "textreel-bench", dependencies: ["TextReel", "TextReelGolden", "CMark"]),
-        .testTarget(name: "TextReelTests", dependencies: ["TextReel", "CPango", "textreel"]),
-        .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel", "TextReelTesting"],
+        /// The engine: documents as paragraphs, layout, the viewport, attachments, drawing, scripts.
+        .target(name: "TextReel", dependencies: ["CPango", "CImage", "CCompress", "COptionalLibraries"]),
+        /// The reader: Markdown (cmark-gfm), raw HTML (libxml2), math, emoji and highlighting
+        /// (the Python helper) into the engine's paragraphs.
+        .target(name: "TextReelMarkdown", dependencies: ["TextReel", "CMark", "CHTMLTree"],
+                resources: [.embedInCode("Helper/PythonHelper.py")]),
+        .target(name: "TextReelGolden", dependencies: ["TextReel", "TextReelMarkdown", "CPango"]),
+        .target(name: "TextReelTesting", dependencies: ["TextReel", "TextReelMarkdown", "TextReelGolden"]),
+        .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelMarkdown", "TextReelGolden", "CChafa", "CHTTP", "CWebP",
+                                                          "COptionalLibraries"]),
+        .executableTarget(name: "textreel-bench", dependencies: ["TextReel", "TextReelMarkdown", "TextReelGolden", "CMark"]),
+        .testTarget(name: "TextReelTests", dependencies: ["TextReel", "TextReelMarkdown", "CPango", "textreel"]),
+        .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel", "TextReelMarkdown", "TextReelTesting"],
                     exclude: ["__Goldens__", "Bubbles/__Goldens__", "LineNumbers/__Goldens__", "STTextView/__Goldens__"]),
     ]
 )

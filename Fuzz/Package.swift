@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [.package(name: "TextReel", path: "..")],
     targets: targets.map {
         .executableTarget(name: $0, dependencies: [.product(name: "TextReel", package: "TextReel"),
+                                                   .product(name: "TextReelMarkdown", package: "TextReel"),
                                                    .product(name: "TextReelGolden", package: "TextReel")])
     }
 )

@@ -6,7 +6,6 @@
 #include <libxml/HTMLparser.h>
 #include <pthread.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 static struct {
     htmlDocPtr (*read)(const char *, int, const char *, const char *, int);
@@ -18,12 +17,12 @@ static struct {
 } xml;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
+/* Why libxml2 cannot be used, or empty: a walk then reports nothing and returns -2. */
+static char problem[512];
+
 static void *symbol(void *handle, const char *name) {
     void *found = dlsym(handle, name);
-    if (!found) {
-        fprintf(stderr, "textreel: libxml2 has no %s (%s)\n", name, dlerror());
-        exit(2);
-    }
+    if (!found && !problem[0]) snprintf(problem, sizeof problem, "libxml2 has no %s (%s)", name, dlerror());
     return found;
 }
 
@@ -31,8 +30,8 @@ static void *symbol(void *handle, const char *name) {
 static void open_libxml2(void) {
     void *handle = dlopen("libxml2.so.2", RTLD_NOW | RTLD_GLOBAL);
     if (!handle) {
-        fprintf(stderr, "textreel: libxml2.so.2 is needed for raw HTML and cannot be loaded (%s); run `make setup`\n", dlerror());
-        exit(2);
+        snprintf(problem, sizeof problem, "libxml2.so.2 is needed for raw HTML and cannot be loaded (%s); run `make setup`", dlerror());
+        return;
     }
     xml.read = symbol(handle, "htmlReadMemory");
     xml.free_doc = symbol(handle, "xmlFreeDoc");
@@ -40,7 +39,12 @@ static void open_libxml2(void) {
     xml.content = symbol(handle, "xmlNodeGetContent");
     xml.init = symbol(handle, "xmlInitParser");
     xml.free_memory = symbol(handle, "xmlFree");
-    xml.init();
+    if (!problem[0]) xml.init();
+}
+
+const char *textreel_html_problem(void) {
+    pthread_once(&once, open_libxml2);
+    return problem[0] ? problem : NULL;
 }
 
 static void walk(xmlNodePtr node, void *context, textreel_html_visitor visit) {
@@ -61,7 +65,7 @@ static void walk(xmlNodePtr node, void *context, textreel_html_visitor visit) {
 }
 
 int textreel_html_walk(const char *html, size_t length, void *context, textreel_html_visitor visit) {
-    pthread_once(&once, open_libxml2);
+    if (textreel_html_problem()) return -2;
     int options = HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET;
     htmlDocPtr document = xml.read(html, (int)length, NULL, "UTF-8", options);
     if (!document) return -1;

@@ -14,38 +14,55 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
-#include <stdlib.h>
 
 /* One library: opened once, by pthread_once, so two threads never race to open it. A library
- * that cannot be opened (it was there when TextReel was built) ends the process with why. */
+ * (or a function of it) that cannot be had leaves its reason in var##_problem and its
+ * functions answer 0 or NULL: the caller asks `textreel_optional_library_problem` first and
+ * reports it, so a process embedding TextReel never ends here. */
 #define LIBRARY(var, soname)                                                                       \
     static void *var##_handle;                                                                     \
+    static char var##_problem[512];                                                                \
     static pthread_once_t var##_once = PTHREAD_ONCE_INIT;                                          \
     static void var##_open(void) {                                                                 \
         var##_handle = dlopen(soname, RTLD_NOW | RTLD_GLOBAL);                                     \
         if (!var##_handle) {                                                                       \
-            fprintf(stderr, "textreel: %s is needed here and cannot be loaded (%s); run `make setup`\n", soname, dlerror()); \
-            exit(2);                                                                               \
+            snprintf(var##_problem, sizeof var##_problem, "%s cannot be loaded (%s); run `make setup`", soname, dlerror()); \
         }                                                                                          \
     }                                                                                              \
     static void *var##_symbol(const char *name) {                                                  \
         pthread_once(&var##_once, var##_open);                                                     \
-        void *symbol = dlsym(var##_handle, name);                                                  \
-        if (!symbol) {                                                                             \
-            fprintf(stderr, "textreel: %s has no %s (%s)\n", soname, name, dlerror());            \
-            exit(2);                                                                               \
-        }                                                                                          \
-        return symbol;                                                                             \
+        if (!var##_handle) return NULL;                                                            \
+        return dlsym(var##_handle, name);                                                          \
     }
 
 LIBRARY(rsvg, "librsvg-2.so.2")
 LIBRARY(mhd, "libmicrohttpd.so.12")
 
-/* A forwarding function: RET NAME(PARAMS) { return NAME(ARGS) in LIB }. */
+/* Why `which` (0: librsvg, 1: libmicrohttpd) cannot be used, or NULL when every function
+ * TextReel calls in it is there. */
+static const char *const rsvg_functions[] = {"rsvg_handle_new_from_data", "rsvg_handle_get_intrinsic_size_in_pixels",
+                                             "rsvg_handle_render_document", NULL};
+static const char *const mhd_functions[] = {"MHD_add_response_header", "MHD_create_response_from_buffer",
+                                            "MHD_lookup_connection_value", "MHD_queue_response", "MHD_destroy_response",
+                                            "MHD_stop_daemon", "MHD_start_daemon_va", "MHD_get_daemon_info", NULL};
+const char *textreel_optional_library_problem(int which) {
+    void *(*symbol)(const char *) = which == 0 ? rsvg_symbol : mhd_symbol;
+    char *problem = which == 0 ? rsvg_problem : mhd_problem;
+    const char *const *functions = which == 0 ? rsvg_functions : mhd_functions;
+    for (int k = 0; functions[k]; k++) {
+        if (!symbol(functions[k]) && !problem[0]) {
+            snprintf(problem, 512, "%s has no %s", which == 0 ? "librsvg-2.so.2" : "libmicrohttpd.so.12", functions[k]);
+        }
+    }
+    return problem[0] ? problem : NULL;
+}
+
+/* A forwarding function: RET NAME(PARAMS) { return NAME(ARGS) in LIB }, or 0 without it. */
 #define FORWARD(lib, ret, name, params, args)                                                      \
     ret name params {                                                                              \
         typedef ret (*function) params;                                                            \
-        return ((function)lib##_symbol(#name)) args;                                               \
+        function forward = (function)lib##_symbol(#name);                                          \
+        return forward ? forward args : (ret)0;                                                    \
     }
 
 /* librsvg */
@@ -59,8 +76,14 @@ FORWARD(mhd, void *, MHD_create_response_from_buffer, (size_t size, void *buffer
 FORWARD(mhd, const char *, MHD_lookup_connection_value, (void *connection, int kind, const char *key), (connection, kind, key))
 FORWARD(mhd, int, MHD_queue_response, (void *connection, unsigned int status, void *response), (connection, status, response))
 
-void MHD_destroy_response(void *response) { ((void (*)(void *))mhd_symbol("MHD_destroy_response"))(response); }
-void MHD_stop_daemon(void *daemon) { ((void (*)(void *))mhd_symbol("MHD_stop_daemon"))(daemon); }
+void MHD_destroy_response(void *response) {
+    void (*forward)(void *) = (void (*)(void *))mhd_symbol("MHD_destroy_response");
+    if (forward) forward(response);
+}
+void MHD_stop_daemon(void *daemon) {
+    void (*forward)(void *) = (void (*)(void *))mhd_symbol("MHD_stop_daemon");
+    if (forward) forward(daemon);
+}
 
 /* The two variadic ones: the daemon's options go to MHD_start_daemon_va; MHD_get_daemon_info is
  * asked only for kinds that take no further argument (the bound port). */
@@ -69,12 +92,14 @@ void *MHD_start_daemon(unsigned int flags, uint16_t port, void *accept, void *ac
     typedef void *(*function)(unsigned int, uint16_t, void *, void *, void *, void *, va_list);
     va_list options;
     va_start(options, handler_context);
-    void *daemon = ((function)mhd_symbol("MHD_start_daemon_va"))(flags, port, accept, accept_context, handler, handler_context, options);
+    function forward = (function)mhd_symbol("MHD_start_daemon_va");
+    void *daemon = forward ? forward(flags, port, accept, accept_context, handler, handler_context, options) : NULL;
     va_end(options);
     return daemon;
 }
 
 const void *MHD_get_daemon_info(void *daemon, int kind, ...) {
     typedef const void *(*function)(void *, int, ...);
-    return ((function)mhd_symbol("MHD_get_daemon_info"))(daemon, kind);
+    function forward = (function)mhd_symbol("MHD_get_daemon_info");
+    return forward ? forward(daemon, kind) : NULL;
 }

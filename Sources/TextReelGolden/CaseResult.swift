@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// A differing region of a frame, in pixels, and what is drawn there.
 public struct Region: Codable, Sendable {

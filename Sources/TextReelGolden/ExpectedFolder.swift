@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TextReel
+import TextReelMarkdown
 
 /// A case's `expected/` folder: golden frames (identical consecutive frames stored once),
 /// `index.json` (frame number → file), `layout.json` and `fingerprint.json`. Replaced as a whole

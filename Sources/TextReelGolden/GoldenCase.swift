@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// One golden case: a folder with `case.json5` (the document, script, viewport, which frames,
 /// and the tolerance) and `expected/`.

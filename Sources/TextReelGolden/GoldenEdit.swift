@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Accepting changes after a run (the terminal review and the served report): one frame's
 /// golden replaced by its actual image, or a whole case re-rendered and recorded. Every write is

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Golden frames from Swift tests (XCTest or Swift Testing), in the spirit of
 /// swift-snapshot-testing: render a `TextView` along a script and compare its frames with goldens

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Where accepting may write: the goldens of the suites a run was made from, from the actual
 /// images that run wrote. A report folder is an artifact people download from CI and open

@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TextReel
+import TextReelMarkdown
 
 /// Pixel comparison compatible with pixelmatch 7.2 (the same counts and diff images on its own
 /// test suite): YIQ colour distance against `35215 × threshold²`, anti-aliasing detection, and a

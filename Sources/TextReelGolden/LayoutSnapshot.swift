@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// The structure behind golden frames: per frame, the fragments in the viewport bounds with their
 /// lines and attachment frames, and the attachment events. Compared before pixels, so a change is

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Straight (not premultiplied) 8-bit RGBA pixels, read by `PNGDecoder` and written by
 /// `PNGWriter` — Cairo premultiplies on load, which loses what translucent pixels hold.

@@ -1,6 +1,6 @@
 import CPango
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Reports of a golden run: a self-contained HTML page, JUnit XML and a JSON summary; and the
 /// blob a shard writes so that `merge-reports` makes the reports one run would have made.

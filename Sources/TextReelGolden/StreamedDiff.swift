@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TextReel
+import TextReelMarkdown
 
 extension ImageDiff {
     /// Compares two PNG files as `compare` compares their images (and gives the diff image as

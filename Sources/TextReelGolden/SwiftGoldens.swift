@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// The goldens of Swift tests (`assertGoldenFrames`, `GoldenFrames.verify`) as the command line
 /// sees them: each `__Goldens__/<test file>/<name>/` under a folder, with the `actual/` and

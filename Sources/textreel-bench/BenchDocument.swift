@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Writes a generated document as Markdown (cached under Output/bench/), so loading is measured
 /// through the real reader.

@@ -1,6 +1,6 @@
 import CMark
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// `make bench-peers`: the same generated documents through TextReel and through what people use
 /// instead — headless Chromium (its one-shot screenshot, and a 300-frame scroll over the DevTools

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 import TextReelGolden
 
 /// The HTML report of a big failing run: 10 cases of 300 frames each, every frame differing

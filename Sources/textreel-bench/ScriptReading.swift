@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Steps per second reading a script and planning its timeline, written on one line and one
 /// step per line, at 10^3 … 10^5 alternating steps, and the time to report an error at the end

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Typing one character a frame into a paragraph in the middle of the document, writing PNGs;
 /// then the caret moving a character a frame, and a selection growing by one, without PNGs:

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 import TextReelGolden
 
 /// `make bench`: measures loading, first frames, steady scrolling and memory on generated
@@ -8,27 +8,6 @@ import TextReelGolden
 let folder = URL(fileURLWithPath: "Output/bench")
 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
 let arguments = CommandLine.arguments
-
-func child(_ args: [String]) throws -> [String: Double] {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: arguments[0])
-    process.arguments = args
-    let pipe = Pipe()
-    process.standardOutput = pipe
-    try process.run()
-    let data = pipe.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    guard process.terminationStatus == 0,
-          let object = try JSONSerialization.jsonObject(with: data) as? [String: Double] else {
-        throw TextReelError("benchmark child \(args) failed")
-    }
-    return object
-}
-
-func emit(_ result: [String: Double]) {
-    let data = try! JSONSerialization.data(withJSONObject: result, options: [.sortedKeys])
-    FileHandle.standardOutput.write(data)
-}
 
 let viewport = CGSize(width: 800, height: 600)
 
@@ -260,26 +239,6 @@ let bigA = folder.appendingPathComponent("diff-a.png"), bigB = folder.appendingP
 try bigView.renderFrame().write(to: bigA)
 bigView.scroll(by: 3)
 try bigView.renderFrame().write(to: bigB)
-let textreel = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("textreel")
-/// Seconds of `textreel` as a whole process, five runs (each after `before`, untimed); nil when it is not built.
-func processSeconds(_ arguments: [String], runs: Int = 5, before: () -> Void = {}) throws -> [Double]? {
-    guard FileManager.default.isExecutableFile(atPath: textreel.path) else { return nil }
-    return try (0..<runs).map { _ in
-        before()
-        return try PeersBench.run([textreel.path] + arguments).seconds
-    }
-}
-/// `a` and `b` as whole processes in turn, seven pairs: each one's median and the median of the
-/// pairs' ratios (the machine's speed drifts more between five runs of one and five of the
-/// other than the two differ); nil when textreel is not built.
-func processPairs(_ a: [String], _ b: [String]) throws -> (a: Double, b: Double, ratio: Double)? {
-    var pairs: [(a: Double, b: Double)] = []
-    for _ in 0..<7 {
-        guard let first = try processSeconds(a, runs: 1), let second = try processSeconds(b, runs: 1) else { return nil }
-        pairs.append((first[0], second[0]))
-    }
-    return (Measure.median(pairs.map(\.a)), Measure.median(pairs.map(\.b)), Measure.median(pairs.map { $0.a / $0.b }))
-}
 // Eleven runs: a tenth of a second each, on a machine whose speed drifts.
 let diffRuns = try processSeconds(["diff", bigA.path, bigB.path, "--out", folder.appendingPathComponent("diff-out.png").path], runs: 11)
 results["diff"]!["processMps"] = diffRuns.map { 12 / Measure.median($0) } ?? 0
@@ -318,32 +277,11 @@ if let pair = try processPairs(["test", suite.path], ["test", suite.path, "--wor
 
 // Costs that must grow with the input, no faster: a first frame of one long table, one long
 // code block and one image referenced many times, at two sizes each (whole process).
-func growthDocument(_ name: String, _ count: Int) throws -> URL {
-    let url = folder.appendingPathComponent("growth-\(name)-\(count).md")
-    let text: String
-    switch name {
-    case "table": text = (["| id | name | description |", "|---|---|---|"] + (0..<count).map { "| \($0) | row \($0) | some words for row \($0) |" }).joined(separator: "\n")
-    case "code": text = "```swift\n" + (0..<count).map { "let value\($0) = compute(\($0)) // a line of code" }.joined(separator: "\n") + "\n```"
-    default:
-        let photo = folder.appendingPathComponent("growth-photo.png")
-        if !FileManager.default.fileExists(atPath: photo.path) { try FileManager.default.copyItem(atPath: "Fixtures/documents/media/photo.png", toPath: photo.path) }
-        text = (0..<count).map { "Image \($0) ![p](growth-photo.png) inline." }.joined(separator: "\n\n")
-    }
-    try Data((text + "\n").utf8).write(to: url)
-    return url
-}
-/// A script typing `count` characters at once into a short document's first paragraph.
-func typingScript(_ count: Int) throws -> URL {
-    let url = folder.appendingPathComponent("growth-type-\(count).json5")
-    let text = String(repeating: "typed word ", count: count / 11 + 1).prefix(count)
-    try Data("{steps: [{select: {paragraph: 0, from: 0}}, {type: \"\(text)\"}]}\n".utf8).write(to: url)
-    return url
-}
 var growth: [String: Double] = [:]
 for (name, sizes) in [("table", [10_000, 40_000]), ("code", [10_000, 40_000]), ("images", [400, 4_000]), ("type", [10_000, 40_000])] {
     for count in sizes {
-        let input = name == "type" ? ["render", try growthDocument("images", 1).path, "--script", try typingScript(count).path]
-                                   : ["render", try growthDocument(name, count).path]
+        let input = name == "type" ? ["render", try growthDocument("images", 1, in: folder).path, "--script", try typingScript(count, in: folder).path]
+                                   : ["render", try growthDocument(name, count, in: folder).path]
         let runs = try processSeconds(input + ["--quiet", "--out", folder.appendingPathComponent("growth-out").path])
         growth["\(name)-\(count)"] = runs.map(Measure.median) ?? 0
     }

@@ -1,6 +1,6 @@
 import CWebP
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// `--animation FILE`: the frames as one animation that plays inline in pull requests and bug
 /// reports, without ffmpeg: `.png` an animated PNG (TextReel's own writer), `.webp` a lossless

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// `--theme`, `--text-size` and `--direction`, on every command that renders; they override a
 /// script's `theme:`, `textSize:` and `direction:`.

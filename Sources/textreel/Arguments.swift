@@ -1,4 +1,4 @@
-import TextReel
+import TextReelMarkdown
 /// A small command-line parser: positional arguments, `--name value` / `--name=value` options and
 /// flags, checked against what the command accepts.
 struct Arguments {

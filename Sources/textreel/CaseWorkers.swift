@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 import TextReelGolden
 
 /// Golden cases in worker processes, as pytest-xdist, Playwright and Bazel run tests: `textreel

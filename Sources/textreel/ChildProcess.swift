@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TextReel
+import TextReelMarkdown
 
 /// A child process started with `posix_spawn`: its stdin and stdout are pipes made close-on-exec
 /// at once, so a child started meanwhile on another thread inherits none of their ends (with

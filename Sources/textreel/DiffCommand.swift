@@ -1,6 +1,6 @@
 import Foundation
 import Synchronization
-import TextReel
+import TextReelMarkdown
 import TextReelGolden
 
 /// `textreel diff`: compares two PNGs the way pixelmatch does.

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// The document a command names: a file, or standard input when the name is `-` (relative
 /// image paths then resolve against the working folder). Standard input is read only then, so a

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// `textreel explore`: random scripts from a seed, each run in a child process and checked
 /// (invariants, budgets, determinism, `--frames` equal to the full run); a failing script is

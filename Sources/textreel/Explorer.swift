@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Runs generated scripts in child processes (so a crash or hang of the engine is caught like any
 /// other failure), shrinks failing ones, and writes them as golden cases.

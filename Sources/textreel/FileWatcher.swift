@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Waits for a file to change, as editors save it: written in place, written to a temporary
 /// name and renamed over it, deleted and created again. inotify on the file's folder (a rename

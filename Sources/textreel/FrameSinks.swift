@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Where `render` sends its drawn frames. Each output is one sink; `render` parses its options,
 /// makes the sinks, and hands every drawn frame to each of them in order.

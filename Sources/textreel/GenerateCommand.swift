@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// `textreel generate`: writes the deterministic generated document (the benchmark's) as Markdown.
 enum GenerateCommand {

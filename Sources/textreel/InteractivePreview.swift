@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// The terminal's saved state, reachable from signal handlers (which cannot capture context).
 nonisolated(unsafe) private var savedTermios = termios()

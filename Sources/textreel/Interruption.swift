@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// SIGINT and SIGTERM during long work: the current frame (or golden case) finishes, temporary
 /// files are removed, and the command exits with 130 (143 for SIGTERM).

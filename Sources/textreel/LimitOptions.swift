@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// The input limits every command that reads documents accepts, as flags.
 enum LimitOptions {

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// `preview --watch`: the preview follows the file. Each save is read as edits of the blocks
 /// that changed (the paragraphs between the unchanged ones at the start and at the end), applied

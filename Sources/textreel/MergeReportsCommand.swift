@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 import TextReelGolden
 
 /// `textreel merge-reports`: the reports of one run, from the blobs of its shards.

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Creates the output folder and checks that it is writable, before any work is done.
 enum OutputFolder {

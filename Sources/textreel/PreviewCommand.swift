@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// `textreel preview`: where every fragment sits at one moment, in the terminal.
 enum PreviewCommand {

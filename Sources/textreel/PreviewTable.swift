@@ -1,6 +1,6 @@
 import CChafa   // libchafa's GLib: the Unicode width tables terminals follow
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// ANSI styling that turns itself off when output is not a terminal or NO_COLOR is set.
 struct TextStyle {

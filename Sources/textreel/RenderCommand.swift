@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// `textreel render`: frames of a document, at one scroll offset or along a scroll script.
 enum RenderCommand {

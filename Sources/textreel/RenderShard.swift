@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// One of N consecutive parts of a render's frames (`render --shard I/N`), and how the parts'
 /// folders are joined back (`merge-renders`) into the folder a single render writes.

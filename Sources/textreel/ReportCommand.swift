@@ -1,6 +1,7 @@
 import CHTTP
+import COptionalLibraries
 import Foundation
-import TextReel
+import TextReelMarkdown
 import TextReelGolden
 
 /// `textreel report --serve`: the HTML report of a run, served on 127.0.0.1 with accept buttons.
@@ -83,6 +84,7 @@ final class ReportServer: @unchecked Sendable {
     }
 
     func start(port: UInt16) throws -> UInt16 {
+        if let problem = textreel_optional_library_problem(1) { throw TextReelError("report --serve: " + String(cString: problem)) }
         var bound: UInt16 = 0
         let context = Unmanaged.passUnretained(self).toOpaque()
         daemon = textreel_http_start(port, { context, connection, url, method, _, _, uploadSize, state -> MHD_Result in

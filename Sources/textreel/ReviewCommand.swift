@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 import TextReelGolden
 
 /// `textreel review`: walks the failing frames of a suite (or of a saved report) in the terminal,

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 enum Terminal {
     static func error(_ line: String) { write(line + "\n", to: STDERR_FILENO) }

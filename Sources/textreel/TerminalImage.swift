@@ -1,6 +1,6 @@
 import CChafa
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Draws a frame in the terminal with libchafa: Unicode symbols in true colour by default, or
 /// sixel or kitty graphics. The command line's, not the library's: the library does not link

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 import TextReelGolden
 
 /// `textreel test`: golden-image suites.

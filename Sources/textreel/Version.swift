@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// `textreel --version`: the release and what a frame depends on besides the input (the same
 /// libraries and fonts a golden's fingerprint records).

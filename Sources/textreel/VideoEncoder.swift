@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Pipes frames into ffmpeg (as PNGs) to make an .mp4, .gif or .webm.
 final class VideoEncoder {

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Frames as a YUV4MPEG2 stream (4:4:4, BT.601 limited range) that any video tool reads, on a
 /// file descriptor (standard output). A reader that closes the pipe early is a clear error, not a

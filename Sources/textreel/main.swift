@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 let help = """
 Usage: textreel <command> [options]

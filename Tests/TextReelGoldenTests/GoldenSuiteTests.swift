@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 @testable import TextReelGolden
 import XCTest
 

@@ -1,5 +1,6 @@
 import Foundation
 @testable import TextReel
+@testable import TextReelMarkdown
 @testable import TextReelGolden
 import XCTest
 

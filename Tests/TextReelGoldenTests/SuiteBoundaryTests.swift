@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import TextReel
+import TextReelMarkdown
 @testable import TextReelGolden
 
 /// Pruning and bad cases stay inside what the user named: prune removes only files TextReel

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// `render --animation`: an animated PNG by TextReel's writer and a lossless animated WebP by
 /// libwebp, byte-identical across runs, with the script's delays and repeats merged.

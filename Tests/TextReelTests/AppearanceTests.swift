@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Themes as files, text sizes and layout direction.
 final class AppearanceTests: XCTestCase {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// A provider from outside the library: its own scheme, view and provider-driven size.
 final class BadgeProvider: TextAttachmentViewProvider {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Paragraphs with attributes: Apple's Markdown syntax, NSAttributedString both ways, Pango drawing
 /// them, the content storage and its delegate, and offsets in UTF-16 units.

@@ -1,5 +1,5 @@
 import XCTest
-import TextReel
+import TextReelMarkdown
 
 final class CLITests: XCTestCase {
     private func write(_ text: String, _ name: String, in folder: URL) -> String {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// The per-frame checks, budgets and the explorer (issue: invariants on every frame).
 final class ChecksTests: XCTestCase {

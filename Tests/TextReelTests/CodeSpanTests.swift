@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import TextReel
+import TextReelMarkdown
 
 /// A code span breaks where a browser breaks `<code>`: at its spaces, never inside `!=`.
 final class CodeSpanTests: XCTestCase {

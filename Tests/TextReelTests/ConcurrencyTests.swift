@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Many threads reading, laying out and drawing GFM-heavy documents at once must give exactly
 /// what one thread gives: cmark-gfm's extension tables, fontconfig, Pango and Cairo are shared

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// The TextKit conveniences STTextView- and Runestone-style code calls, and the attachment view
 /// lifecycle.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Real documents' blocks as GitHub draws them: footnotes, alerts, raw HTML, remote images and
 /// the space after lists.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// The document-wide UTF-16 offsets TextKit code counts (`offset(from:to:)`, the content
 /// storage's ranges) are read incrementally: an offset near the top reads no section further

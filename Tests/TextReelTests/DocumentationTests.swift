@@ -23,10 +23,12 @@ final class DocumentationTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: out) }
         let sources = Paths.root.appendingPathComponent("Sources")
         var undocumented: [String] = []
-        for module in ["TextReel", "TextReelGolden", "TextReelTesting"] {
+        for module in ["TextReel", "TextReelMarkdown", "TextReelGolden", "TextReelTesting"] {
             let extract = try run(["swift", "symbolgraph-extract", "-module-name", module, "-target", String(triple),
                                    "-I", modules.path] + ["CPango", "CMark", "CImage", "CCompress"].flatMap { ["-I", sources.appendingPathComponent($0).path] }
-                                  + ["-I", modules.deletingLastPathComponent().appendingPathComponent("CHTMLTree.build").path]   // its generated module map
+                                  + ["CHTMLTree", "COptionalLibraries"].flatMap {   // their generated module maps
+                                      ["-I", modules.deletingLastPathComponent().appendingPathComponent("\($0).build").path]
+                                  }
                                   + includes + ["-minimum-access-level", "public", "-output-dir", out.path])
             XCTAssertEqual(extract.status, 0, extract.output)
             let graph = try JSONSerialization.jsonObject(with: Data(contentsOf: out.appendingPathComponent("\(module).symbols.json"))) as! [String: Any]
@@ -67,7 +69,7 @@ final class ArchitectureMapTests: XCTestCase {
             var isDirectory: ObjCBool = false
             XCTAssertTrue(fm.fileExists(atPath: Paths.root.appendingPathComponent(path).path, isDirectory: &isDirectory) && isDirectory.boolValue, "the map names \(path), which does not exist")
         }
-        for room in ["Sources", "Sources/TextReel"] {
+        for room in ["Sources", "Sources/TextReel", "Sources/TextReelMarkdown"] {
             for name in try fm.contentsOfDirectory(atPath: Paths.root.appendingPathComponent(room).path).sorted() {
                 var isDirectory: ObjCBool = false
                 guard fm.fileExists(atPath: Paths.root.appendingPathComponent(room + "/" + name).path, isDirectory: &isDirectory), isDirectory.boolValue else { continue }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// `events.jsonl` lines are written by `JSONText`, not by Foundation's encoder: every line of
 /// every golden fixture's script (scrolls, edits, selections, marked text, attachment events),

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Every failure a user can meet ends in a clear error and a consistent output folder.
 final class FailureTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// The pinned fonts come from the packages `make setup` installs and the `.deb` depends on, and
 /// nothing else: a fresh Debian machine renders.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Frames are compressed band by band, and a band made of the same surfaces at the same places
 /// is a copy of its bytes: the PNG must decode to the frame's pixels, and its bytes must not

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 final class HeightIndexTests: XCTestCase {
     func testAgreesWithAnArrayUnderRandomOperations() {

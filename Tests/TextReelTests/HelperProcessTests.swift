@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Helper and worker processes never outlive the TextReel process that started them, and a
 /// helper that is late or gone is said, never silent.

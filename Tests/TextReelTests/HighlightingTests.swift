@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Fenced code in syntax colours by its info string, wrapped between tokens, and highlighted
 /// again band by band as it is edited.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// ISA-L's level-1 body enters the third byte of an input at a hash slot made from its stream's
 /// address; the streams are placed so that slot is the same wherever they lie, and a frame's

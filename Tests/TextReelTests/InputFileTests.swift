@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Every file TextReel reads by name refuses what the document reader refuses: devices, FIFOs,
 /// folders and sizes past a limit end with one clear line and status 2, never a hang or a

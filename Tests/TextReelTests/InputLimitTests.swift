@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Sizes and files that Cairo, libpng or a blocking read cannot take: each is refused with a
 /// clear error at its place before anything is allocated, and never stops a whole suite.

@@ -1,6 +1,7 @@
 import CPango
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 final class LayoutTests: XCTestCase {
     private func view(_ markdown: String, width: Double = 600) throws -> TextView {

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// A document read section by section, each parsed when first needed, must be exactly the
 /// document of one whole parse: paragraphs, ids, warnings, errors, heading and attachment search.

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import TextReel
+import TextReelMarkdown
 
 /// `preview --watch` follows a file saved as editors save it, and every version it shows is what
 /// a fresh preview of the same file shows.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 final class MarkdownReaderTests: XCTestCase {
     func testBlocksBecomeOneParagraphEach() throws {

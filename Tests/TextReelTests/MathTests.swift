@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// GitHub's math syntax typeset as formulas: inline on the text's baseline, display blocks on
 /// their own, the TeX source kept as the attachment's text; what the engine cannot draw is its

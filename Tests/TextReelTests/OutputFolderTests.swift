@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// What a render's folder and summary say: only frames on disk are counted, a partial run only
 /// completes a render of the same inputs, and TextReel deletes nothing it did not write.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// TextKit code as its users write it, where TextReel's types once differed: locations compared
 /// in document order, a failable `TextRange(location:end:)`, UIColor's initializer with alpha.

@@ -1,6 +1,7 @@
 import XCTest
 @testable import textreel
 @testable import TextReel
+@testable import TextReelMarkdown
 
 final class PreviewTests: XCTestCase {
     private let demo = ["Fixtures/documents/demo.md", "--script", "Fixtures/scripts/demo.json5"]

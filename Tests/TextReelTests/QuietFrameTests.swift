@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Frames in which nothing can have changed reuse the last pass and pixels: a whole run gives the
 /// same events, byte for byte, and the same pixels with the reuse on and off, on generated

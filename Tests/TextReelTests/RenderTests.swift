@@ -1,6 +1,7 @@
 import Synchronization
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 final class RenderTests: XCTestCase {
     func testSameInputGivesByteIdenticalPNGs() throws {

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import TextReel
+import TextReelMarkdown
 
 /// Rendering attributes colour text when it is drawn, never reshaping it.
 final class RenderingAttributesTests: XCTestCase {

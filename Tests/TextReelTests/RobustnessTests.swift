@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 final class RobustnessTests: XCTestCase {
     private func error(_ markdown: String, limits: ReadingLimits = .standard, base: URL? = nil) -> TextReelError? {

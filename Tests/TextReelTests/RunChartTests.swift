@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// The run as a chart: one row per measure with a point per frame, failing frames marked, from
 /// `render --chart` and in each report case.

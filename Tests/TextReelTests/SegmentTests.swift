@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Segment geometry as TextKit 2 code asks for it, line fragments' hit testing, what a delete
 /// removes, and deletes that join paragraphs.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// The editing surface: carets by affinity, arrows through bidirectional text, the goal column,
 /// grapheme clusters deleted whole, typing with the view following, and typing beside a video.

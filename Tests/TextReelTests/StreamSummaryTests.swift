@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import TextReel
+import TextReelMarkdown
 
 /// A render whose frames go to standard output says so: its folder's summary never claims
 /// frames that are not on disk.

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Paths into the package, found from this file's location.
 enum Paths {

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import TextReel
+import TextReelMarkdown
 
 /// TextKit's type shapes, written as TextKit code writes them (renamed only), and the public API
 /// answering bad indexes and ranges without ending the process.

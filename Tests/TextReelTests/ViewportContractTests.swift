@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-import TextReel
+import TextReelMarkdown
 
 /// The viewport controller's contract as TextKit code uses it: `relocateViewport(to:)` returns
 /// the offset that puts its location at the top, and `adjustViewport(byVerticalOffset:)`

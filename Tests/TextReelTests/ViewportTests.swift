@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+@testable import TextReelMarkdown
 
 /// Records the delegate calls it sees, calling super each time.
 final class RecordingTextView: TextView {
@@ -182,7 +183,7 @@ final class ViewportTests: XCTestCase {
 
     func testEditsAboveTheViewportKeepVisibleContentStill() throws {
         // Without attachments: loading views would change between frames on their own.
-        let view = TextView(document: .generated(paragraphs: 400, attachments: false), viewportSize: size)
+        let view = TextView(document: .generated(paragraphs: 400, attachments: false, format: MarkdownFormat()), viewportSize: size)
         view.contentOffset = CGPoint(x: 0, y: 8000)
         let before = try view.renderFrame()
         let firstVisible = view.textViewportLayoutController.textLayoutFragments.first!

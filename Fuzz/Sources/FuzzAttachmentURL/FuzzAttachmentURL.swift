@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Any bytes as an attachment URL inside an image link.
 @_cdecl("LLVMFuzzerTestOneInput")

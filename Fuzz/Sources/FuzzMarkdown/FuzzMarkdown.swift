@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Any bytes as a Markdown document: read whole and in sections of one byte up (which must give
 /// the same paragraphs and warnings, or the same error), then lay out and draw one frame. Errors

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// Any bytes as a scroll script: read it; every step, written back as JSON5, reads back as the
 /// same step (the explorer writes its shrunk scripts that way); and run what reads on a small

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 /// A document and a script from the same bytes (split at the first NUL byte: Markdown before,
 /// JSON5 after), run frame by frame, drawing every frame: any crash, and any frame that breaks

@@ -12,6 +12,10 @@ enum textreel_html_event {
 
 typedef void (*textreel_html_visitor)(void *context, int event, const char *name, const char *value);
 
+/* Why libxml2 cannot be used (it is opened on first use), or NULL when it can. */
+const char *textreel_html_problem(void);
+
 /* Parses `length` bytes of UTF-8 HTML, recovering from broken markup, and reports the
- * children of <head> and <body> (comments left out). Returns 0, or -1 when libxml2 made no document. */
+ * children of <head> and <body> (comments left out). Returns 0, -1 when libxml2 made no
+ * document, or -2 when libxml2 cannot be used (textreel_html_problem says why). */
 int textreel_html_walk(const char *html, size_t length, void *context, textreel_html_visitor visit);

@@ -27,14 +27,14 @@ open class MathAttachmentView: AttachmentView {
     }
 }
 
-enum MathAttachment {
+package enum MathAttachment {
     /// The outline, its depth below the baseline, and whether it is a display formula (`$$…$$`).
-    static let pathKey = "path", depthKey = "depth", displayKey = "display"
+    package static let pathKey = "path", depthKey = "depth", displayKey = "display"
 
     /// A formula the engine could not typeset: its source as drawn instead (`$…$`, `$$…$$`).
-    static let sourceKey = "source"
+    package static let sourceKey = "source"
     /// The size and padding of that source, a code span's.
-    static let sourceSize = 13.6, sourcePadding = 3.0
+    package static let sourceSize = 13.6, sourcePadding = 3.0
 
     /// The outline "M x y L x y Q cx cy x y C … Z" (y up from the baseline) as the current path,
     /// y down from the box's top.
@@ -75,7 +75,7 @@ extension TextAttachment {
 
     /// A formula still to be typeset (`MathAttachment.typeset`, when its paragraph is first laid
     /// out), its TeX source as its alt text; its size until then a guess from the source's length.
-    static func math(_ tex: String, ordinal: Int, isBlock: Bool) -> TextAttachment {
+    package static func math(_ tex: String, ordinal: Int, isBlock: Bool) -> TextAttachment {
         let guess = CGSize(width: min(Double(tex.count) * 6, 600).rounded(), height: isBlock ? 40 : 20)
         return TextAttachment(scheme: "math", id: "math\(ordinal)", size: guess, url: "math:",
                               parameters: isBlock ? [MathAttachment.displayKey: "1"] : [:], altText: tex, isBlock: isBlock)

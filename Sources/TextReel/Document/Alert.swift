@@ -16,7 +16,7 @@ public enum Alert: String, CaseIterable, Sendable {
     case caution
 
     /// The marker's text without brackets and `!`, any case (GitHub accepts `[!note]`).
-    init?(marker: String) {
+    package init?(marker: String) {
         let trimmed = marker.trimmingCharacters(in: .whitespaces)
         guard trimmed.hasPrefix("[!"), trimmed.hasSuffix("]") else { return nil }
         self.init(rawValue: trimmed.dropFirst(2).dropLast().lowercased())
@@ -50,8 +50,8 @@ public enum Alert: String, CaseIterable, Sendable {
 
     /// The attribute over every paragraph of an alert: `.color` of its quote bar, and the
     /// quote level (1 for the outermost quote) it colours, as "<level>".
-    static let barKey = "TextReelAlertBar"
-    static let levelKey = "TextReelAlertLevel"
+    package static let barKey = "TextReelAlertBar"
+    package static let levelKey = "TextReelAlertLevel"
     /// The attribute over an alert's title line (its icon and name).
-    static let titleKey = "TextReelAlertTitle"
+    package static let titleKey = "TextReelAlertTitle"
 }

@@ -3,7 +3,7 @@ import Foundation
 /// Compares heading texts with a wanted title as a heading search does: ignoring case, whole or
 /// contained. ASCII text is compared byte by byte (a far heading search reads thousands of plain
 /// headings from the source); other text through Swift's Unicode lowercasing.
-struct HeadingMatch {
+package struct HeadingMatch {
     let wanted: String
     let containing: Bool
     private let wantedBytes: [UInt8]
@@ -16,7 +16,7 @@ struct HeadingMatch {
         wantedIsASCII = wantedBytes.allSatisfy { $0 < 0x80 }
     }
 
-    func matches(_ text: UnsafeRawBufferPointer) -> Bool {
+    package func matches(_ text: UnsafeRawBufferPointer) -> Bool {
         guard text.allSatisfy({ $0 < 0x80 }) else {
             let lowered = String(decoding: text, as: UTF8.self).lowercased()
             return containing ? lowered.contains(wanted) : lowered == wanted

@@ -1,16 +1,16 @@
 /// The marker of a list item, as GitHub's stylesheet draws it: bullets disc, circle, then square
 /// from the third level down; numbers decimal, lower-roman in a list nested once
 /// (`ol ol`, `ul ol`), lower-alpha nested deeper. A number below one is decimal (as CSS falls back).
-enum ListMarker {
+package enum ListMarker {
     /// The attribute over a block that starts a list item but is no paragraph (a fence, a
     /// heading, a table's first row): its item's marker, drawn beside its first line.
-    static let key = "TextReelListMarker"
+    package static let key = "TextReelListMarker"
     /// The attribute over a paragraph in a quote inside a list: how many lists hold the outermost
     /// quote, whose bars stand after those lists' indents.
-    static let listsOutsideQuotesKey = "TextReelListsOutsideQuotes"
+    package static let listsOutsideQuotesKey = "TextReelListsOutsideQuotes"
 
     /// `depth` counts the item's list: 1 at the top level.
-    static func text(ordered: Bool, number: Int, depth: Int) -> String {
+    package static func text(ordered: Bool, number: Int, depth: Int) -> String {
         guard ordered else { return ["•", "◦", "▪"][min(max(depth, 1), 3) - 1] }
         guard number >= 1 else { return "\(number)." }
         switch depth {

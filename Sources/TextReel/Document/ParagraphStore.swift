@@ -2,7 +2,7 @@ import Foundation
 
 /// The reader's side of a store's lazy sections: sections of the source it counted without
 /// parsing, parsed when a paragraph of theirs is first needed. The engine knows them by number.
-protocol LazySections: Sendable {
+package protocol LazySections: Sendable {
     /// Section `k`'s `count` paragraphs, their ids from `firstID`: the same ones every time.
     func paragraphs(ofSection k: Int, firstID: Int, count: Int) -> [TextParagraph]
     /// Whether section `k` may hold attachment `id` (false: it certainly does not).
@@ -12,7 +12,7 @@ protocol LazySections: Sendable {
 }
 
 /// What a look at an unparsed section found.
-enum SectionSearch {
+package enum SectionSearch {
     /// The paragraph at this index of the section.
     case found(Int)
     /// None there.
@@ -30,11 +30,11 @@ enum SectionSearch {
 /// A class under `TextDocument`'s value semantics: a document copies it before editing one it
 /// shares, and reads lock it: a document value may be read from several threads (golden cases
 /// and tests share one).
-final class ParagraphStore: @unchecked Sendable {
-    struct Segment {
+package final class ParagraphStore: @unchecked Sendable {
+    package struct Segment {
         /// Its number among the reader's lazy sections; nil for paragraphs parsed or given.
         var section: Int?
-        var count: Int
+        package var count: Int
         /// Nil while the section is only bytes.
         var paragraphs: [TextParagraph]?
         /// Its paragraphs are the only copy (parsed at open or edited): never dropped.
@@ -43,6 +43,11 @@ final class ParagraphStore: @unchecked Sendable {
         var edited = false
         /// The id of its first paragraph when read.
         var firstID: Int
+
+        package init(section: Int?, count: Int, paragraphs: [TextParagraph]?, kept: Bool, edited: Bool = false, firstID: Int) {
+            self.section = section; self.count = count; self.paragraphs = paragraphs
+            self.kept = kept; self.edited = edited; self.firstID = firstID
+        }
     }
 
     /// How many lazily parsed sections stay parsed.
@@ -66,7 +71,7 @@ final class ParagraphStore: @unchecked Sendable {
 
     /// `segments` in order, the lazy ones parsed by `lazy` when needed; `parsedAtOpen` of them
     /// were parsed when the source was read.
-    init(segments: [Segment], lazy: (any LazySections)?, parsedAtOpen: Int) {
+    package init(segments: [Segment], lazy: (any LazySections)?, parsedAtOpen: Int) {
         self.segments = segments
         self.lazy = lazy
         self.parsedAtOpen = parsedAtOpen

@@ -38,7 +38,7 @@ public class ParagraphStyle: CustomStringConvertible {
     }
 
     /// Its values, as a paragraph keeps them.
-    var values: Values {
+    package var values: Values {
         Values(alignment: alignment, firstLineHeadIndent: firstLineHeadIndent, headIndent: headIndent, tailIndent: tailIndent,
                lineSpacing: lineSpacing, paragraphSpacing: paragraphSpacing, paragraphSpacingBefore: paragraphSpacingBefore,
                lineHeightMultiple: lineHeightMultiple)

@@ -12,7 +12,7 @@ public struct ReadingLimits: Sendable, Equatable {
     /// while it is below the most Pango lays out as one paragraph. (Tables and code blocks are
     /// laid out a row or a band of lines at a time, whatever their size: only a single run of
     /// text meets this.)
-    func paragraphLimitMessage(_ bytes: Int) -> String {
+    package func paragraphLimitMessage(_ bytes: Int) -> String {
         let size = "a paragraph of \(bytes >> 10) KB is over the \(paragraphBytes >> 10) KB paragraph limit"
         return paragraphBytes < Self.maximumParagraphBytes
             ? size + "; split it with blank lines, or raise the limit with --max-paragraph-kb (at most \(Self.maximumParagraphBytes >> 10))"

@@ -46,10 +46,10 @@ public final class TableColumns: Hashable, Sendable {
     let fingerprint: UInt64
 
     /// A cell as measured.
-    struct Cell: Hashable, Sendable {
-        var text: String
-        var runs: [StyledRun]
-        var attachments: [TextAttachment]
+    package struct Cell: Hashable, Sendable {
+        package var text: String
+        package var runs: [StyledRun]
+        package var attachments: [TextAttachment]
     }
 
     /// Whether the first row is a header (an HTML table's first row of `<td>` is not).
@@ -58,7 +58,7 @@ public final class TableColumns: Hashable, Sendable {
     /// The number of columns.
     public var count: Int { alignments.count }
 
-    init(alignments: [TableAlignment], sample: [[Cell]], hasHeader: Bool = true) {
+    package init(alignments: [TableAlignment], sample: [[Cell]], hasHeader: Bool = true) {
         self.alignments = alignments
         self.sample = sample
         self.hasHeader = hasHeader
@@ -89,7 +89,7 @@ public final class TableColumns: Hashable, Sendable {
 
     /// The cells of a row paragraph as measured: each cell's text, runs and attachments, with
     /// offsets from the cell's start.
-    static func cells(of text: String, runs: [StyledRun], attachments: [TextAttachment]) -> [Cell] {
+    package static func cells(of text: String, runs: [StyledRun], attachments: [TextAttachment]) -> [Cell] {
         let bytes = Array(text.utf8)
         return cellRanges(of: text).map { range in
             Cell(text: String(decoding: bytes[range], as: UTF8.self), runs: runs.compactMap { $0.clipped(to: range) },

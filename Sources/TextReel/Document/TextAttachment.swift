@@ -20,20 +20,20 @@ public struct TextAttachment: Hashable, Sendable {
     public let isBlock: Bool
     /// Byte offset of its U+FFFC in the paragraph text (Pango's unit, so internal: its provider's
     /// `location` counts UTF-16, as the public API does).
-    let utf8Offset: Int
+    package let utf8Offset: Int
     /// Why an image cannot be drawn ("damaged PNG: data ends at byte 812"), shown on its
     /// placeholder; nil when it can.
     public let problem: String?
     /// The share of the text column it is as wide as (HTML's `width="50%"`), its height keeping
     /// `size`'s aspect; nil: `size`.
-    public internal(set) var widthFraction: Double?
+    public package(set) var widthFraction: Double?
     /// The looks it shows in, as GitHub chooses a README's images by its colour scheme: nil in
     /// every look; true only in dark ones (`#gh-dark-mode-only`, a `<picture>`'s dark
     /// `<source>`), false only in light ones. Elsewhere it takes no room.
-    public internal(set) var shownInDarkLook: Bool?
+    public package(set) var shownInDarkLook: Bool?
 
     /// An attachment as the document reader makes it.
-    init(scheme: String, id: String, size: CGSize, url: String, parameters: [String: String] = [:],
+    package init(scheme: String, id: String, size: CGSize, url: String, parameters: [String: String] = [:],
          file: URL? = nil, altText: String = "", isBlock: Bool = false, utf8Offset: Int = 0, problem: String? = nil,
          widthFraction: Double? = nil) {
         self.scheme = scheme; self.id = id; self.size = size; self.url = url
@@ -42,7 +42,7 @@ public struct TextAttachment: Hashable, Sendable {
         self.widthFraction = widthFraction
     }
 
-    func at(offset: Int, isBlock: Bool) -> TextAttachment {
+    package func at(offset: Int, isBlock: Bool) -> TextAttachment {
         var moved = TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: parameters, file: file, altText: altText,
                                    isBlock: isBlock, utf8Offset: offset, problem: problem, widthFraction: widthFraction)
         moved.shownInDarkLook = shownInDarkLook
@@ -51,7 +51,7 @@ public struct TextAttachment: Hashable, Sendable {
 
     /// The same attachment at another size with other parameters (and a problem, if given): what
     /// work deferred to layout makes of it (`AttachmentKind.prepare`).
-    func with(size: CGSize, parameters: [String: String], problem: String? = nil) -> TextAttachment {
+    package func with(size: CGSize, parameters: [String: String], problem: String? = nil) -> TextAttachment {
         var changed = TextAttachment(scheme: scheme, id: id, size: size, url: url, parameters: parameters, file: file, altText: altText,
                                      isBlock: isBlock, utf8Offset: utf8Offset, problem: problem ?? self.problem, widthFraction: widthFraction)
         changed.shownInDarkLook = shownInDarkLook
@@ -69,14 +69,14 @@ public struct TextAttachment: Hashable, Sendable {
     }
 
     /// The problem of a remote image: TextReel renders offline and fetches nothing.
-    static let notFetched = "remote image, not fetched"
+    package static let notFetched = "remote image, not fetched"
 
     /// Whether this is a remote image, drawn as its alt text in a badge-like box.
     public var isNotFetched: Bool { problem == Self.notFetched }
 
     /// A remote image without a declared size: one line tall (a badge's 20 points) and as wide
     /// as its alt text at the badge's 11 points.
-    static func badgeSize(for altText: String) -> CGSize {
+    package static func badgeSize(for altText: String) -> CGSize {
         CGSize(width: min((Double(max(altText.count, 5)) * 6.2 + 14).rounded(), 400), height: 20)
     }
 

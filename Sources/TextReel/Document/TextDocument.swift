@@ -28,7 +28,7 @@ public struct TextDocument: Sendable {
     private var editedBytes = 0
 
     /// A document of `store`'s paragraphs, as a reader made it (`format`).
-    init(store: ParagraphStore, readBytes: Int, baseURL: URL?, warnings: [String], limits: ReadingLimits,
+    package init(store: ParagraphStore, readBytes: Int, baseURL: URL?, warnings: [String], limits: ReadingLimits,
          kinds: AttachmentKinds, format: (any DocumentFormat)?) {
         self.store = store
         self.readBytes = readBytes

@@ -116,11 +116,11 @@ public struct TextParagraph: Hashable, Sendable {
     }
     /// A highlighted code band's lexer state at its start (nil: a block's start, or not known),
     /// so an edit re-lexes from its band (see `SyntaxHighlighter`).
-    var syntaxStart: [String]?
+    package var syntaxStart: [String]?
 
     /// The attribute that sets a paragraph right to left whatever the view's direction: a block
     /// inside HTML's `dir="rtl"`.
-    static let rightToLeftKey = "TextReelRightToLeft"
+    package static let rightToLeftKey = "TextReelRightToLeft"
 
     /// Whether the paragraph is set right to left whatever the view's direction (`dir="rtl"`).
     var prefersRightToLeft: Bool { attributes(at: 0)[Self.rightToLeftKey] != nil }
@@ -152,7 +152,7 @@ public struct TextParagraph: Hashable, Sendable {
     }
 
     /// The same paragraph ending other blocks.
-    func with(ending: BlockEnding) -> TextParagraph {
+    package func with(ending: BlockEnding) -> TextParagraph {
         var copy = TextParagraph(id: id, kind: kind, text: text, runs: runs, attachments: attachments,
                                  quoteDepth: quoteDepth, listDepth: listDepth, sourceLine: sourceLine, attributes: attributes, ending: ending)
         copy.syntaxStart = syntaxStart

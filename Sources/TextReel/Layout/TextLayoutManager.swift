@@ -59,16 +59,16 @@ public final class TextLayoutManager {
     private(set) lazy var offsets = DocumentOffsets(self)
 
     /// The document being laid out, edits included.
-    public private(set) var document: TextDocument
+    public internal(set) var document: TextDocument
     /// The width laid out for, in points: the view's width (the insets lie inside it).
-    public private(set) var containerWidth: Double
+    public internal(set) var containerWidth: Double
     let typesetter: Typesetter
-    private(set) var heights: HeightIndex
-    private var estimator: HeightEstimator
-    private var shaped: [ParagraphID: TextLayoutFragment] = [:]
+    var heights: HeightIndex
+    var estimator: HeightEstimator
+    var shaped: [ParagraphID: TextLayoutFragment] = [:]
     /// Paragraphs whose attachments needed work at layout (`AttachmentKind.prepare`), as done,
     /// with the paragraph it was done on: a paragraph shaped again is not prepared again.
-    private var prepared: [ParagraphID: (source: TextParagraph, ready: TextParagraph)] = [:]
+    var prepared: [ParagraphID: (source: TextParagraph, ready: TextParagraph)] = [:]
     /// Paragraphs shaped since the last `drainShaped()`, in order.
     private var shapedLog: [ParagraphID] = []
     /// How many shaped fragments are kept; beyond it, those farthest from the last ensured
@@ -108,7 +108,7 @@ public final class TextLayoutManager {
 
     /// Heights estimated leaf by leaf as they are first needed, from a uniform start (sampled
     /// now unless given).
-    private func makeLazyIndex(uniform: (() -> Double)? = nil) -> HeightIndex {
+    func makeLazyIndex(uniform: (() -> Double)? = nil) -> HeightIndex {
         let uniform = uniform ?? { [sampled = Self.sampledHeight(of: document, theme: theme, containerWidth: containerWidth)] in sampled }
         return HeightIndex(count: document.count, uniform: uniform) { [unowned self] index in
             estimator.estimate(document.paragraphs[index])
@@ -263,80 +263,6 @@ public final class TextLayoutManager {
         ensureLayout(forParagraphsIn: min(start, end)...max(start, end))
     }
 
-    // MARK: Locations and offsets (UTF-16 code units, one per paragraph break)
-
-    /// From the first paragraph's start to the last one's end.
-    public var documentRange: TextRange {
-        guard let first = document.paragraphs.first, let last = document.paragraphs.last else {
-            let none = TextLocation(paragraph: ParagraphID(-1))
-            return TextRange(start: none, end: none)
-        }
-        return TextRange(start: TextLocation(paragraph: first.id), end: TextLocation(paragraph: last.id, offset: last.utf16Count))
-    }
-
-    /// How far `to` is from `from`, in UTF-16 code units with one per paragraph break (negative
-    /// when `to` comes first), as `NSTextContentStorage.offset(from:to:)` counts; 0 when either
-    /// is not in the document. The first call reads every paragraph's text.
-    public func offset(from: TextLocation, to: TextLocation) -> Int {
-        guard let a = offsets.offset(of: from), let b = offsets.offset(of: to) else { return 0 }
-        return b - a
-    }
-
-    /// How two locations compare in document order (`NSTextLocation.compare(_:)`; a
-    /// `TextLocation` names its paragraph by id, which survives edits, so only the document
-    /// knows the order: it is not `Comparable` on its own). Nil when either is not in the document.
-    public func compare(_ a: TextLocation, _ b: TextLocation) -> ComparisonResult? {
-        guard let first = index(of: a.paragraph), let second = index(of: b.paragraph) else { return nil }
-        let order = (first, a.offset) < (second, b.offset) ? ComparisonResult.orderedAscending
-            : (first, a.offset) == (second, b.offset) ? .orderedSame : .orderedDescending
-        return order
-    }
-
-    /// The location `offset` units after `location` (before it when negative), or nil outside the document.
-    public func location(_ location: TextLocation, offsetBy offset: Int) -> TextLocation? {
-        offsets.offset(of: location).flatMap { offsets.location(at: $0 + offset) }
-    }
-
-    /// The direction the paragraph holding `location` runs in, as Pango resolved it from its
-    /// text and the theme (`NSTextLayoutManager.baseWritingDirection(at:)`); lays it out if need
-    /// be. `.natural` for a location outside the document.
-    public func baseWritingDirection(at location: TextLocation) -> WritingDirection {
-        guard let index = index(of: location.paragraph) else { return .natural }
-        return ensureLayout(forParagraphAt: index).textLineFragments.first?.isRightToLeft == true ? .rightToLeft : .leftToRight
-    }
-
-    /// Walks fragments from `location` (nil: the start, or the end with `.reverse`) until `body`
-    /// returns false; returns the location where it stopped. With `.reverse` it starts at the
-    /// fragment before the one holding `location`, as TextKit does.
-    @discardableResult
-    public func enumerateTextLayoutFragments(from location: TextLocation?, options: EnumerationOptions = [],
-                                             using body: (TextLayoutFragment) -> Bool) -> TextLocation? {
-        guard paragraphCount > 0 else { return nil }
-        let reverse = options.contains(.reverse)
-        var index: Int
-        if let location, let found = self.index(of: location.paragraph) {
-            index = reverse ? found - 1 : found
-        } else {
-            index = reverse ? paragraphCount - 1 : 0
-        }
-        while index >= 0 && index < paragraphCount {
-            let fragment = options.contains(.ensuresLayout) ? ensureLayout(forParagraphAt: index)
-                                                            : self.fragment(forParagraphAt: index)
-            if !body(fragment) { return TextLocation(paragraph: fragment.paragraph.id) }
-            index += reverse ? -1 : 1
-        }
-        return nil
-    }
-
-    /// Drops the layout of the paragraphs in `range` (`NSTextLayoutManager.invalidateLayout(for:)`):
-    /// they are re-shaped when next needed, and drawn afresh: no surface drawn before the call is
-    /// composited after it, whatever the drawing depended on.
-    public func invalidateLayout(for range: TextRange) {
-        guard let (start, end) = indices(of: range) else { return }
-        for i in start...end { shaped[document.paragraphs[i].id] = nil; validatedRendering.remove(document.paragraphs[i].id) }
-        invalidateSurfaces(start...end)
-    }
-
     /// The paragraphs in `range` are drawn afresh, their layout kept
     /// (`invalidateRenderingAttributes(for:)`): for drawing-only changes (colours, markers a
     /// fragment draws by a setting of yours).
@@ -346,7 +272,7 @@ public final class TextLayoutManager {
         invalidateSurfaces(start...end)
     }
 
-    private func indices(of range: TextRange) -> (Int, Int)? {
+    func indices(of range: TextRange) -> (Int, Int)? {
         guard let start = index(of: range.start.paragraph), let end = index(of: range.end.paragraph) else { return nil }
         return (min(start, end), max(start, end))
     }
@@ -404,83 +330,6 @@ public final class TextLayoutManager {
     /// How many paragraphs beyond the viewport bounds keep their shaped fragments.
     public var keptParagraphMargin = 48
 
-    // MARK: Edits
-
-    /// Replaces paragraph `index` (an edit): its fragment is dropped and re-shaped when needed.
-    func replaceParagraph(at index: Int, with paragraph: TextParagraph) {
-        forgetRendering(of: document.paragraphs[index].id)
-        shaped[document.paragraphs[index].id] = nil
-        let old = document.paragraphs[index]
-        let wasHeading = old.kind.isHeading
-        document.replaceParagraph(at: index, with: paragraph)
-        offsets.replaced(at: index)
-        // An edit of attributes only (a highlighter's font) keeps the height measured before as
-        // its estimate until it is laid out again: nearer than a fresh estimate.
-        let sameText = old.text == paragraph.text && old.kind == paragraph.kind
-        heights.setHeight(sameText ? heights.height(at: index) : estimator.estimate(paragraph), at: index, measured: false)
-        if wasHeading != paragraph.kind.isHeading { reshapeForNeighbour(at: index - 1) }
-    }
-
-    func insertParagraph(_ paragraph: TextParagraph, at index: Int) {
-        touchHeights(near: index)
-        let nextWasHeading = index < document.paragraphs.count && document.paragraphs[index].kind.isHeading
-        document.insertParagraph(paragraph, at: index)
-        offsets.inserted(at: index)
-        heights.insert(estimator.estimate(paragraph), at: index)
-        if nextWasHeading != paragraph.kind.isHeading { reshapeForNeighbour(at: index - 1) }
-        if index == 0 { reshapeForNeighbour(at: 1) }
-    }
-
-    func removeParagraph(at index: Int) {
-        forgetRendering(of: document.paragraphs[index].id)
-        shaped[document.paragraphs[index].id] = nil
-        touchHeights(near: index)
-        let wasHeading = document.paragraphs[index].kind.isHeading
-        document.removeParagraph(at: index)
-        offsets.removed(at: index)
-        heights.remove(at: index)
-        let nextIsHeading = index < document.paragraphs.count && document.paragraphs[index].kind.isHeading
-        if wasHeading != nextIsHeading { reshapeForNeighbour(at: index - 1) }
-        if index == 0 { reshapeForNeighbour(at: 0) }
-    }
-
-    /// An edited or removed paragraph's rendering attributes and prepared form go, and its
-    /// validator runs again.
-    private func forgetRendering(of id: ParagraphID) {
-        prepared[id] = nil
-        renderingAttributes.forget(id)
-        validatedRendering.remove(id)
-    }
-
-    /// The paragraph at `index` has a new neighbour, and its spacing depends on its neighbours
-    /// (the first has no space above; space before a heading collapses): it is shaped and drawn
-    /// again, as a fresh layout of the edited document would.
-    private func reshapeForNeighbour(at index: Int) {
-        guard index >= 0, index < document.paragraphs.count else { return }
-        shaped[document.paragraphs[index].id] = nil
-        // Measured again when next laid out; until then, its height as it was.
-        heights.setHeight(heights.height(at: index), at: index, measured: false)
-        invalidateSurfaces(index...index)
-    }
-
-    /// A new container width invalidates every fragment and re-estimates every height.
-    func setContainerWidth(_ width: Double) {
-        guard width != containerWidth else { return }
-        containerWidth = width
-        shaped.removeAll()
-        estimator = HeightEstimator(theme: theme, containerWidth: width)
-        heights = makeLazyIndex()
-    }
-
-    func makeParagraphID() -> ParagraphID { document.makeParagraphID() }
-
-    /// Computes the lazy estimates of the leaf holding `index` while the document still matches
-    /// the index: a lazy leaf estimated after the splice would read shifted (or missing)
-    /// paragraphs. (Deleting the first paragraph before any pass crashed on exactly that.)
-    private func touchHeights(near index: Int) {
-        guard heights.count > 0 else { return }
-        _ = heights.height(at: min(index, heights.count - 1))
-    }
 }
 
 /// Which way a paragraph's text runs (`NSWritingDirection`).

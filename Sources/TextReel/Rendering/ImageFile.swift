@@ -1,4 +1,5 @@
 import CImage
+import COptionalLibraries
 import CPango
 import Foundation
 import Synchronization
@@ -100,6 +101,7 @@ enum ImageFile {
             } catch { return "\(error)" }
             return nil
         case .svg:
+            if let problem = textreel_optional_library_problem(0) { return "cannot be drawn: " + String(cString: problem) }
             guard let data = try? Data(contentsOf: url) else { return "cannot be read" }
             var error: UnsafeMutablePointer<GError>?
             let handle = data.withUnsafeBytes { rsvg_handle_new_from_data($0.baseAddress?.assumingMemoryBound(to: guint8.self), gsize(data.count), &error) }

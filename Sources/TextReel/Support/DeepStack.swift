@@ -3,11 +3,11 @@ import Foundation
 /// Runs work that recurses once per nesting level (the Markdown walk) on a thread with a stack
 /// large enough for the deepest nesting the limits allow, whatever thread calls it. Only the
 /// pages the recursion touches are ever committed.
-enum DeepStack {
+package enum DeepStack {
     /// Room for `ReadingLimits.maximumNesting` levels with frames to spare, even unoptimised.
     static let size = 512 << 20
 
-    static func run<T>(_ body: () throws -> T) throws -> T {
+    package static func run<T>(_ body: () throws -> T) throws -> T {
         try withoutActuallyEscaping(body) { escapable in
             let box = Box(escapable)
             let done = DispatchSemaphore(value: 0)

@@ -5,12 +5,12 @@ import Foundation
 /// measured slower than faulting them in as the scan goes.) A file cut shorter by another process
 /// while it is mapped would stop this one (SIGBUS), so small files, which cost nothing to copy,
 /// are read.
-enum MappedFile {
+package enum MappedFile {
     /// Files from this size on are mapped.
     static let threshold = 16 << 20
 
     /// The file's bytes, mapped, or nil when it is small, not a regular file, or cannot be mapped.
-    static func map(_ url: URL) -> Data? {
+    package static func map(_ url: URL) -> Data? {
         let fd = open(url.path, O_RDONLY)
         guard fd >= 0 else { return nil }
         defer { close(fd) }

@@ -6,9 +6,9 @@ import Synchronization
 /// `cache/` (fontconfig's cache files for that folder). Under `$TEXTREEL_FONT_CACHE`, else
 /// `$XDG_CACHE_HOME/textreel`, else `~/.cache/textreel`; `TEXTREEL_FONT_CACHE=off` turns it off.
 /// The fonts and every pixel are the same with or without it.
-enum FontCache {
+package enum FontCache {
     /// The cache's root folder, or nil when it is off or there is no home.
-    static func baseFolder() -> URL? {
+    package static func baseFolder() -> URL? {
         let environment = ProcessInfo.processInfo.environment
         if environment["TEXTREEL_FONT_CACHE"] == "off" { return nil }
         if let explicit = environment["TEXTREEL_FONT_CACHE"], !explicit.isEmpty { return URL(fileURLWithPath: explicit) }
@@ -105,7 +105,7 @@ enum FontCache {
     /// Each file's status (nil: missing), found once per process for each list, under the lock
     /// (two threads setting up fonts at once stat them once): every thread's font system asks,
     /// and a font set of 190 files was 1,100 `stat` calls of a first frame.
-    static func statuses(of files: [String]) -> [FileStatus?] {
+    package static func statuses(of files: [String]) -> [FileStatus?] {
         known.withLock { known in
             let key = files.joined(separator: "\n")
             if let found = known[key] { return found }

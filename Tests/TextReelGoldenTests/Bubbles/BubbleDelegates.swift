@@ -8,7 +8,7 @@ Their classes here are a TextView subclass and a plain controller.
 */
 
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 extension NSAttributedString.Key {
     public static var commentDepth: NSAttributedString.Key {

@@ -8,7 +8,7 @@ NSTextLayoutFragment subclass to draw the comment bubble.
 */
 
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 class BubbleLayoutFragment: TextLayoutFragment {
     var commentDepth: UInt = 0

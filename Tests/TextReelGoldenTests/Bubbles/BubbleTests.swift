@@ -1,5 +1,5 @@
 import XCTest
-import TextReel
+import TextReelMarkdown
 import TextReelGolden
 
 /// The WWDC21 bubble sample, ported by renaming only (`BubbleLayoutFragment.swift`,

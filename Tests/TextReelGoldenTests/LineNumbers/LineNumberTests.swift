@@ -1,5 +1,5 @@
 import XCTest
-import TextReel
+import TextReelMarkdown
 import TextReelGolden
 
 /// STTextView's line-number ruler, ported by renaming (`STLineNumberRulerView.swift`), on the

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 // STTextView's `STLineNumberRulerView` (krzyzanowskim/STTextView, Sources/STTextView/
 // STLineNumberRulerView.swift), ported as a TextKit 2 editor's code ports: AppKit's `NSRulerView`

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 import XCTest
 
 // Neon's TextKit 2 interface as its STTextView example writes it (ChimeHQ/Neon's

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 // STTextView's insertion point views (krzyzanowskim/STTextView, Sources/STTextViewAppKit/
 // STInsertionPointView.swift and STInsertionPointIndicatorProtocol.swift), ported by renaming:

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 // The helpers of STTextKitPlus (krzyzanowskim/STTextKitPlus) that STTextView's invisibles and
 // insertion-point code call, ported by renaming: `NSTextLineFragment` is `TextLineFragment`,

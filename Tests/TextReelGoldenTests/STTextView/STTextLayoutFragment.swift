@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 // STTextView's `STTextLayoutFragment` (krzyzanowskim/STTextView, Sources/STTextViewAppKit/
 // STTextLayoutFragment.swift): it draws its lines itself and, when asked, a marker for each

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 // STTextView's insertion-point drawing (krzyzanowskim/STTextView, Sources/STTextViewAppKit/
 // STTextView+InsertionPoint.swift), ported by renaming: `NSView` → `View`, `NSColor` → `Color`,

@@ -1,5 +1,5 @@
 import Foundation
-import TextReel
+import TextReelMarkdown
 
 // The parts of STTextView's view class (krzyzanowskim/STTextView, Sources/STTextViewAppKit/
 // STTextView.swift and its extensions) that its invisibles and insertion-point code reach, ported

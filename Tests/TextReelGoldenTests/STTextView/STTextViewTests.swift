@@ -1,5 +1,5 @@
 import XCTest
-import TextReel
+import TextReelMarkdown
 import TextReelGolden
 
 /// STTextView's invisibles fragment (`STTextLayoutFragment.swift`) and insertion point

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// GitHub's emoji shortcodes (`:tada:`, `:+1:`, `:white_check_mark:`) as emoji. The names come
 /// from Debian's ruby-tanuki-emoji (GitLab's emoji data: EmojiOne's alpha codes and their

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// Reads an attachment's URL: the scheme names the provider type, the path or `id=` its id,
 /// `size=WxH` its box; other query items are kept as parameters. By hand, not GLib's `GUri`: the

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// The start and end tags of raw HTML, in order, as written: what an HTML block opens and closes
 /// (libxml2's tree closes what is left open at the block's end, so it cannot tell). Comments and

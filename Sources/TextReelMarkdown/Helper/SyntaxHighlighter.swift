@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// Fenced code highlighted by its info string. Candidates in Debian's packages were compared:
 /// GtkSourceView 5 (about 150 languages, but a GTK 4 text buffer and its libraries at start-up),

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// TeX math (`$…$`, `$$…$$`, fenced `math` blocks, as GitHub writes it) typeset by matplotlib's
 /// mathtext (Debian's python3-matplotlib) into one outline path. Compared: MathJax and KaTeX

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// A Markdown file's sections as a store's lazy sections: those the index counted stay bytes of
 /// the file until a paragraph of theirs is needed, then `MarkdownReader` parses them.

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// Accumulates a paragraph's text as UTF-8 bytes with styled runs and attachments, so that every
 /// range is already in Pango's byte offsets.

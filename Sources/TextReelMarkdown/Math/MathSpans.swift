@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// GitHub's math in Markdown source (`$…$`, `$$…$$`), found before cmark-gfm reads it: cmark
 /// would take `\\` as an escaped `\` and `_` as emphasis. Each formula is replaced, byte for byte,

@@ -1,5 +1,6 @@
 import CMark
 import Foundation
+import TextReel
 
 /// The one way into cmark-gfm's parser, safe from any thread by construction.
 ///

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// The attachment URLs the index may trust without parsing them: a kind that says which values
 /// it trusts (`AttachmentKind.trusts`: none that reads a file), its id in the path, and only the

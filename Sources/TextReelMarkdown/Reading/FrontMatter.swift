@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// YAML front matter (`---` … `---` at the very top of a file), which GitHub shows as a table:
 /// a header row of keys over a row of values. Only the subset GitHub's table shows is read, by

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// One Python process per TextReel process for what only Python libraries in Debian's packages do
 /// well: Pygments' lexers (`SyntaxHighlighter`) and matplotlib's TeX math (`MathTypesetter`).

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// Reading Markdown into a document: the file is indexed in one scan (`MarkdownIndex`), and
 /// cmark-gfm parses only the sections the scan cannot count; the others are parsed when a

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// Apple's Markdown attribute syntax, as Foundation's `AttributedString(markdown:)` reads it:
 /// `^[text](commentDepth: 2, note: "x")` gives `text` the attributes listed (numbers, strings,

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// GitHub-flavoured Markdown as a document's format: inserted text is read by `MarkdownReader`,
 /// code is coloured by `SyntaxHighlighter` (Pygments, in the helper process).

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// The index's look at attachments: an attachment whose URL can be trusted byte by byte
 /// counts its id without a parse.

@@ -1,5 +1,6 @@
 import CHTMLTree
 import Foundation
+import TextReel
 
 /// Raw HTML in a document (`<p align="center"><img …></p>`, `<details>`, `<kbd>`), parsed by
 /// libxml2's HTML parser into plain values. libxml2 because it is maintained, recovers from broken
@@ -30,6 +31,9 @@ struct HTMLFragment {
     /// `<body>` it adds): what lies deeper is dropped without a word, so a fragment this deep
     /// may have lost some.
     static let deepestParsed = 254
+
+    /// Why raw HTML cannot be parsed here (libxml2 cannot be loaded), or nil.
+    static var libraryProblem: String? { textreel_html_problem().map { String(cString: $0) } }
 
     init(_ html: String) {
         final class Builder {
