@@ -12,7 +12,7 @@ final class BadgeProvider: TextAttachmentViewProvider {
 }
 
 final class BadgeView: AttachmentView {
-    override func draw(in canvas: AttachmentCanvas) { canvas.fill(canvas.bounds, Color(1, 0, 1)) }
+    override func draw(in canvas: GraphicsContext) { canvas.fill(canvas.bounds, Color(1, 0, 1)) }
 }
 
 final class AttachmentTests: XCTestCase {

@@ -3,9 +3,7 @@ import Foundation
 
 /// The drawing that attachment views (and placeholders) use beyond CoreGraphics' calls, on the
 /// same `GraphicsContext`: filled and stroked shapes in one call with a colour, gradients, text
-/// in the theme's font, images and the standard placeholder. `AttachmentCanvas` is its old name.
-public typealias AttachmentCanvas = GraphicsContext
-
+/// in the theme's font, images and the standard placeholder.
 extension GraphicsContext {
     /// Text, images and placeholders are drawn by the attachment painter, in every context.
     private var labels: AttachmentPainter { painter }
