@@ -12,7 +12,7 @@ struct CommandOptions {
     static let render = CommandOptions(name: "render", summary: "render frames of a document",
         options: ["out", "width", "height", "scale", "at", "script", "frames", "shard", "video", "animation", "chart", "format", "compression", "budget"]
             + LimitOptions.names + AppearanceOptions.names,
-        flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial", "strict", "exact"] + LimitOptions.flags)
+        flags: ["overlay", "quiet", "verbose", "contact-sheet", "serial", "strict", "exact", "watch"] + LimitOptions.flags)
     static let diff = CommandOptions(name: "diff", summary: "compare two PNGs pixel by pixel",
         options: ["out", "threshold", "alpha"], flags: ["include-aa", "diff-mask", "json"])
     static let test = CommandOptions(name: "test", summary: "run golden-image suites",

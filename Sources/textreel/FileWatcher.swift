@@ -1,56 +1,71 @@
 import Foundation
 import TextReelMarkdown
 
-/// Waits for a file to change, as editors save it: written in place, written to a temporary
-/// name and renamed over it, deleted and created again. inotify on the file's folder (a rename
+/// Waits for files to change, as editors save them: written in place, written to a temporary
+/// name and renamed over it, deleted and created again. inotify on each file's folder (a rename
 /// replaces the file's inode, so the file itself cannot be watched); waiting costs nothing.
 /// A burst of events (a save is often several) is one change: events within `settle` of the
 /// last are read together.
 final class FileWatcher {
     private let descriptor: Int32
-    private let name: String
+    /// The names watched in each watched folder, by watch descriptor.
+    private var names: [Int32: Set<String>] = [:]
     static let settle: Int32 = 30   // milliseconds
 
-    init(_ url: URL) throws {
+    convenience init(_ url: URL) throws { try self.init([url]) }
+
+    init(_ urls: [URL]) throws {
         descriptor = inotify_init1(Int32(IN_CLOEXEC))
-        name = url.lastPathComponent
-        let folder = url.deletingLastPathComponent().path
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB)
-        guard descriptor >= 0, inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask) >= 0 else {
-            throw TextReelError(file: url.path, "cannot watch its folder (\(String(cString: strerror(errno))))")
+        guard descriptor >= 0 else { throw TextReelError("cannot watch files (\(String(cString: strerror(errno))))") }
+        do { try watch(urls) } catch {
+            close(descriptor)
+            throw error
         }
     }
 
     deinit { close(descriptor) }
 
-    /// Waits until the file changed (true), or until `stop()` says to stop (false), checking it
-    /// every tenth of a second.
-    func waitForChange(stop: () -> Bool) -> Bool {
-        var changed = false
-        while true {
-            var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&watched, 1, changed ? Self.settle : 100)
-            if ready < 0 && errno != EINTR { return false }
-            if ready > 0 {
-                changed = readEvents() || changed
-                continue
-            }
-            if changed { return true }
-            if stop() { return false }
+    /// Watches `urls` too (files a new version names: its images). A folder watched already is
+    /// the same watch.
+    func watch(_ urls: [URL]) throws {
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB)
+        for url in urls {
+            let folder = url.deletingLastPathComponent().path
+            let watch = inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask)
+            guard watch >= 0 else { throw TextReelError(file: url.path, "cannot watch its folder (\(String(cString: strerror(errno))))") }
+            names[watch, default: []].insert(url.lastPathComponent)
         }
     }
 
-    /// Reads the pending events; whether one names the file.
-    private func readEvents() -> Bool {
+    /// Waits until watched files changed, and names them; nil when `stop()` says to stop
+    /// (asked every tenth of a second).
+    func waitForChange(stop: () -> Bool) -> [String]? {
+        var changed = Set<String>()
+        while true {
+            var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&watched, 1, changed.isEmpty ? 100 : Self.settle)
+            if ready < 0 && errno != EINTR { return nil }
+            if ready > 0 {
+                changed.formUnion(readEvents())
+                continue
+            }
+            if !changed.isEmpty { return changed.sorted() }
+            if stop() { return nil }
+        }
+    }
+
+    /// Reads the pending events: the watched files they name.
+    private func readEvents() -> Set<String> {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-        guard count > 0 else { return false }
-        var offset = 0, named = false
+        guard count > 0 else { return [] }
+        var offset = 0, named = Set<String>()
         let header = MemoryLayout<inotify_event>.size
         while offset + header <= count {
-            let length = buffer.withUnsafeBytes { Int($0.load(fromByteOffset: offset, as: inotify_event.self).len) }
-            let nameBytes = buffer[(offset + header)..<min(offset + header + length, count)].prefix { $0 != 0 }
-            if String(decoding: nameBytes, as: UTF8.self) == name { named = true }
+            let event = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset, as: inotify_event.self) }
+            let length = Int(event.len)
+            let name = String(decoding: buffer[(offset + header)..<min(offset + header + length, count)].prefix { $0 != 0 }, as: UTF8.self)
+            if names[event.wd]?.contains(name) == true { named.insert(name) }
             offset += header + length
         }
         return named

@@ -19,7 +19,7 @@ struct LivePreview {
         Interruption.install()
         let name = url.lastPathComponent
         try show(status: "watching \(name) (Ctrl-C stops)")
-        while watcher.waitForChange(stop: { (try? Interruption.check("")) == nil }) {
+        while watcher.waitForChange(stop: { (try? Interruption.check("")) == nil }) != nil {
             let started = DispatchTime.now().uptimeNanoseconds
             let next: TextDocument
             do {

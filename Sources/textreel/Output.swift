@@ -36,7 +36,9 @@ enum OutputFolder {
     /// only complete a render of the same inputs. Frames TextReel did not write (no
     /// `summary.json` beside them) are never deleted or mixed with: the render is refused.
     @discardableResult
-    static func prepare(_ url: URL, removingFramesOf fullRun: Bool, inputs: String? = nil) throws -> Lock {
+    /// `keepingFrames`: the folder's frames are this process's own render of the same command
+    /// (`render --watch`), to be written over in place: none is set aside, whatever its inputs.
+    static func prepare(_ url: URL, removingFramesOf fullRun: Bool, inputs: String? = nil, keepingFrames: Bool = false) throws -> Lock {
         guard url.standardizedFileURL.path != "/" else {
             throw TextReelError(file: "/", "is the root folder; --out names the folder the frames go into")
         }
@@ -84,7 +86,7 @@ enum OutputFolder {
                 lock.release()
                 throw TextReelError(file: folder, "holds \(frames.count) frame-*.png file\(frames.count == 1 ? "" : "s") and no summary.json of a TextReel render beside them, and TextReel never deletes files it did not write; choose another --out")
             }
-            if !fullRun, inputs == nil || summary["inputs"] as? String != inputs {
+            if !fullRun, !keepingFrames, inputs == nil || summary["inputs"] as? String != inputs {
                 lock.release()
                 throw TextReelError(file: folder, "holds \(frames.count) frames of another render (another document, script, options or environment); --frames only completes a render of the same inputs: render all frames, or choose another --out")
             }
@@ -92,6 +94,15 @@ enum OutputFolder {
         let replaced = fullRun ? frames : []
         if !replaced.isEmpty || !stale.isEmpty { lock.replaced = ReplacedFrames(replaced, stale: stale, in: folder) }
         return lock
+    }
+
+    /// Removes the frame files numbered past `last` (a watched script that got shorter); how many.
+    static func removeFrames(of url: URL, after last: Int) -> Int {
+        var removed = 0
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? [] where isFrameName(name) {
+            if let number = Int(name.dropFirst("frame-".count).prefix { $0.isNumber }), number > last, unlink(url.path + "/" + name) == 0 { removed += 1 }
+        }
+        return removed
     }
 }
 

@@ -47,6 +47,10 @@ enum RenderCommand {
                        a budget; without it they are warnings on stderr and errors in events.jsonl
       --budget LIST    limits every frame must keep, e.g. maxJump=0,maxCorrection=300,
                        maxRecreated=0,flicker=false (see `textreel explore --help`)
+      --watch          after the render, follow the document, the script and the theme file:
+                       each save renders again, rewriting only the frames that changed (an
+                       image viewer beside the source reloads only those); a version that does
+                       not read keeps the last frames, with the error; Ctrl-C stops
       -h, --help       show this help
 
     The viewport may be at most \(ViewportLimits.maximumPixels) pixels a side after scaling.
@@ -85,6 +89,17 @@ enum RenderCommand {
     static func run(_ raw: [String]) throws -> Int32 {
         let args = try Arguments(raw, command: .render)
         if args.flags.contains("help") { print(help); return 0 }
+        if args.flags.contains("watch") { return try RenderWatch(args).run() }
+        try render(args)
+        return 0
+    }
+
+    /// One render of `args`. `keepingFrames`: the folder is this process's own from an earlier
+    /// render of the same command (`--watch`): its frames are written over in place, a file
+    /// already holding a frame's bytes left untouched, and frames past the new last one removed.
+    /// Returns how many frames were already on disk as they are, and how many were removed.
+    @discardableResult
+    static func render(_ args: Arguments, keepingFrames: Bool = false) throws -> (frames: Int, unchanged: Int, removed: Int) {
         let options = try RenderOptions(args)
         FontSet.standard.prepare()   // the view's fonts, made while the document is read
         // Every file written after the last frame is checked before the first one is drawn.
@@ -92,6 +107,7 @@ enum RenderCommand {
             if let path = args.values[option], path != "-" { try Self.checkWritable(path, option: option) }
         }
         let writer = FrameWriter(parallel: !args.flags.contains("serial"), compression: options.compression)
+        writer.keepsUnchangedFiles = keepingFrames
         // Whatever happens, frames in flight are finished (each is written atomically) before exit.
         defer { try? writer.finish() }
         let video = try args.values["video"].map { try VideoEncoder(output: URL(fileURLWithPath: $0), fps: 30) }
@@ -109,7 +125,8 @@ enum RenderCommand {
         let range = try shard.map { 1...$0.frames.upperBound } ?? args.values["frames"].map { try parseFrames($0, count: runner.frameCount) }
         let written = shard?.frames ?? range
         let inputs = inputsKey.value
-        let lock = try OutputFolder.prepare(options.out, removingFramesOf: range == nil || shard != nil, inputs: inputs)
+        let lock = try OutputFolder.prepare(options.out, removingFramesOf: !keepingFrames && (range == nil || shard != nil), inputs: inputs,
+                                            keepingFrames: keepingFrames)
         // Frames still being written are finished before the set-aside files are let go.
         defer { try? writer.finish(); lock.release() }
         if let replaced = lock.replaced {
@@ -193,7 +210,8 @@ enum RenderCommand {
             print("wrote \(summary.framesWritten) frame\(summary.framesWritten == 1 ? "" : "s") to \(options.out.relativePath)/: \(frames), events.jsonl, summary.json")
             if let missing { print("the folder still lacks frame\(missing.contains(where: { !$0.isNumber }) ? "s" : "") \(missing) of the script: summary.json says \"partial\"") }
         }
-        return 0
+        let removed = keepingFrames ? OutputFolder.removeFrames(of: options.out, after: runner.frameCount) : 0
+        return (summary.framesWritten, writer.unchangedFiles, removed)
     }
 
     /// The text view the options ask for: the viewport (the command line's, else the script's),

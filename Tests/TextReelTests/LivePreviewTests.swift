@@ -2,33 +2,33 @@ import Foundation
 import XCTest
 import TextReelMarkdown
 
+/// Lines from a pipe, each waited for at most `timeout` seconds.
+private final class Lines {
+    let fd: Int32
+    var buffer: [UInt8] = []
+    init(_ handle: FileHandle) { fd = handle.fileDescriptor }
+    func next(timeout: Double = 20) -> String? {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let end = buffer.firstIndex(of: 0x0A) {
+                defer { buffer.removeSubrange(...end) }
+                return String(decoding: buffer[..<end], as: UTF8.self)
+            }
+            guard Date() < deadline else { return nil }
+            var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+            guard poll(&watched, 1, 100) >= 0 else { return nil }
+            guard watched.revents != 0 else { continue }
+            var chunk = [UInt8](repeating: 0, count: 1 << 16)
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            guard n > 0 else { return nil }
+            buffer += chunk[..<n]
+        }
+    }
+}
+
 /// `preview --watch` follows a file saved as editors save it, and every version it shows is what
 /// a fresh preview of the same file shows.
 final class LivePreviewTests: XCTestCase {
-    /// Lines from a pipe, each waited for at most `timeout` seconds.
-    private final class Lines {
-        let fd: Int32
-        var buffer: [UInt8] = []
-        init(_ handle: FileHandle) { fd = handle.fileDescriptor }
-        func next(timeout: Double = 20) -> String? {
-            let deadline = Date().addingTimeInterval(timeout)
-            while true {
-                if let end = buffer.firstIndex(of: 0x0A) {
-                    defer { buffer.removeSubrange(...end) }
-                    return String(decoding: buffer[..<end], as: UTF8.self)
-                }
-                guard Date() < deadline else { return nil }
-                var watched = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-                guard poll(&watched, 1, 100) >= 0 else { return nil }
-                guard watched.revents != 0 else { continue }
-                var chunk = [UInt8](repeating: 0, count: 1 << 16)
-                let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-                guard n > 0 else { return nil }
-                buffer += chunk[..<n]
-            }
-        }
-    }
-
     /// The fragments a fresh `preview --json` shows of `file`.
     private func fresh(_ file: URL) throws -> [[String: AnyHashable]] {
         let result = try CLI.run(["preview", file.path, "--json", "--width", "500", "--height", "400"])
@@ -118,5 +118,84 @@ final class LivePreviewTests: XCTestCase {
             if line.contains("replaced") { last = try XCTUnwrap(versions.next()) }
         }
         XCTAssertEqual(try fragments(Data(last.utf8)), try fresh(file))
+    }
+}
+
+/// `render --watch` renders again after each save into the same folder, writing only the frames
+/// whose bytes changed; every frame is what a fresh render of that version draws.
+final class LiveRenderTests: XCTestCase {
+    func testAWatchedRenderRewritesOnlyTheFramesThatChanged() throws {
+        let folder = Paths.temporaryFolder()
+        let file = folder.appendingPathComponent("doc.md"), script = folder.appendingPathComponent("scroll.json5")
+        let out = folder.appendingPathComponent("out"), fresh = folder.appendingPathComponent("fresh")
+        var paragraphs = (0..<60).map { "Paragraph \($0) has a few words that wrap at a narrow width." }
+        func save(_ text: String) throws { try Data(text.utf8).write(to: file) }
+        try save(paragraphs.joined(separator: "\n\n"))
+        try Data("{fps: 5, viewport: {width: 400, height: 300}, steps: [{wait: 0.4}, {scroll: {toParagraph: 58, duration: 0.4}}, {wait: 0.4}]}\n".utf8).write(to: script)
+        /// Each frame file's identity and time, by name.
+        func files() -> [String: [UInt64]] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: out.path)) ?? []
+            return Dictionary(uniqueKeysWithValues: names.filter { $0.hasPrefix("frame-") }.compactMap { name in
+                FileStatus(path: out.path + "/" + name).map { (name, $0.identity + [UInt64(bitPattern: Int64($0.modified * 1e9))]) }
+            })
+        }
+        /// Whether every frame in the folder is byte for byte a fresh render's.
+        func matchesAFreshRender() throws {
+            let result = try CLI.run(["render", file.path, "--script", script.path, "--out", fresh.path, "--quiet"])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let names = try FileManager.default.contentsOfDirectory(atPath: fresh.path).filter { $0.hasPrefix("frame-") }.sorted()
+            XCTAssertEqual(Set(files().keys), Set(names))
+            for name in names {
+                XCTAssertEqual(try Data(contentsOf: out.appendingPathComponent(name)), try Data(contentsOf: fresh.appendingPathComponent(name)), name)
+            }
+        }
+
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["render", file.path, "--script", script.path, "--out", out.path, "--watch"]
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let statuses = Lines(stdout.fileHandleForReading), errors = Lines(stderr.fileHandleForReading)
+        XCTAssertTrue(statuses.next()?.hasPrefix("wrote ") == true)
+        XCTAssertEqual(statuses.next(), "watching doc.md, scroll.json5 (Ctrl-C stops)")
+        try matchesAFreshRender()
+
+        // An edit at the end: the frames at the top are left as they were, the others rewritten.
+        var before = files()
+        paragraphs[59] = "The last paragraph, edited."
+        try save(paragraphs.joined(separator: "\n\n"))
+        var status = try XCTUnwrap(statuses.next())
+        XCTAssertTrue(status.hasPrefix("doc.md saved: ") && status.contains("frames written") && status.contains("ms from the save"), status)
+        var after = files()
+        let kept = before.keys.filter { before[$0] == after[$0] }, written = before.keys.filter { before[$0] != after[$0] }
+        XCTAssertTrue(kept.contains("frame-00001.png"), "\(kept)")
+        XCTAssertTrue(written.contains(after.keys.max()!), "\(written)")
+        XCTAssertTrue(status.contains("\(written.count) of \(before.count) frames written, \(kept.count) unchanged"), status)
+        try matchesAFreshRender()
+
+        // A version that does not read leaves the frames, with the error.
+        before = files()
+        var invalid = Data(paragraphs.joined(separator: "\n\n").utf8)
+        invalid.append(contentsOf: [0xC3, 0x28])
+        try invalid.write(to: file)
+        let error = try XCTUnwrap(errors.next())
+        XCTAssertTrue(error.contains("invalid UTF-8") && error.contains("keeps the last frames"), error)
+        XCTAssertEqual(files(), before)
+
+        // A shorter script: the frames past its end go; a save that changes nothing writes none.
+        try save(paragraphs.joined(separator: "\n\n"))
+        _ = try XCTUnwrap(statuses.next())
+        try Data("{fps: 5, viewport: {width: 400, height: 300}, steps: [{wait: 0.2}]}\n".utf8).write(to: script)
+        status = try XCTUnwrap(statuses.next())
+        XCTAssertTrue(status.hasPrefix("scroll.json5 saved: ") && status.contains("past the new last frame removed"), status)
+        try matchesAFreshRender()
+        before = files()
+        try save(paragraphs.joined(separator: "\n\n"))
+        XCTAssertTrue(try XCTUnwrap(statuses.next()).contains("no frame changed; none written"))
+        after = files()
+        XCTAssertEqual(after, before)
     }
 }

@@ -47,9 +47,23 @@ public final class FrameWriter: @unchecked Sendable {
     /// a failure of an earlier frame is thrown here or by `finish()`.
     @discardableResult
     public func write(_ frame: RenderedFrame, to url: URL) throws -> Int {
-        let compression = compression, reusable = reusableFile
-        return try submit(frame, folder: url.deletingLastPathComponent().path) { try $0.write(to: url, compression: compression, durable: false, reusing: reusable) }
+        let compression = compression, reusable = reusableFile, keepsUnchanged = keepsUnchangedFiles
+        return try submit(frame, folder: url.deletingLastPathComponent().path) { [self] frame in
+            if keepsUnchanged, let old = try? Data(contentsOf: url), old == (try frame.pngData(compression: compression)) {
+                lock.withLock { unchanged += 1 }
+                return
+            }
+            try frame.write(to: url, compression: compression, durable: false, reusing: reusable)
+        }
     }
+
+    /// Leaves a file that already holds a frame's bytes as it is (not written again, its time
+    /// kept): a watched render rewrites only the frames an edit changed, so an image viewer
+    /// beside the source reloads only those.
+    public var keepsUnchangedFiles = false
+    /// How many frames were already on disk as they are, with `keepsUnchangedFiles`.
+    public var unchangedFiles: Int { lock.withLock { unchanged } }
+    private var unchanged = 0
 
     /// Hands the frame over to be encoded only: its `pngData(compression:)` is ready (cached on
     /// the frame) once `finish()` returns. Returns its place in hand-over order.
