@@ -17,7 +17,7 @@ struct CommandOptions {
         options: ["out", "threshold", "alpha"], flags: ["include-aa", "diff-mask", "json"])
     static let test = CommandOptions(name: "test", summary: "run golden-image suites",
         options: ["update", "shard", "report", "junit", "json", "workers", "blob"] + AppearanceOptions.names,
-        flags: ["quiet", "prune", "fail-on-update"])
+        flags: ["quiet", "prune", "fail-on-update", "watch"])
     static let report = CommandOptions(name: "report", summary: "serve a report with accept buttons", options: ["port"], flags: ["serve"])
     static let review = CommandOptions(name: "review", summary: "walk the failing frames in the terminal", options: [], flags: [])
     static let mergeReports = CommandOptions(name: "merge-reports", summary: "merge the blobs of sharded test runs",

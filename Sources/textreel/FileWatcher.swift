@@ -8,8 +8,8 @@ import TextReelMarkdown
 /// last are read together.
 final class FileWatcher {
     private let descriptor: Int32
-    /// The names watched in each watched folder, by watch descriptor.
-    private var names: [Int32: Set<String>] = [:]
+    /// Each watched folder, as given, and the names watched in it, by watch descriptor.
+    private var folders: [Int32: (path: String, names: Set<String>)] = [:]
     static let settle: Int32 = 30   // milliseconds
 
     convenience init(_ url: URL) throws { try self.init([url]) }
@@ -30,14 +30,15 @@ final class FileWatcher {
     func watch(_ urls: [URL]) throws {
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB)
         for url in urls {
-            let folder = url.deletingLastPathComponent().path
+            let folder = url.deletingLastPathComponent().relativePath
             let watch = inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask)
             guard watch >= 0 else { throw TextReelError(file: url.path, "cannot watch its folder (\(String(cString: strerror(errno))))") }
-            names[watch, default: []].insert(url.lastPathComponent)
+            folders[watch, default: (folder, [])].names.insert(url.lastPathComponent)
         }
     }
 
-    /// Waits until watched files changed, and names them; nil when `stop()` says to stop
+    /// Waits until watched files changed, and gives their paths (folder as given, then name);
+    /// nil when `stop()` says to stop
     /// (asked every tenth of a second).
     func waitForChange(stop: () -> Bool) -> [String]? {
         var changed = Set<String>()
@@ -54,7 +55,7 @@ final class FileWatcher {
         }
     }
 
-    /// Reads the pending events: the watched files they name.
+    /// Reads the pending events: the paths of the watched files they name.
     private func readEvents() -> Set<String> {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)
         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
@@ -65,7 +66,9 @@ final class FileWatcher {
             let event = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset, as: inotify_event.self) }
             let length = Int(event.len)
             let name = String(decoding: buffer[(offset + header)..<min(offset + header + length, count)].prefix { $0 != 0 }, as: UTF8.self)
-            if names[event.wd]?.contains(name) == true { named.insert(name) }
+            if let folder = folders[event.wd], folder.names.contains(name) {
+                named.insert(folder.path == "." || folder.path.isEmpty ? name : folder.path + "/" + name)
+            }
             offset += header + length
         }
         return named

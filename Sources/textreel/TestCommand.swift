@@ -38,6 +38,10 @@ enum TestCommand {
                         jobs that collect them as artifacts)
       --blob FILE       also write everything a report needs (for merge-reports), e.g. per shard
       --quiet           print only failures
+      --watch           after the run, follow every case's inputs (case.json5, document, its
+                        images, script, theme file): each save runs again only the cases whose
+                        inputs changed, printing their verdicts and keeping the reports current;
+                        Ctrl-C stops
       -h, --help        show this help
 
     Under Bazel (`bazel test`), JUnit goes to XML_OUTPUT_FILE, the actual and diff images of
@@ -163,17 +167,35 @@ enum TestCommand {
         try runner.reportToGitHub(results)
         let failed = results.filter(\.isFailure).count
         print("\(results.count - failed) passed, \(failed) failed" + (options.shard.map { " (shard \($0.index)/\($0.count))" } ?? ""))
-        let unrunnable = results.filter { $0.error != nil }
-        if !unrunnable.isEmpty {
-            for result in unrunnable { Terminal.error("textreel: \(result.error ?? "")") }
-            Terminal.error("\(unrunnable.count) case\(unrunnable.count == 1 ? "" : "s") could not run (the others ran): \(unrunnable.map(\.name).joined(separator: ", "))")
-            return 2
-        }
+        var status: Int32 = failed == 0 ? 0 : 1
         if args.flags.contains("fail-on-update") && !written.isEmpty {
             print("\(written.count) case\(written.count == 1 ? "" : "s") had goldens written; failing as --fail-on-update asks")
-            return 1
+            status = 1
         }
-        return failed == 0 ? 0 : 1
+        if sayUnrunnable(results) { status = 2 }
+        if args.flags.contains("watch") {
+            pool?.shutDown(quietly: true)
+            pool = nil
+            var watch = TestWatch(args: args, suites: suites, look: look, options: options, scope: scope, results: results)
+            return try watch.run()
+        }
+        return status
+    }
+
+    /// Says which cases could not run, and why; whether there were any.
+    static func sayUnrunnable(_ results: [CaseResult]) -> Bool {
+        let unrunnable = results.filter { $0.error != nil }
+        guard !unrunnable.isEmpty else { return false }
+        for result in unrunnable { Terminal.error("textreel: \(result.error ?? "")") }
+        Terminal.error("\(unrunnable.count) case\(unrunnable.count == 1 ? "" : "s") could not run (the others ran): \(unrunnable.map(\.name).joined(separator: ", "))")
+        return true
+    }
+
+    /// The reports the command line asks for, of `results`.
+    static func writeReports(_ results: [CaseResult], scope: GoldenWriteScope, _ args: Arguments) throws {
+        if let folder = args.values["report"] { try Reports.writeHTML(results, scope: scope, to: URL(fileURLWithPath: folder)) }
+        if let file = args.values["junit"] { try Reports.writeJUnit(results, to: URL(fileURLWithPath: file)) }
+        if let file = args.values["json"] { try Reports.writeJSON(results, to: URL(fileURLWithPath: file)) }
     }
 
     /// One case's line, and its reasons when it failed.

@@ -168,7 +168,7 @@ final class LiveRenderTests: XCTestCase {
         paragraphs[59] = "The last paragraph, edited."
         try save(paragraphs.joined(separator: "\n\n"))
         var status = try XCTUnwrap(statuses.next())
-        XCTAssertTrue(status.hasPrefix("doc.md saved: ") && status.contains("frames written") && status.contains("ms from the save"), status)
+        XCTAssertTrue(status.hasPrefix(file.path + " saved: ") && status.contains("frames written") && status.contains("ms from the save"), status)
         var after = files()
         let kept = before.keys.filter { before[$0] == after[$0] }, written = before.keys.filter { before[$0] != after[$0] }
         XCTAssertTrue(kept.contains("frame-00001.png"), "\(kept)")
@@ -190,12 +190,83 @@ final class LiveRenderTests: XCTestCase {
         _ = try XCTUnwrap(statuses.next())
         try Data("{fps: 5, viewport: {width: 400, height: 300}, steps: [{wait: 0.2}]}\n".utf8).write(to: script)
         status = try XCTUnwrap(statuses.next())
-        XCTAssertTrue(status.hasPrefix("scroll.json5 saved: ") && status.contains("past the new last frame removed"), status)
+        XCTAssertTrue(status.hasPrefix(script.path + " saved: ") && status.contains("past the new last frame removed"), status)
         try matchesAFreshRender()
         before = files()
         try save(paragraphs.joined(separator: "\n\n"))
         XCTAssertTrue(try XCTUnwrap(statuses.next()).contains("no frame changed; none written"))
         after = files()
         XCTAssertEqual(after, before)
+    }
+}
+
+/// `test --watch` runs again only the cases whose inputs changed, prints their verdicts, and
+/// keeps the report current with the whole suite's latest results.
+final class LiveTestTests: XCTestCase {
+    func testAWatchedSuiteRunsOnlyTheCasesWhoseInputsChanged() throws {
+        let suite = Paths.temporaryFolder().appendingPathComponent("suite")
+        let media = Paths.fixtures.appendingPathComponent("documents/media/photo.png")
+        for name in ["a", "b", "c"] {
+            let folder = suite.appendingPathComponent(name)
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            try Data("{document: \"doc.md\", viewport: {width: 300, height: 200}}\n".utf8).write(to: folder.appendingPathComponent("case.json5"))
+            try Data("# \(name)\n\nText of \(name).\n".utf8).write(to: folder.appendingPathComponent("doc.md"))
+        }
+        try FileManager.default.copyItem(at: media, to: suite.appendingPathComponent("c/photo.png"))
+        try Data("# c\n\n![p](photo.png)\n".utf8).write(to: suite.appendingPathComponent("c/doc.md"))
+        let report = suite.deletingLastPathComponent().appendingPathComponent("results.json")
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["test", suite.path, "--watch", "--json", report.path, "--workers", "1"]
+        let stdout = Pipe()
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let lines = Lines(stdout.fileHandleForReading)
+        /// The lines up to the suite's totals after a change (or up to the watching line).
+        func block(until end: String) -> [String] {
+            var out: [String] = []
+            while let line = lines.next() {
+                out.append(line)
+                if line.hasPrefix(end) { break }
+            }
+            return out
+        }
+        func statuses() throws -> [String: String] {
+            let object = try JSONSerialization.jsonObject(with: Data(contentsOf: report)) as? [String: Any]
+            let cases = object?["cases"] as? [[String: Any]] ?? []
+            return Dictionary(uniqueKeysWithValues: cases.compactMap { c in (c["name"] as? String).map { ($0, c["status"] as? String ?? "") } })
+        }
+        XCTAssertTrue(block(until: "watching").last == "watching the inputs of 3 cases (Ctrl-C stops)")
+
+        try Data("# a\n\nText of a, edited.\n".utf8).write(to: suite.appendingPathComponent("a/doc.md"))
+        var lines1 = block(until: "the suite:")
+        XCTAssertEqual(lines1.first, suite.path + "/a/doc.md saved: running 1 case again")
+        XCTAssertTrue(lines1.contains { $0.hasPrefix("✗ a — failed") }, "\(lines1)")
+        XCTAssertFalse(lines1.contains { $0.hasPrefix("✓ b") || $0.hasPrefix("✓ c") }, "\(lines1)")
+        XCTAssertEqual(lines1.last, "the suite: 2 passed, 1 failed")
+        XCTAssertEqual(try statuses(), ["a": "failed", "b": "recorded", "c": "recorded"], "the report holds the whole suite, as last run")
+
+        // An image the document shows is one of its case's inputs.
+        let photo = suite.appendingPathComponent("c/photo.png")
+        try Data(contentsOf: photo).write(to: photo)
+        lines1 = block(until: "the suite:")
+        XCTAssertEqual(lines1.first, suite.path + "/c/photo.png saved: running 1 case again")
+        XCTAssertTrue(lines1.contains { $0.hasPrefix("✓ c — passed") }, "\(lines1)")
+
+        // Putting a's text back makes it pass again; b's case file is b's.
+        try Data("# a\n\nText of a.\n".utf8).write(to: suite.appendingPathComponent("a/doc.md"))
+        lines1 = block(until: "the suite:")
+        XCTAssertTrue(lines1.contains { $0.hasPrefix("✓ a — passed") }, "\(lines1)")
+        XCTAssertEqual(lines1.last, "the suite: 3 passed, 0 failed")
+        try Data("{document: \"doc.md\", viewport: {width: 320, height: 200}}\n".utf8).write(to: suite.appendingPathComponent("b/case.json5"))
+        lines1 = block(until: "the suite:")
+        XCTAssertEqual(lines1.first, suite.path + "/b/case.json5 saved: running 1 case again")
+        XCTAssertEqual(try statuses()["b"], "failed")
+
+        kill(process.processIdentifier, SIGINT)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0)
     }
 }
