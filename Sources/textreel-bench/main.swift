@@ -274,6 +274,11 @@ _ = try processSeconds(["test", suite.path, "--update", "missing"])
 if let pair = try processPairs(["test", suite.path], ["test", suite.path, "--workers", "1"]) {
     results["suite"] = ["default": pair.a, "one": pair.b, "ratio": pair.ratio]
 }
+// preview --watch of 10^4 paragraphs scrolled to the middle, a paragraph there edited.
+if FileManager.default.isExecutableFile(atPath: wholeProcessBinary.path) {
+    FileHandle.standardError.write(Data("… preview --watch, a save of 10,000 paragraphs\n".utf8))
+    results["watch"] = try WatchBench.run(paragraphs: 10_000, in: folder, textreel: wholeProcessBinary.path)
+}
 
 // Costs that must grow with the input, no faster: a first frame of one long table, one long
 // code block and one image referenced many times, at two sizes each (whole process).
@@ -353,6 +358,10 @@ if let process = results["process"], process["scrollFps"]! > 0 {
     row("  against textreel --version, whole process", "\(f(process["version"]! * 1000, 1)) ms: \(f(process["firstOverVersion"]!))×, median of 7 pairs  (target ≤ 2.2×)")
     row("300-frame scroll of 100,000 writing PNGs, whole process", "\(f(process["scrollFps"]!, 0)) frames/s  (target ≥ 1,150)")
     row("  the same again into the last run's folder", "\(f(process["scrollAgainFps"]!, 0)) frames/s")
+}
+if let w = results["watch"] {
+    row("preview --watch 10,000: a save to the new frame (wall / as reported)", "\(f(w["editWallMs"]!, 1)) / \(f(w["editReportedMs"]!, 1)) ms, \(f(w["editShaped"]!, 0)) paragraph shaped  (target ≤ 15 ms, 1)")
+    row("preview --watch 10,000: a save that changes nothing", "\(f(w["unchangedWallMs"]!, 1)) ms to its status, no frame drawn")
 }
 if let s = results["suite"] {
     row("suite of 8 small cases: default workers / --workers 1", "\(f(s["default"]! * 1000, 0)) / \(f(s["one"]! * 1000, 0)) ms: \(f(s["ratio"]!))×, median of 7 pairs  (target ≤ 0.6×)")

@@ -10,7 +10,7 @@ final class FileWatcher {
     private let descriptor: Int32
     /// Each watched folder, as given, and the names watched in it, by watch descriptor.
     private var folders: [Int32: (path: String, names: Set<String>)] = [:]
-    static let settle: Int32 = 30   // milliseconds
+    static let settle: Int32 = 5   // milliseconds: an editor's save (write, rename) takes about one
 
     convenience init(_ url: URL) throws { try self.init([url]) }
 

@@ -19,6 +19,8 @@ struct LivePreview {
         Interruption.install()
         let name = url.lastPathComponent
         try show(status: "watching \(name) (Ctrl-C stops)")
+        // The version on screen as it was read (the view's document is that one, edited).
+        var shown = session.view.document
         while watcher.waitForChange(stop: { (try? Interruption.check("")) == nil }) != nil {
             let started = DispatchTime.now().uptimeNanoseconds
             let next: TextDocument
@@ -29,11 +31,9 @@ struct LivePreview {
                 continue
             }
             let view = session.view
-            let old = Array(view.document.paragraphs), new = Array(next.paragraphs)
-            var prefix = 0
-            while prefix < old.count, prefix < new.count, old[prefix].hasSameContent(as: new[prefix]) { prefix += 1 }
-            var suffix = 0
-            while suffix < old.count - prefix, suffix < new.count - prefix, old[old.count - 1 - suffix].hasSameContent(as: new[new.count - 1 - suffix]) { suffix += 1 }
+            let (prefix, suffix) = next.sharedEnds(with: shown)
+            let old = shown.paragraphs, new = next.paragraphs
+            shown = next
             if prefix == old.count && prefix == new.count {
                 status("\(name): saved without a change; nothing drawn")
                 continue

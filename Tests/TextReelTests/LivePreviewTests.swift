@@ -270,3 +270,40 @@ final class LiveTestTests: XCTestCase {
         XCTAssertEqual(process.terminationStatus, 0)
     }
 }
+
+/// Two versions of a file compare by the index's sections they share: a save of a long file
+/// parses the sections around its change, and the ends found are those of a comparison of
+/// every paragraph, whatever the change does to the blocks after it (a fence opened, a list
+/// continued).
+final class VersionTests: XCTestCase {
+    private func ends(_ new: TextDocument, _ old: TextDocument) -> (Int, Int) {
+        let a = Array(new.paragraphs), b = Array(old.paragraphs)
+        var prefix = 0
+        while prefix < a.count, prefix < b.count, a[prefix].hasSameContent(as: b[prefix]) { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix, suffix < b.count - prefix, a[a.count - 1 - suffix].hasSameContent(as: b[b.count - 1 - suffix]) { suffix += 1 }
+        return (prefix, suffix)
+    }
+
+    func testVersionsShareTheirUnchangedSections() throws {
+        let paragraphs = (0..<3000).map { "Paragraph \($0) with a few words, and `code`." }
+        func read(_ blocks: [String]) throws -> TextDocument { try TextDocument(markdown: blocks.joined(separator: "\n\n") + "\n") }
+        let old = try read(paragraphs)
+        var edited = paragraphs
+        edited[1500] = "Paragraph 1500, edited."
+        let new = try read(edited)
+        let shared = new.sharedEnds(with: old)
+        XCTAssertEqual(shared.prefix, 1500)
+        XCTAssertEqual(shared.suffix, 1499)
+        XCTAssertGreaterThan(new.reading.sections, 4)
+        XCTAssertLessThanOrEqual(new.reading.lazyParses, 2, "only the sections around the change are parsed")
+        // Changes that change the blocks after them: the same ends as comparing every paragraph.
+        for change in ["```", "- a list item", "> a quote", "<div>", "# Heading", "", "| a | b |\n|---|---|"] {
+            var changed = paragraphs
+            changed[1500] = change
+            let version = try read(changed)
+            let found = version.sharedEnds(with: old)
+            XCTAssertTrue(found == ends(version, old), "\(change): \(found) against \(ends(version, old))")
+        }
+    }
+}

@@ -94,6 +94,12 @@ package final class ParagraphStore: @unchecked Sendable {
 
     var count: Int { starts[starts.count - 1] }
 
+    /// The reader's lazy sections and how many paragraphs each segment holds, in order, while
+    /// no edit has changed them (a reader compares two versions of a file by them); nil after one.
+    package var readSegments: (lazy: (any LazySections)?, counts: [Int])? {
+        lock.withLock { segments.contains(where: \.edited) ? nil : (lazy, segments.map(\.count)) }
+    }
+
     /// What layout made the reader do, for tests and the benchmark: sections parsed at open,
     /// parses since, and how many sections are parsed now.
     private(set) var parsedAtOpen = 0

@@ -6,6 +6,8 @@ import Foundation
 /// unparsed until a paragraph of theirs is first read (`LazySections`).
 public struct TextDocument: Sendable {
     private var store: ParagraphStore
+    /// Its paragraphs' store, for the reader that made it.
+    package var paragraphStore: ParagraphStore { store }
     /// The paragraphs in order (a snapshot; reading one may parse its section).
     public var paragraphs: ParagraphList { ParagraphList(store: store) }
     /// Where relative image paths resolve.

@@ -77,3 +77,14 @@ struct MarkdownSections: LazySections {
         return .absent
     }
 }
+
+extension TextDocument {
+    /// The Markdown file's sections as the index cut them, in order: each one's bytes and how
+    /// many paragraphs it holds (parsed or not). Nil for a document not read from Markdown, or
+    /// edited since. Two versions of a file compare by them without parsing what they share.
+    package var markdownSections: [(bytes: Range<Int>, paragraphs: Int)]? {
+        guard let (lazy, counts) = paragraphStore.readSegments, let sections = lazy as? MarkdownSections,
+              sections.sections.count == counts.count else { return nil }
+        return zip(sections.sections, counts).map { ($0.bytes, $1) }
+    }
+}
