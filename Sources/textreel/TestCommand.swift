@@ -99,11 +99,15 @@ enum TestCommand {
         // Worker processes (see CaseWorkers) start before the cases are read, so that their
         // start-up (a process, its fonts) overlaps the reading: as many as the suites have case
         // folders, which is no more than their cases. A shard's share is known only once they are read.
-        let early = options.shard == nil ? min(options.workers, GoldenSuite.caseFolderCount(in: suites)) : 0
+        // One share of the cases runs in this process (LocalShare), the rest in workers; after
+        // a crash of this process's share, all of them run in workers.
+        let rerun = LocalShare.rerun
+        let local = rerun == nil ? 1 : 0
+        let early = options.shard == nil ? min(options.workers, GoldenSuite.caseFolderCount(in: suites)) - local : 0
         let hello = CaseWorkers.Hello(version: CaseWorkers.protocolVersion, suites: suites.map(\.path), theme: look.theme,
                                       textSize: look.textSize?.rawValue, direction: look.direction?.rawValue,
                                       update: options.update.rawValue, prune: options.prune)
-        var pool = early > 1 ? try CaseWorkers.Pool(hello: hello, count: early) : nil
+        var pool = early + local > 1 && early > 0 ? try CaseWorkers.Pool(hello: hello, count: early) : nil
         defer { pool?.shutDown() }
         let discovered = Result { try GoldenSuite.cases(in: suites) }
         if case .failure = discovered { pool?.shutDown(quietly: true); pool = nil }
@@ -130,15 +134,27 @@ enum TestCommand {
             pool?.shutDown(quietly: true)
             pool = nil
         } else if pool == nil {
-            pool = try CaseWorkers.Pool(hello: hello, count: min(options.workers, selected))
+            pool = try CaseWorkers.Pool(hello: hello, count: min(options.workers, selected) - local)
         }
         var caseRunner: GoldenSuite.CaseRunner?
-        if let pool { caseRunner = { index, golden in pool.run(index, golden) } }
+        if let pool {
+            if local == 1 { LocalShare.install() }
+            let caseOptions = options
+            caseRunner = { index, golden in
+                local == 1 && LocalShare.runsHere() ? LocalShare.run(index, golden, options: caseOptions) : pool.run(index, golden)
+            }
+        }
+        if let rerun {
+            Terminal.error("textreel: case \(rerun.crashed < cases.count ? cases[rerun.crashed].name : "\(rerun.crashed)") crashed the test process; "
+                           + "every case runs again in worker processes (the \(rerun.shown) verdicts shown are not shown again)")
+        }
+        var shownBefore = rerun?.shown ?? 0
         let results = try GoldenSuite.run(cases, options: options, runner: caseRunner) { result in
             progress.clear()
             defer { progress.step() }
             if let text = pool?.takeStderr(of: result), !text.isEmpty { Terminal.write(text, to: STDERR_FILENO) }
-            show(result, quiet: quiet)
+            if shownBefore > 0 { shownBefore -= 1 } else { show(result, quiet: quiet) }
+            LocalShare.didShow()
             try Interruption.check("after case \(result.name)")
         }
         let orphans = GoldenSuite.orphans(in: suites, cases: cases)

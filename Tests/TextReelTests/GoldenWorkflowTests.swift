@@ -49,6 +49,14 @@ final class GoldenWorkflowTests: XCTestCase {
         XCTAssertTrue(crashed.stderr.contains("could not run (the others ran): video-policy"), crashed.stderr)
         let report = try String(contentsOf: root.appendingPathComponent("w2-1.json"), encoding: .utf8)
         XCTAssertTrue(report.contains("aborting on case video-policy"), "the worker's stderr is in the report")
+
+        // A crash of a case this process runs itself (its share beside the workers): it starts
+        // again, every case in workers, and the verdicts are those of one process, each said once.
+        let (local, localJSON) = try run(2, ["TEXTREEL_TEST_LOCAL_ABORT": "*"])
+        XCTAssertEqual(local.status, 0, local.stdout + local.stderr)
+        XCTAssertEqual(lines(local), lines(one))
+        XCTAssertEqual(localJSON, oneJSON)
+        XCTAssertTrue(local.stderr.contains("crashed the test process; every case runs again in worker processes"), local.stderr)
     }
 
     /// Worker processes start before the cases are read: a suite one of whose cases cannot be
