@@ -2,7 +2,8 @@ import Foundation
 import TextReelMarkdown
 
 /// Waits for files to change, as editors save them: written in place, written to a temporary
-/// name and renamed over it, deleted and created again. inotify on each file's folder (a rename
+/// name and renamed over it, deleted and created again (a change is a file closed after writing,
+/// renamed into place or touched). inotify on each file's folder (a rename
 /// replaces the file's inode, so the file itself cannot be watched); waiting costs nothing.
 /// A burst of events (a save is often several) is one change: events within `settle` of the
 /// last are read together.
@@ -28,7 +29,9 @@ final class FileWatcher {
     /// Watches `urls` too (files a new version names: its images). A folder watched already is
     /// the same watch.
     func watch(_ urls: [URL]) throws {
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE | IN_DELETE | IN_MODIFY | IN_ATTRIB)
+        // A file closed after writing, renamed into place, or touched: never one still being
+        // written (an editor truncates, writes and closes; a version read between would be cut).
+        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_ATTRIB)
         for url in urls {
             let folder = url.deletingLastPathComponent().relativePath
             let watch = inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask)

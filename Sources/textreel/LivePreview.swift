@@ -33,14 +33,19 @@ struct LivePreview {
             let view = session.view
             let (prefix, suffix) = next.sharedEnds(with: shown)
             let old = shown.paragraphs, new = next.paragraphs
-            shown = next
             if prefix == old.count && prefix == new.count {
                 status("\(name): saved without a change; nothing drawn")
                 continue
             }
             // A view at the top stays at the top; elsewhere the paragraph at the top stays put.
             let atTop = view.contentOffset.y <= 0
-            try view.replaceParagraphs(in: prefix..<old.count - suffix, with: Array(new[prefix..<new.count - suffix]))
+            do {
+                try view.replaceParagraphs(in: prefix..<old.count - suffix, with: Array(new[prefix..<new.count - suffix]))
+            } catch {
+                status("\(name): \(error); showing the last version that read")
+                continue
+            }
+            shown = next
             if atTop { view.scroll(toY: 0, exact: true) }
             let pass = try view.layoutPass()
             let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6

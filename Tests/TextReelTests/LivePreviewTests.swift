@@ -97,6 +97,10 @@ final class LivePreviewTests: XCTestCase {
         try invalid.write(to: file)
         status = try XCTUnwrap(statuses.next())
         XCTAssertTrue(status.contains("invalid UTF-8") && status.contains("last version that read"), status)
+        // So does an empty file (a view keeps one paragraph at least), and the preview goes on.
+        try save("")
+        status = try XCTUnwrap(statuses.next())
+        XCTAssertTrue(status.contains("no paragraph left") && status.contains("last version that read"), status)
 
         // A save that changes nothing draws nothing.
         text[0] = "Fixed after the broken save."
