@@ -58,6 +58,18 @@ final class FileWatcher {
         }
     }
 
+    /// The watched files changed since the last look, without waiting for one (a burst still
+    /// arriving is waited for, `settle` at a time); nil when none did.
+    func pendingChange() -> [String]? {
+        var changed = Set<String>()
+        while true {
+            var watched = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard poll(&watched, 1, changed.isEmpty ? 0 : Self.settle) > 0 else { break }
+            changed.formUnion(readEvents())
+        }
+        return changed.isEmpty ? nil : changed.sorted()
+    }
+
     /// Reads the pending events: the paths of the watched files they name.
     private func readEvents() -> Set<String> {
         var buffer = [UInt8](repeating: 0, count: 64 << 10)

@@ -68,20 +68,37 @@ enum RawTerminal {
 }
 
 /// `textreel preview --interactive`: the frame and the fragment table side by side.
+/// With a watched file (`--watch`), a save is applied as `preview --watch` applies it, and the
+/// status line says what it cost until the next key.
 struct InteractivePreview {
     let session: PreviewCommand.Session
+    /// The file followed, when `--watch` asks.
+    var reload: LiveReload?
+    /// What the last save cost (shown until a key is pressed).
+    private var saved: String?
 
-    func run() throws -> Int32 {
+    init(session: PreviewCommand.Session, reload: LiveReload? = nil) {
+        self.session = session
+        self.reload = reload
+    }
+
+    mutating func run() throws -> Int32 {
         guard isatty(0) == 1, isatty(1) == 1 else {
             throw TextReelError("--interactive needs a terminal; use preview without it (or --json) in scripts")
         }
+        let watcher = try reload.map { try FileWatcher($0.url) }
         RawTerminal.enter()
         defer { RawTerminal.leave() }
         var prompt: String?
         try draw(prompt: prompt)
         while true {
             if RawTerminal.takeResize() { try draw(prompt: prompt) }
+            if let watcher, watcher.pendingChange() != nil, reload != nil {
+                saved = try reload!.apply(to: session.view).status
+                try draw(prompt: prompt)
+            }
             guard let keys = RawTerminal.readKeys(timeout: 100) else { continue }
+            saved = nil
             for key in keys {
                 if try !handle(key, prompt: &prompt) { return 0 }
             }
@@ -146,7 +163,7 @@ struct InteractivePreview {
             if row < table.count { screen += table[row] }
         }
         let frames = session.frameCount
-        let status = prompt.map { "\($0)▏ (Enter to jump, Esc to cancel)" }
+        let status = prompt.map { "\($0)▏ (Enter to jump, Esc to cancel)" } ?? saved
             ?? "frame \(session.frame)/\(frames) · y \(Int(session.view.contentOffset.y)) · ↑↓ j k PgUp PgDn Home End · g jump · n p frames · o overlay\(session.overlay ? " (on)" : "") · q quit"
         screen += "\u{1B}[\(size.rows);1H\u{1B}[7m" + PreviewTable.pad(status, size.columns) + "\u{1B}[0m"
         RawTerminal.write(screen)

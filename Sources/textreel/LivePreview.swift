@@ -17,41 +17,11 @@ struct LivePreview {
     func run() throws -> Int32 {
         let watcher = try FileWatcher(url)
         Interruption.install()
-        let name = url.lastPathComponent
-        try show(status: "watching \(name) (Ctrl-C stops)")
-        // The version on screen as it was read (the view's document is that one, edited).
-        var shown = session.view.document
+        var reload = LiveReload(url: url, limits: limits, shown: session.view.document)
+        try show(status: "watching \(url.lastPathComponent) (Ctrl-C stops)")
         while watcher.waitForChange(stop: { (try? Interruption.check("")) == nil }) != nil {
-            let started = DispatchTime.now().uptimeNanoseconds
-            let next: TextDocument
-            do {
-                next = try DocumentInput.read(url.path, limits: limits)
-            } catch {
-                status("\(name): \(error); showing the last version that read")
-                continue
-            }
-            let view = session.view
-            let (prefix, suffix) = next.sharedEnds(with: shown)
-            let old = shown.paragraphs, new = next.paragraphs
-            if prefix == old.count && prefix == new.count {
-                status("\(name): saved without a change; nothing drawn")
-                continue
-            }
-            // A view at the top stays at the top; elsewhere the paragraph at the top stays put.
-            let atTop = view.contentOffset.y <= 0
-            do {
-                try view.replaceParagraphs(in: prefix..<old.count - suffix, with: Array(new[prefix..<new.count - suffix]))
-            } catch {
-                status("\(name): \(error); showing the last version that read")
-                continue
-            }
-            shown = next
-            if atTop { view.scroll(toY: 0, exact: true) }
-            let pass = try view.layoutPass()
-            let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
-            let correction = pass.correction == 0 ? "" : ", a correction of \(NumberText.text(pass.correction, decimals: 1)) pt kept the view still"
-            try show(status: "\(name): \(old.count - suffix - prefix) paragraphs replaced by \(new.count - suffix - prefix), "
-                     + "\(pass.shaped.count) shaped\(correction), \(NumberText.text(milliseconds, decimals: 1)) ms from the save to the frame")
+            let change = try reload.apply(to: session.view)
+            if change.drew { try show(status: change.status) } else { status(change.status) }
         }
         return 0
     }
@@ -78,5 +48,43 @@ struct LivePreview {
         }
         print(PreviewTable.lines(try session.preview, name: session.name, width: terminal.columns, style: style).joined(separator: "\n"))
         status(line)
+    }
+}
+
+/// A save of the watched file applied to an open view: the version read, compared with the one
+/// on screen by the paragraphs they share at each end (`TextDocument.sharedEnds`), and the
+/// paragraphs between replaced as one edit. Shared by `preview --watch` and the interactive
+/// preview's reload.
+struct LiveReload {
+    let url: URL
+    let limits: ReadingLimits
+    /// The version on screen as it was read (the view's document is that one, edited).
+    var shown: TextDocument
+
+    /// Reads the file and applies it to `view`: a status line, and whether a frame changed.
+    mutating func apply(to view: TextView) throws -> (status: String, drew: Bool) {
+        let name = url.lastPathComponent
+        let started = DispatchTime.now().uptimeNanoseconds
+        let next: TextDocument
+        do { next = try DocumentInput.read(url.path, limits: limits) } catch {
+            return ("\(name): \(error); showing the last version that read", false)
+        }
+        let (prefix, suffix) = next.sharedEnds(with: shown)
+        let old = shown.paragraphs, new = next.paragraphs
+        if prefix == old.count && prefix == new.count { return ("\(name): saved without a change; nothing drawn", false) }
+        // A view at the top stays at the top; elsewhere the paragraph at the top stays put.
+        let atTop = view.contentOffset.y <= 0
+        do {
+            try view.replaceParagraphs(in: prefix..<old.count - suffix, with: Array(new[prefix..<new.count - suffix]))
+        } catch {
+            return ("\(name): \(error); showing the last version that read", false)
+        }
+        shown = next
+        if atTop { view.scroll(toY: 0, exact: true) }
+        let pass = try view.layoutPass()
+        let milliseconds = Double(DispatchTime.now().uptimeNanoseconds - started) / 1e6
+        let correction = pass.correction == 0 ? "" : ", a correction of \(NumberText.text(pass.correction, decimals: 1)) pt kept the view still"
+        return ("\(name): \(old.count - suffix - prefix) paragraphs replaced by \(new.count - suffix - prefix), "
+                + "\(pass.shaped.count) shaped\(correction), \(NumberText.text(milliseconds, decimals: 1)) ms from the save to the frame", true)
     }
 }

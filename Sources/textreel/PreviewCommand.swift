@@ -25,7 +25,8 @@ enum PreviewCommand {
                         paragraph; n/p step through the script's frames; o toggles the overlay; q quits
       --watch           follow the file: each save is applied as edits of the blocks that changed
                         (the view stays still), with a status line of what it cost; with --json,
-                        one JSON object a line per version
+                        one JSON object a line per version; with --interactive, the full-screen view
+                        follows it too
       -h, --help        show this help
 
     \(AppearanceOptions.help)
@@ -135,13 +136,16 @@ enum PreviewCommand {
         }
         session.startY = try args.double("at", default: 0)
         try session.go(toFrame: frameNumber)
+        if args.flags.contains("watch"), args.positional[0] == "-" {
+            throw Arguments.UsageError(message: "--watch follows a file; standard input cannot change")
+        }
         if args.flags.contains("interactive") {
-            return try InteractivePreview(session: session).run()
+            let reload = args.flags.contains("watch")
+                ? LiveReload(url: documentURL, limits: try LimitOptions.reading(args), shown: session.view.document) : nil
+            var interactive = InteractivePreview(session: session, reload: reload)
+            return try interactive.run()
         }
         if args.flags.contains("watch") {
-            guard args.positional[0] != "-" else {
-                throw Arguments.UsageError(message: "--watch follows a file; standard input cannot change")
-            }
             return try LivePreview(session: session, url: documentURL, limits: try LimitOptions.reading(args), json: args.flags.contains("json"),
                                    image: wantsImage ? imageMode ?? TerminalImage.detectMode() : nil).run()
         }

@@ -123,6 +123,55 @@ final class LivePreviewTests: XCTestCase {
         }
         XCTAssertEqual(try fragments(Data(last.utf8)), try fresh(file))
     }
+
+    /// Random versions of a file (blocks inserted, removed and changed, fences and lists opened,
+    /// the file grown and shrunk), saved in place or renamed over it, from a fixed seed: each
+    /// version the watched preview shows is what a fresh preview of it shows.
+    func testRandomVersionsAreWhatFreshPreviewsShow() throws {
+        let folder = Paths.temporaryFolder()
+        let file = folder.appendingPathComponent("doc.md")
+        var blocks = (0..<30).map { "Paragraph \($0) has words enough to wrap at this width, more or less." }
+        try Data(blocks.joined(separator: "\n\n").utf8).write(to: file)
+        let process = Process()
+        process.executableURL = CLI.executable
+        process.arguments = ["preview", file.path, "--watch", "--json", "--width", "500", "--height", "400"]
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        defer { if process.isRunning { process.terminate(); process.waitUntilExit() } }
+        let versions = Lines(out.fileHandleForReading), statuses = Lines(err.fileHandleForReading)
+        XCTAssertEqual(try fragments(Data(try XCTUnwrap(versions.next()).utf8)), try fresh(file))
+        _ = statuses.next()
+        var seed: UInt64 = 7
+        func below(_ n: Int) -> Int {
+            seed = seed &* 6364136223846793005 &+ 1442695040888963407
+            return Int((seed >> 33) % UInt64(max(n, 1)))
+        }
+        let kinds = ["A new paragraph, number %d.", "# Heading %d", "- item %d\n- and another", "```\ncode %d", "```", "> quote %d", "| a | b |\n|---|---|\n| %d | x |", ""]
+        for version in 0..<12 {
+            for _ in 0...below(3) {
+                let at = below(blocks.count + 1), text = String(format: kinds[below(kinds.count)], version)
+                switch below(3) {
+                case 0: blocks.insert(text, at: at)
+                case 1 where blocks.count > 1: blocks.remove(at: min(at, blocks.count - 1))
+                default: blocks[min(at, blocks.count - 1)] = text
+                }
+            }
+            let text = Data(blocks.joined(separator: "\n\n").utf8)
+            if version % 2 == 0 { try text.write(to: file) } else {
+                let temporary = folder.appendingPathComponent(".doc.md.tmp")
+                try text.write(to: temporary)
+                XCTAssertEqual(rename(temporary.path, file.path), 0)
+            }
+            let status = try XCTUnwrap(statuses.next(), "version \(version)")
+            guard status.contains("replaced") else {
+                XCTAssertTrue(status.contains("without a change") || status.contains("last version that read"), status)
+                continue
+            }
+            XCTAssertEqual(try fragments(Data(try XCTUnwrap(versions.next()).utf8)), try fresh(file), "version \(version): \(blocks)")
+        }
+    }
 }
 
 /// `render --watch` renders again after each save into the same folder, writing only the frames

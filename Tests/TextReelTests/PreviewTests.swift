@@ -136,6 +136,40 @@ final class PreviewTests: XCTestCase {
                        try String(contentsOf: folder.appendingPathComponent("after"), encoding: .utf8))
     }
 
+    /// The interactive view follows a watched file: a save is applied and its cost shown in the
+    /// status line until the next key.
+    func testInteractiveViewFollowsAWatchedFile() throws {
+        _ = try Tools.require("tmux")
+        let folder = Paths.temporaryFolder()
+        let document = folder.appendingPathComponent("doc.md")
+        try Data((0..<30).map { "Paragraph \($0) of the watched file." }.joined(separator: "\n\n").utf8).write(to: document)
+        let session = "textreel-watch-\(getpid())"
+        func tmux(_ args: [String], output: String = "tmux-out") {
+            let quoted = args.map { "'" + $0.replacingOccurrences(of: "'", with: "'\\''") + "'" }.joined(separator: " ")
+            _ = system("TERM=xterm-256color tmux -f /dev/null \(quoted) > '\(folder.path)/\(output)' 2>&1")
+        }
+        tmux(["new-session", "-d", "-s", session, "-x", "100", "-y", "30", "sh", "-c",
+              "\(CLI.executable.path) preview \(document.path) --interactive --watch; sleep 20"])
+        defer { tmux(["kill-session", "-t", session]) }
+        func status(startingWith prefix: String) throws -> String? {
+            for _ in 0..<150 {
+                tmux(["capture-pane", "-p", "-t", session], output: "screen")
+                let screen = try String(contentsOf: folder.appendingPathComponent("screen"), encoding: .utf8)
+                if let line = screen.split(separator: "\n").last(where: { $0.hasPrefix(prefix) }) { return String(line) }
+                Thread.sleep(forTimeInterval: 0.1)
+            }
+            return nil
+        }
+        XCTAssertNotNil(try status(startingWith: "frame 1/"), "the view is up")
+        try Data((0..<30).map { $0 == 3 ? "Paragraph three, edited." : "Paragraph \($0) of the watched file." }.joined(separator: "\n\n").utf8)
+            .write(to: document)
+        let saved = try XCTUnwrap(try status(startingWith: "doc.md: "), "the save is shown")
+        XCTAssertTrue(saved.contains("1 paragraphs replaced by 1"), saved)
+        tmux(["send-keys", "-t", session, "j"])
+        XCTAssertNotNil(try status(startingWith: "frame 1/"), "a key brings the usual status back")
+        tmux(["send-keys", "-t", session, "q"])
+    }
+
     /// With ffmpeg an .mp4 comes out (under CI ffmpeg must be there); without it, a clear error
     /// says how to install it.
     func testVideoThroughFFmpeg() throws {
