@@ -87,7 +87,8 @@ final class HelperProcessTests: XCTestCase {
         }
         try Data("# Long\n\nSome text.\n".utf8).write(to: suite.appendingPathComponent("doc.md"))
         try Data("{fps: 60, steps: [{scroll: {by: 10, duration: 300}}]}".utf8).write(to: suite.appendingPathComponent("long.json5"))
-        let test = try start(["test", suite.path, "--workers", "2", "--update", "all", "--quiet"])
+        // Three workers: one share in the test process itself, two worker processes.
+        let test = try start(["test", suite.path, "--workers", "3", "--update", "all", "--quiet"])
         var workers: [pid_t] = []
         XCTAssertTrue(waitFor(20) { workers = children(of: test.processIdentifier, matching: "test-worker"); return workers.count == 2 }, "workers did not start")
         kill(test.processIdentifier, SIGKILL)

@@ -235,6 +235,28 @@ final class MathTests: XCTestCase {
         XCTAssertEqual(try narrow.layoutPass().fragments.first?.warnings, [])
     }
 
+    /// `$$…$$` amid a paragraph's text is a display of its own, as MathJax sets it: the text
+    /// before and after are paragraphs around the centred formula (it was set on the text line);
+    /// in a list item, all three stay in the item. Sections read lazily give the same paragraphs.
+    func testADisplayFormulaAmidTextIsADisplay() throws {
+        let source = "Text before $$a \\over b$$ after **the** formula.\n\n- item with $$z^2$$ inside\n"
+        let document = try TextDocument(markdown: source)
+        XCTAssertEqual(document.paragraphs.map(\.text), ["Text before", "\u{FFFC}", "after the formula.", "item with", "\u{FFFC}", "inside"])
+        XCTAssertEqual(document.paragraphs[1].attachments.first?.altText, "a \\over b")
+        XCTAssertEqual(document.paragraphs[1].attachments.first?.parameters[MathAttachment.displayKey], "1")
+        XCTAssertTrue(document.paragraphs[2].runs.contains(where: { $0.style.contains(.strong) && $0.range == 6..<9 }), "runs move with their text")
+        let view = TextView(document: document, viewportSize: CGSize(width: 500, height: 400))
+        let formula = view.textLayoutManager.ensureLayout(forParagraphAt: 1)
+        let box = try XCTUnwrap(formula.attachmentFrames.first?.frame)
+        XCTAssertEqual(box.midX, formula.layoutFragmentFrame.width / 2, accuracy: 2, "centred")
+        if case .listItem(let marker?) = document.paragraphs[3].kind { XCTAssertEqual(marker, "•") } else { XCTFail("\(document.paragraphs[3].kind)") }
+        for k in 4...5 {
+            guard case .listItem(nil) = document.paragraphs[k].kind else { return XCTFail("a continuation of the item, no bullet: \(document.paragraphs[k].kind)") }
+        }
+        let whole = try TextDocument(markdownData: Data(source.utf8), sectionBytes: 0)
+        XCTAssertEqual(Array(try TextDocument(markdownData: Data(source.utf8), sectionBytes: 1).paragraphs), Array(whole.paragraphs))
+    }
+
     /// A fence with a blank line in a file with "$" (found by the fuzzer: the scan for formulas
     /// never left the blank line) reads, and its "$" stays code.
     func testAFencedBlockWithABlankLineIsLeftAlone() throws {

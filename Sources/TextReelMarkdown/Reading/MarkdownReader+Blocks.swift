@@ -236,6 +236,41 @@ extension MarkdownReader {
         try add(listKind(or: .body), inline: inline, line: line, extra: [Self.paragraphStyle(alignment: .center, length: inline.text.utf8.count)])
     }
 
+    /// A paragraph with display formulas (`$$…$$`) amid its text, as MathJax sets it: the text
+    /// before each formula a paragraph, the formula a display of its own (centred), the text after
+    /// it the next paragraph. (Written alone, a display formula is `addDisplayFormula`'s.)
+    mutating func addAroundDisplayFormulas(_ inline: InlineBuilder, line: Int) throws {
+        let text = Array(inline.text.utf8)
+        var pieces: [(range: Range<Int>, formula: Bool)] = [], start = 0
+        for attachment in inline.attachments where displayFormulas.contains(attachment.id) && attachment.utf8Offset < text.count {
+            pieces.append((start..<attachment.utf8Offset, false))
+            start = attachment.utf8Offset + TextAttachment.character.utf8.count
+            pieces.append(((start - TextAttachment.character.utf8.count)..<start, true))
+        }
+        pieces.append((start..<text.count, false))
+        for (range, formula) in pieces {
+            // Spaces and line breaks at a piece's ends belonged between it and the formula.
+            var lower = range.lowerBound, upper = range.upperBound
+            func isBlank(_ at: Int) -> Bool { text[at] == 0x20 || text[at] == 0x0A || (at + 2 < text.count && text[at] == 0xE2 && text[at + 1] == 0x80 && text[at + 2] == 0xA8) }
+            while lower < upper, isBlank(lower) { lower += text[lower] == 0xE2 ? 3 : 1 }
+            while upper > lower, text[upper - 1] == 0x20 || text[upper - 1] == 0x0A || (upper >= 3 && text[upper - 3] == 0xE2 && text[upper - 2] == 0x80 && text[upper - 1] == 0xA8) {
+                upper -= text[upper - 1] == 0xA8 ? 3 : 1
+            }
+            guard lower < upper else { continue }
+            let runs = inline.runs.compactMap { run -> StyledRun? in
+                let from = max(run.range.lowerBound, lower), to = min(run.range.upperBound, upper)
+                guard from < to else { return nil }
+                var moved = run
+                moved.range = (from - lower)..<(to - lower)
+                return moved
+            }
+            let attachments = inline.attachments.filter { (lower..<upper).contains($0.utf8Offset) }.map { $0.at(offset: $0.utf8Offset - lower, isBlock: false) }
+            let piece = String(decoding: text[lower..<upper], as: UTF8.self)
+            let extra = formula ? [Self.paragraphStyle(alignment: .center, length: upper - lower)] : []
+            try add(listKind(or: .body), text: piece, runs: runs, attachments: attachments, line: line, extra: extra)
+        }
+    }
+
     mutating func add(_ kind: ParagraphKind, inline: InlineBuilder, line: Int, extra: [AttributeRun] = []) throws {
         try add(kind, text: inline.text, runs: inline.runs, attachments: inline.attachments, line: line, extra: extra)
     }

@@ -181,6 +181,8 @@ struct MarkdownReader {
             let alone = inline.attachments.count == 1 && inline.text == TextAttachment.character
             if alone, displayFormulas.contains(inline.attachments[0].id) {
                 try addDisplayFormula(inline, line: line)
+            } else if inline.attachments.contains(where: { displayFormulas.contains($0.id) }) {
+                try addAroundDisplayFormulas(inline, line: line)
             } else if alone, blockAlignment == nil {
                 // An image alone in a paragraph is a block, unless an element aligns it.
                 let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
