@@ -256,6 +256,39 @@ final class DocumentBlockTests: XCTestCase {
 
     /// Markdown inside a `<div align="center">` that spans blocks is centred (badges and a
     /// tagline under a README's logo), up to the `</div>`; tables and code keep their alignment.
+    /// Markdown blocks inside a `<dd>` left open by an HTML block are indented as GitHub pads a
+    /// description (they were at the margin); the term before them and what follows the list
+    /// are not.
+    func testMarkdownInsideADescriptionIsIndented() throws {
+        let document = try TextDocument(markdown: """
+        <dl>
+        <dt>Term</dt>
+        <dd>
+
+        A paragraph in **Markdown** inside the definition.
+
+        - a list
+
+        </dd>
+        <dt>Second</dt>
+        <dd>Inline definition.</dd>
+        </dl>
+
+        After the list.
+        """)
+        func indent(_ text: String) -> Double? {
+            guard let paragraph = document.paragraphs.first(where: { $0.text.hasPrefix(text) }) else { return nil }
+            if case .paragraphStyle(let values)? = paragraph.attributes(at: 0)[NSAttributedString.Key.paragraphStyle.rawValue] { return values.headIndent }
+            return 0
+        }
+        XCTAssertEqual(indent("Term"), 0)
+        XCTAssertEqual(indent("A paragraph in"), 16)
+        XCTAssertEqual(indent("a list"), 16)
+        XCTAssertEqual(indent("Second"), 0)
+        XCTAssertEqual(indent("Inline definition."), 16)
+        XCTAssertEqual(indent("After the list."), 0)
+    }
+
     func testMarkdownInsideAnAlignedDivTakesItsAlignment() throws {
         let doc = try TextDocument(markdown: """
         <div align="center">

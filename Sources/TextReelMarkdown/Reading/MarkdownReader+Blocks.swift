@@ -316,15 +316,16 @@ extension MarkdownReader {
         }
         var extra = extra
         if !nesting.isEmpty { extra.append(AttributeRun(range: 0..<max(textLength, 1), attributes: nesting)) }
-        // Inside `<div align>`, prose and headings take its alignment (tables and code keep theirs).
+        // Prose and headings take the alignment and indent of elements around them (tables and
+        // code keep theirs).
         var aligns = true
         switch kind {
         case .tableRow, .codeBlock, .thematicBreak: aligns = false
         default: break
         }
-        if aligns, let alignment = blockAlignment,
+        if aligns, blockAlignment != nil || blockIndent > 0,
            !extra.contains(where: { $0.attributes[NSAttributedString.Key.paragraphStyle.rawValue] != nil }) {
-            extra.append(Self.paragraphStyle(alignment: alignment, length: textLength))
+            extra.append(Self.paragraphStyle(alignment: blockAlignment ?? .natural, indent: blockIndent, length: textLength))
         }
         if inFootnote { extra.append(AttributeRun(range: 0..<max(textLength, 1), attributes: [AttributeVocabulary.footnote: .number(1)])) }
         // Inside `dir="rtl"`, prose, headings and lists are set right to left (code keeps its direction).

@@ -40,10 +40,14 @@ extension MarkdownReader {
         let alignment: TextAlignment?
         /// From `dir`: true for "rtl", false for "ltr", nil when not given.
         var rightToLeft: Bool? = nil
+        /// How far it indents what it holds (a `<dd>`'s `padding: 0 16px`).
+        var indent = 0.0
     }
 
     /// Elements whose start and end tags may lie in different HTML blocks, with Markdown between.
-    static let spanningElements: Set<String> = ["details", "div", "center"]
+    static let spanningElements: Set<String> = ["details", "div", "center", "dd"]
+    /// How far a description (`<dd>`) is indented, as GitHub's stylesheet pads it.
+    static let descriptionIndent = 16.0
 
     /// A closed `<details>` is open around the blocks being read: they are not shown.
     var hidesBlocks: Bool { openElements.contains { !$0.shown } }
@@ -51,6 +55,8 @@ extension MarkdownReader {
     var blockAlignment: TextAlignment? { openElements.last { $0.alignment != nil }?.alignment }
     /// Whether the innermost open element that sets a direction (`dir`) sets right to left.
     var blockRightToLeft: Bool { openElements.last { $0.rightToLeft != nil }?.rightToLeft ?? false }
+    /// How far the elements open around Markdown blocks indent them (`<dd>`s).
+    var blockIndent: Double { openElements.reduce(0) { $0 + $1.indent } }
 
     /// `dir="rtl"` or `dir="ltr"`, if given.
     static func rightToLeft(_ attributes: [String: String]) -> Bool? {
@@ -87,7 +93,11 @@ extension MarkdownReader {
         let hidden = hidesBlocks
         var block = HTMLBlock(line: line, alignment: blockAlignment ?? .natural)
         block.rightToLeft = blockRightToLeft
+        let indentBefore = blockIndent
         updateOpenElements(html)
+        // The block's own text is inside the `<dd>`s open both before and after it: not one it
+        // opens (its `<dt>` comes first) nor one it closes.
+        block.indent = min(indentBefore, blockIndent)
         if hidden {
             // What follows the tag that closes a hidden `<details>` in this block shows.
             guard !hidesBlocks, let end = HTMLTags(html).filter({ $0.isEnd && $0.name == "details" }).last?.source.endIndex else { return }
@@ -235,7 +245,7 @@ extension MarkdownReader {
                 let attributes = tag.attributes
                 opened.append(OpenElement(name: tag.name, shown: tag.name != "details" || attributes["open"] != nil,
                                           alignment: tag.name == "center" ? .center : Self.alignment(attributes),
-                                          rightToLeft: Self.rightToLeft(attributes)))
+                                          rightToLeft: Self.rightToLeft(attributes), indent: tag.name == "dd" ? Self.descriptionIndent : 0))
             } else if let k = opened.lastIndex(where: { $0.name == tag.name }) {
                 opened.removeLast(opened.count - k)
             } else if let k = openElements.lastIndex(where: { $0.name == tag.name }) {
@@ -335,7 +345,9 @@ extension MarkdownReader {
                 let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
                 return try reader.add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
             }
-            let extra = alignment == .natural && indent == 0 ? [] : [MarkdownReader.paragraphStyle(alignment: alignment, indent: indent, length: inline.text.utf8.count)]
+            // Explicit inside a `<dd>` too: the reader's indent there is the Markdown blocks'.
+            let extra = alignment == .natural && indent == 0 && reader.blockIndent == 0 ? []
+                : [MarkdownReader.paragraphStyle(alignment: alignment, indent: indent, length: inline.text.utf8.count)]
             try reader.add(kind, inline: inline, line: line, extra: extra)
         }
 

@@ -152,11 +152,11 @@ extension MarkdownReader {
             try inBlock(attributes, &block) { reader, block in
                 // GitHub's terms are bold italic; their descriptions indented.
                 if name == "dt" { block.inline.push([.strong, .emphasis]) }
-                if name == "dd" { block.indent += 16 }
+                if name == "dd" { block.indent += Self.descriptionIndent }
                 try reader.walk(children, in: &block)
                 if name == "dt" { block.inline.pop() }
                 try block.flush(into: &reader)
-                if name == "dd" { block.indent -= 16 }
+                if name == "dd" { block.indent -= Self.descriptionIndent }
             }
         default:
             // Unknown and structural tags (`<span>`, `<a id>`, `<html>`): their text shows.
