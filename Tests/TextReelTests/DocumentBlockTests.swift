@@ -179,6 +179,21 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertFalse((Int(view.theme.insets.left)..<Int(view.theme.insets.left + view.theme.listIndent)).contains(where: ink), "none at the left")
     }
 
+    /// A list takes the direction of its first item, as GitHub gives a list `dir="auto"`: in an
+    /// English list a Persian item keeps its bullet and its text at the left (its text went to
+    /// the far right, away from its bullet); a list that starts in Persian is set right to left.
+    func testAListTakesItsFirstItemsDirection() throws {
+        let doc = try TextDocument(markdown: "- English item\n- یک مورد فارسی\n- Another\n\nپاراگراف فارسی.\n\n- مورد اول\n- second, in English\n")
+        XCTAssertEqual(doc.paragraphs.map(\.prefersRightToLeft), [false, false, false, false, true, true])
+        XCTAssertEqual(doc.paragraphs.map(\.prefersLeftToRight), [false, true, false, false, false, false])
+        let view = TextView(document: doc, viewportSize: CGSize(width: 600, height: 400))
+        let persian = view.textLayoutManager.ensureLayout(forParagraphAt: 1), english = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        let persianLine = try XCTUnwrap(persian.textLineFragments.first), englishLine = try XCTUnwrap(english.textLineFragments.first)
+        XCTAssertEqual(persianLine.typographicBounds.minX, englishLine.typographicBounds.minX, accuracy: 1, "starts where the English item starts")
+        let mirrored = try XCTUnwrap(view.textLayoutManager.ensureLayout(forParagraphAt: 5).textLineFragments.first)
+        XCTAssertGreaterThan(mirrored.typographicBounds.minX, 200, "an item of a right-to-left list is set at the right")
+    }
+
     /// HTML sets text as browsers do: a no-break space (also `&nbsp` without its `;`) is not
     /// white space that collapses, and what follows a closed `<details>` in its block shows.
     func testHTMLKeepsNoBreakSpacesAndTextAfterDetails() throws {

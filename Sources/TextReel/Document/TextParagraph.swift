@@ -118,12 +118,15 @@ public struct TextParagraph: Hashable, Sendable {
     /// so an edit re-lexes from its band (see `SyntaxHighlighter`).
     package var syntaxStart: [String]?
 
-    /// The attribute that sets a paragraph right to left whatever the view's direction: a block
-    /// inside HTML's `dir="rtl"`.
+    /// The attribute that sets a paragraph's direction whatever its text's and the view's: 1
+    /// right to left (a block inside HTML's `dir="rtl"`), 0 left to right (a Persian item in an
+    /// English list). Without it a paragraph takes its text's direction.
     package static let rightToLeftKey = "TextReelRightToLeft"
 
     /// Whether the paragraph is set right to left whatever the view's direction (`dir="rtl"`).
-    var prefersRightToLeft: Bool { attributes(at: 0)[Self.rightToLeftKey] != nil }
+    var prefersRightToLeft: Bool { attributes(at: 0)[Self.rightToLeftKey].map { $0 != .number(0) } ?? false }
+    /// Whether the paragraph is set left to right whatever its text's direction.
+    var prefersLeftToRight: Bool { attributes(at: 0)[Self.rightToLeftKey] == .number(0) }
 
     /// A paragraph; offsets in `runs`, `attachments` and `attributes` are UTF-8 bytes into `text`.
     public init(id: ParagraphID, kind: ParagraphKind, text: String, runs: [StyledRun] = [],

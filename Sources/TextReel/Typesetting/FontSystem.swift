@@ -162,6 +162,9 @@ final class FontSystem {
         }
         cairo_font_options_destroy(options)
         pango_context_set_base_dir(rightToLeftContext, PANGO_DIRECTION_RTL)
+        // A layout takes its text's direction (auto-dir); one told not to is left to right
+        // (Pango's default, a weak direction, would let its text decide).
+        pango_context_set_base_dir(context, PANGO_DIRECTION_LTR)
         return (fontMap, context, rightToLeftContext, problem)
     }
 

@@ -85,6 +85,8 @@ final class Typesetter {
         if mirrored {
             pango_layout_set_auto_dir(pl, 0)
             pango_layout_set_alignment(pl, PANGO_ALIGN_RIGHT)
+        } else if paragraph.prefersLeftToRight {
+            pango_layout_set_auto_dir(pl, 0)   // the context's direction: left to right
         }
         let text = prefix + paragraph.text
         pango_layout_set_text(pl, text, Int32(text.utf8.count))

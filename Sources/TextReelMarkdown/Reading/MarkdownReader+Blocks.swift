@@ -104,7 +104,8 @@ extension MarkdownReader {
         let ordered = cmark_node_get_list_type(list) == CMARK_ORDERED_LIST
         var number = Int(cmark_node_get_list_start(list))
         listDepth += 1
-        defer { listDepth -= 1 }
+        listDirections.append(nil)
+        defer { listDepth -= 1; listDirections.removeLast() }
         var child = cmark_node_first_child(list)
         while let item = child {
             if typeName(item) == "tasklist" {
@@ -328,9 +329,19 @@ extension MarkdownReader {
             extra.append(Self.paragraphStyle(alignment: blockAlignment ?? .natural, indent: blockIndent, length: textLength))
         }
         if inFootnote { extra.append(AttributeRun(range: 0..<max(textLength, 1), attributes: [AttributeVocabulary.footnote: .number(1)])) }
-        // Inside `dir="rtl"`, prose, headings and lists are set right to left (code keeps its direction).
-        if aligns, htmlRightToLeft || blockRightToLeft {
+        // Inside `dir="rtl"`, prose, headings and lists are set right to left (code keeps its
+        // direction). A list takes the direction of its first item's text, as GitHub gives each
+        // list `dir="auto"`: a right-to-left list has its bullets on the right, and in a
+        // left-to-right one an item in Persian keeps its bullet and its text at the left.
+        var listRightToLeft: Bool?
+        if case .listItem = kind, quoteDepth == 0, !listDirections.isEmpty {
+            if listDirections[listDirections.count - 1] == nil { listDirections[listDirections.count - 1] = Self.startsRightToLeft(text) }
+            listRightToLeft = listDirections[listDirections.count - 1]
+        }
+        if aligns, htmlRightToLeft || blockRightToLeft || listRightToLeft == true {
             extra.append(AttributeRun(range: 0..<max(textLength, 1), attributes: [TextParagraph.rightToLeftKey: .number(1)]))
+        } else if listRightToLeft == false, Self.startsRightToLeft(text) {
+            extra.append(AttributeRun(range: 0..<max(textLength, 1), attributes: [TextParagraph.rightToLeftKey: .number(0)]))
         }
         // Inside an alert, every paragraph says which bar is the alert's, and in what colour.
         let alert = alerts.last.map { [AttributeRun(range: 0..<max(textLength, 1), attributes: [
@@ -338,5 +349,22 @@ extension MarkdownReader {
         paragraphs.append(TextParagraph(id: ParagraphID(firstID + paragraphs.count), kind: kind, text: text, runs: clipped,
                                         attachments: attachments, quoteDepth: quoteDepth, listDepth: listDepth,
                                         sourceLine: line, attributes: alert + extra + extracted.attributes))
+    }
+
+    /// Whether the first strong character of `text` is right to left (Unicode's bidi classes R and
+    /// AL: Hebrew, Arabic, Syriac, Thaana, N'Ko and their kin), as `dir="auto"` decides; letters of
+    /// other scripts are left to right; digits, marks, spaces and punctuation are neither.
+    static func startsRightToLeft(_ text: String) -> Bool {
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0660...0x0669, 0x06F0...0x06F9, 0x0591...0x05C7, 0x0610...0x061A, 0x064B...0x065F, 0x0670, 0x06D6...0x06ED:
+                continue   // Arabic-Indic digits and combining marks: weak or neutral
+            case 0x0590...0x08FF, 0xFB1D...0xFDFF, 0xFE70...0xFEFF, 0x10800...0x10FFF, 0x1E800...0x1EFFF:
+                return true
+            default:
+                if scalar.properties.isAlphabetic { return false }
+            }
+        }
+        return false
     }
 }

@@ -27,6 +27,8 @@ struct MarkdownReader {
     /// innermost last: the Markdown blocks after one are inside it until an HTML block closes it
     /// (see `readHTMLBlock`).
     var openElements: [OpenElement] = []
+    /// Each open list's direction, from its first item's text (nil until that is read).
+    var listDirections: [Bool?] = []
     /// A `<details>` whose HTML block ended before its `<summary>`: drawn with the next block,
     /// which gives the summary when it starts with one (READMEs put a blank line between them).
     var pendingDisclosure: (open: Bool, line: Int)?
