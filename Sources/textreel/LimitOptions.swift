@@ -3,7 +3,7 @@ import TextReelMarkdown
 
 /// The input limits every command that reads documents accepts, as flags.
 enum LimitOptions {
-    static let names = ["max-document-mb", "max-paragraph-kb", "max-nesting", "max-frames", "max-steps"]
+    static let names = ["max-document-mb", "max-paragraph-kb", "max-nesting", "max-frames", "max-steps", "root"]
     static let flags = ["allow-outside"]
 
     static let help = """
@@ -14,6 +14,9 @@ enum LimitOptions {
       --max-frames N        most frames a script may make (default \(ScrollScript.maximumFrames))
       --max-steps N         most steps a script may have (default \(ScrollScript.maximumSteps))
       --allow-outside       let image paths leave the document's folder (absolute, .., symlinks)
+      --root DIR            where /docs/x.png starts and image paths must stay, as GitHub reads a
+                            README from its repository (default: the nearest folder up holding
+                            .git, else the document's folder)
     Images larger than \(ReadingLimits.standard.imagePixels >> 20) megapixels are refused from their header.
     """
 
@@ -41,6 +44,12 @@ enum LimitOptions {
             limits.nesting = depth
         }
         limits.allowOutside = args.flags.contains("allow-outside")
+        if let root = args.values["root"] {
+            guard FileStatus(path: root)?.kind == .directory else {
+                throw Arguments.UsageError(message: "--root \(root) is not a folder; expected the folder a README's /docs/… paths start from")
+            }
+            limits.root = URL(fileURLWithPath: root).standardizedFileURL
+        }
         return limits
     }
 

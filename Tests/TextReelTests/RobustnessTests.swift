@@ -76,6 +76,13 @@ final class RobustnessTests: XCTestCase {
         var allow = ReadingLimits()
         allow.allowOutside = true
         XCTAssertEqual(try read("![](../outside.png) ![](link.png) ![](\(photo.path))", limits: allow).problems, [nil, nil, nil])
+        // A root given (`--root`, a repository's on GitHub): `/x.png` starts there and `../`
+        // may reach it; reading still stays inside it.
+        var rooted = ReadingLimits()
+        rooted.root = folder
+        let inRoot = try read("![](/outside.png) ![](../outside.png) ![](/docs/inside.png) ![](../../elsewhere.png)", limits: rooted).problems
+        XCTAssertEqual(Array(inRoot.prefix(3)), [nil, nil, nil])
+        XCTAssertTrue(inRoot[3]?.hasPrefix("outside the repository") == true, "\(String(describing: inRoot[3]))")
     }
 
     /// As GitHub resolves a README's images: `/shots/a.png` from the repository's root (the

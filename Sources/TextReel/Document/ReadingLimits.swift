@@ -26,6 +26,10 @@ public struct ReadingLimits: Sendable, Equatable {
     public static let imageSide = 32767
     /// Allow image paths outside the document's folder (absolute, `..`, symlinks leaving it).
     public var allowOutside = false
+    /// The folder a root-relative image path (`/docs/shot.png`) starts from and reading stays
+    /// inside, as GitHub reads a README from its repository's root. nil: the nearest folder up
+    /// from the document holding `.git`, else the document's folder.
+    public var root: URL?
 
     /// The standard limits.
     public init() {}

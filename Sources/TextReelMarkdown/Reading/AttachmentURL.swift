@@ -57,7 +57,7 @@ struct AttachmentURL {
         let imageSize = kinds.kinds["image"]?.defaultSize(items) ?? CGSize(width: 160, height: 120)
         switch scheme {
         case nil, "file"?:
-            let (file, refused) = resolve(path: path, baseURL: baseURL, allowOutside: limits.allowOutside)
+            let (file, refused) = resolve(path: path, baseURL: baseURL, allowOutside: limits.allowOutside, root: limits.root)
             var warning: String?, problem: String?
             var size = explicitSize
             let inspection = refused.map { .problem($0) } ?? file.map { kinds.inspectImage($0, Double(limits.imagePixels)) } ?? .problem("not found")
@@ -142,15 +142,16 @@ struct AttachmentURL {
     /// folder (lexically, and after following symbolic links) unless `allowOutside`. A README's
     /// `/docs/shot.png` (the repository's root on GitHub) or `../assets/demo.gif` is then drawn
     /// as a placeholder that says so, and the rest of the document still renders.
-    static func resolve(path: String, baseURL: URL?, allowOutside: Bool) -> (file: URL?, refused: String?) {
+    static func resolve(path: String, baseURL: URL?, allowOutside: Bool, root: URL? = nil) -> (file: URL?, refused: String?) {
         // A URL's query and fragment are never part of a file's name (`shot.png?raw=true`,
         // `logo.png#gh-dark-mode-only`).
         let decoded = decoded(String(path.prefix { $0 != "#" && $0 != "?" }))
         guard !decoded.isEmpty else { return (nil, nil) }
         let base = (baseURL ?? URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).standardizedFileURL
         // As GitHub reads a README: `/docs/shot.png` and `../assets/x.png` are the repository's
-        // files, its root the nearest folder holding `.git`; without one, the document's folder.
-        let repository = repositoryRoot(of: base)
+        // files, its root the one given (`--root`) or the nearest folder holding `.git`; without
+        // one, the document's folder.
+        let repository = root?.standardizedFileURL ?? repositoryRoot(of: base)
         let confinement = repository ?? base
         let place = repository == nil ? "the document's folder" : "the repository"
         let how = ", not read (--allow-outside reads it)"
