@@ -77,9 +77,12 @@ final class RoomTests: XCTestCase {
         XCTAssertEqual(Set(Self.allowed.keys).subtracting(found), [], "listed edges no longer used: drop them")
     }
 
+    /// Drawing reads the scene: a fragment's surface generation and rendering attributes come
+    /// with it, not through the fragment's layout manager.
     func testRenderingNeverReadsTheLayoutManager() throws {
         for file in try files(in: "Rendering") {
             XCTAssertFalse(words(file.code).contains("TextLayoutManager"), "Rendering/\(file.name) reads the layout manager")
+            XCTAssertNil(file.code.range(of: ".textLayoutManager"), "Rendering/\(file.name) reads a fragment's layout manager")
         }
     }
 

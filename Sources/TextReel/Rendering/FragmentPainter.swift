@@ -5,10 +5,11 @@ import Foundation
 struct FragmentPainter {
     let theme: Theme
 
-    func draw(_ fragment: TextLayoutFragment, in cr: OpaquePointer) {
+    /// `rendering`: the display-only attributes over it, from the scene.
+    func draw(_ fragment: TextLayoutFragment, rendering: [AttributeRun] = [], in cr: OpaquePointer) {
         // A paragraph set right to left (`dir="rtl"`) is drawn as a mirrored view draws it.
         if fragment.paragraph.prefersRightToLeft && theme.direction != .rightToLeft {
-            return FragmentPainter(theme: theme.with(.rightToLeft)).draw(fragment, in: cr)
+            return FragmentPainter(theme: theme.with(.rightToLeft)).draw(fragment, rendering: rendering, in: cr)
         }
         guard let shaped = fragment.shaped else { return }
         let style = shaped.style
@@ -38,7 +39,6 @@ struct FragmentPainter {
         var layouts = shaped.cells.isEmpty ? [(shaped.layout, shaped.layoutOrigin)] : shaped.cells
         // Rendering attributes (`TextLayoutManager.setRenderingAttributes`) colour a copy of the
         // paragraph's layout; a table row's cells keep theirs.
-        let rendering = fragment.textLayoutManager?.renderingAttributeRuns(of: paragraph.id) ?? []
         if !rendering.isEmpty, shaped.cells.isEmpty {
             layouts = [(shaped.layout.withRenderingAttributes(rendering, shift: shaped.textShift, theme: theme), shaped.layoutOrigin)]
         }

@@ -34,10 +34,10 @@ final class FragmentSurfaceCache {
 
     init(budget: Int = 48 << 20) { self.budget = budget }
 
-    func surface(for fragment: TextLayoutFragment, scale: Double, draw: (TextLayoutFragment, OpaquePointer) -> Void) -> CairoSurface {
+    func surface(for fragment: TextLayoutFragment, scale: Double, generation: Int, draw: (TextLayoutFragment, OpaquePointer) -> Void) -> CairoSurface {
         let key = Key(paragraph: fragment.paragraph, containerWidth: fragment.containerWidth, scale: scale,
                       kind: ObjectIdentifier(type(of: fragment)),
-                      generation: fragment.textLayoutManager?.surfaceGeneration(of: fragment.paragraph.id) ?? 0,
+                      generation: generation,
                       custom: fragment.renderingSurfaceKey)
         if var entry = entries[key] {
             entry.lastY = fragment.layoutFragmentFrame.minY

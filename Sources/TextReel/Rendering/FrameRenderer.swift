@@ -32,7 +32,7 @@ final class FrameRenderer {
         case decorations(ParagraphID, [FragmentDecoration], x: Double, y: Double)
         /// A fragment too tall for a surface of its own (Cairo's 32,767-pixel limit), drawn
         /// straight into the frame each time.
-        case direct(TextLayoutFragment, x: Double, y: Double)
+        case direct(Scene.Fragment, x: Double, y: Double)
 
         static func == (a: Piece, b: Piece) -> Bool {
             switch (a, b) {
@@ -80,9 +80,9 @@ final class FrameRenderer {
             let surfaceRect = fragment.renderingSurfaceBounds.offsetBy(dx: frameRect.minX, dy: frameRect.minY)
             guard surfaceRect.intersects(visibleRect), fragment.state == .layoutAvailable else { continue }
             if max(surfaceRect.width, surfaceRect.height) * scale > Double(CairoSurface.maximumSide) {
-                pieces.append(.direct(fragment, x: device(frameRect.minX, scale), y: device(frameRect.minY, scale) - top))
+                pieces.append(.direct(item, x: device(frameRect.minX, scale), y: device(frameRect.minY, scale) - top))
             } else {
-                let surface = cache.surface(for: fragment, scale: scale) { fragment, cr in self.drawFragment(fragment, in: cr) }
+                let surface = cache.surface(for: fragment, scale: scale, generation: item.generation) { _, cr in self.drawFragment(item, in: cr) }
                 pieces.append(.surface(surface, x: device(surfaceRect.minX, scale), y: device(surfaceRect.minY, scale) - top))
             }
             if !item.decorations.isEmpty {
@@ -142,11 +142,11 @@ final class FrameRenderer {
                     cairo_scale(cr, scale, scale)
                     attachments.drawPlaceholder(attachment, box: box, in: cr)
                     cairo_restore(cr)
-                case let .direct(fragment, x, y):
+                case let .direct(item, x, y):
                     cairo_save(cr)
                     cairo_translate(cr, x, y)
                     cairo_scale(cr, scale, scale)
-                    drawFragment(fragment, in: cr)
+                    drawFragment(item, in: cr)
                     cairo_restore(cr)
                 case let .decorations(_, extra, x, y):
                     cairo_save(cr)
@@ -249,9 +249,10 @@ final class FrameRenderer {
 
     /// A fragment's own drawing, with its context `GraphicsContext.current` (as AppKit's is while
     /// a view draws), so string drawing there finds it.
-    private func drawFragment(_ fragment: TextLayoutFragment, in cr: OpaquePointer) {
+    private func drawFragment(_ item: Scene.Fragment, in cr: OpaquePointer) {
+        let fragment = item.fragment
         let context = GraphicsContext(cr, theme: theme, size: fragment.layoutFragmentFrame.size, typeset: painter, painter: attachments)
-        context.renderingAttributes = fragment.textLayoutManager?.renderingAttributeRuns(of: fragment.paragraph.id) ?? []
+        context.renderingAttributes = item.renderingAttributes
         context.whileCurrent { fragment.draw(at: .zero, in: context) }
     }
 

@@ -56,7 +56,7 @@ public final class GraphicsContext {
         guard let typeset else { return }
         cairo_save(cr)
         cairo_translate(cr, point.x, point.y)
-        typeset.draw(fragment, in: cr)
+        typeset.draw(fragment, rendering: renderingAttributes, in: cr)
         cairo_restore(cr)
     }
 

@@ -13,6 +13,10 @@ public struct Scene {
         let decorations: [FragmentDecoration]
         /// Its attachments, in text order.
         let attachments: [Attachment]
+        /// What its surface was last invalidated as (part of the surface's cache key).
+        let generation: Int
+        /// The display-only attributes drawn over it (`TextLayoutManager.setRenderingAttributes`).
+        let renderingAttributes: [AttributeRun]
     }
 
     /// One attachment of a fragment, and what it is drawn from.

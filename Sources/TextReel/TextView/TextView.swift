@@ -144,7 +144,9 @@ open class TextView: TextViewportLayoutControllerDelegate {
                     let view = attachmentHost.view(for: attachment.id)
                     return Scene.Attachment(attachment: attachment, frame: rect.offsetBy(dx: frame.minX, dy: frame.minY),
                                             view: view, drawn: view.map(Scene.DrawnState.init))
-                })
+                },
+                generation: textLayoutManager.surfaceGeneration(of: fragment.paragraph.id),
+                renderingAttributes: textLayoutManager.renderingAttributeRuns(of: fragment.paragraph.id))
         }
         return Scene(visibleRect: visibleRect, scale: scale, fragments: fragments, liveViews: attachmentHost.liveViews,
                      overlay: showsOverlay ? Overlay(pass) : nil, highlight: pass.selection?.highlight.map(\.cgRect) ?? [],
