@@ -4,7 +4,7 @@ import TextReelMarkdown
 /// The input limits every command that reads documents accepts, as flags.
 enum LimitOptions {
     static let names = ["max-document-mb", "max-paragraph-kb", "max-nesting", "max-frames", "max-steps", "root"]
-    static let flags = ["allow-outside"]
+    static let flags = ["allow-outside", "plain"]
 
     static let help = """
     Limits (bad input gets a clear error, never a hang):
@@ -14,6 +14,8 @@ enum LimitOptions {
       --max-frames N        most frames a script may make (default \(ScrollScript.maximumFrames))
       --max-steps N         most steps a script may have (default \(ScrollScript.maximumSteps))
       --allow-outside       let image paths leave the document's folder (absolute, .., symlinks)
+      --plain               read the document as plain text, a paragraph a line, no Markdown (as a
+                            .txt file is read); `--theme editor` sets it as a code editor does
       --root DIR            where /docs/x.png starts and image paths must stay, as GitHub reads a
                             README from its repository (default: the nearest folder up holding
                             .git, else the document's folder)

@@ -12,12 +12,14 @@ struct LivePreview {
     let limits: ReadingLimits
     /// One JSON object a line (the preview of each version), statuses on stderr.
     let json: Bool
+    /// Read as plain text (`--plain`).
+    let plain: Bool
     let image: TerminalImage.Mode?
 
     func run() throws -> Int32 {
         let watcher = try FileWatcher(url)
         Interruption.install()
-        var reload = LiveReload(url: url, limits: limits, shown: session.view.document)
+        var reload = LiveReload(url: url, limits: limits, plain: plain, shown: session.view.document)
         try show(status: "watching \(url.lastPathComponent) (Ctrl-C stops)")
         while watcher.waitForChange(stop: { (try? Interruption.check("")) == nil }) != nil {
             let change = try reload.apply(to: session.view)
@@ -58,6 +60,8 @@ struct LivePreview {
 struct LiveReload {
     let url: URL
     let limits: ReadingLimits
+    /// Read as plain text (`--plain`).
+    var plain = false
     /// The version on screen as it was read (the view's document is that one, edited).
     var shown: TextDocument
 
@@ -66,7 +70,7 @@ struct LiveReload {
         let name = url.lastPathComponent
         let started = DispatchTime.now().uptimeNanoseconds
         let next: TextDocument
-        do { next = try DocumentInput.read(url.path, limits: limits) } catch {
+        do { next = try DocumentInput.read(url.path, limits: limits, plain: plain) } catch {
             return ("\(name): \(error); showing the last version that read", false)
         }
         let (prefix, suffix) = next.sharedEnds(with: shown)

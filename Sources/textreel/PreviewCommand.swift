@@ -115,7 +115,7 @@ enum PreviewCommand {
             throw Arguments.UsageError(message: "--interactive reads keys from standard input, so the document cannot come from it; give a file")
         }
         let documentURL = URL(fileURLWithPath: args.positional[0])
-        let document = try DocumentInput.read(args.positional[0], limits: try LimitOptions.reading(args))
+        let document = try DocumentInput.read(args.positional[0], limits: try LimitOptions.reading(args), plain: args.flags.contains("plain"))
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) } ?? .still
         for warning in document.warnings + script.warnings { Terminal.error(warning) }
         let standard = script.viewport ?? .standard
@@ -141,12 +141,12 @@ enum PreviewCommand {
         }
         if args.flags.contains("interactive") {
             let reload = args.flags.contains("watch")
-                ? LiveReload(url: documentURL, limits: try LimitOptions.reading(args), shown: session.view.document) : nil
+                ? LiveReload(url: documentURL, limits: try LimitOptions.reading(args), plain: args.flags.contains("plain"), shown: session.view.document) : nil
             var interactive = InteractivePreview(session: session, reload: reload)
             return try interactive.run()
         }
         if args.flags.contains("watch") {
-            return try LivePreview(session: session, url: documentURL, limits: try LimitOptions.reading(args), json: args.flags.contains("json"),
+            return try LivePreview(session: session, url: documentURL, limits: try LimitOptions.reading(args), json: args.flags.contains("json"), plain: args.flags.contains("plain"),
                                    image: wantsImage ? imageMode ?? TerminalImage.detectMode() : nil).run()
         }
         if args.flags.contains("json") {

@@ -115,7 +115,7 @@ enum RenderCommand {
         if !args.flags.contains("quiet") { for warning in script?.warnings ?? [] { Terminal.error(warning) } }
         // The inputs' key hashes the environment's fingerprint: made meanwhile, too.
         let inputsKey = Background { RenderInputs.key(document: options.document, script: script, args: args) }
-        let document = try DocumentInput.read(options.document, limits: try LimitOptions.reading(args))
+        let document = try DocumentInput.read(options.document, limits: try LimitOptions.reading(args), plain: args.flags.contains("plain"))
         if !options.quiet { for warning in document.warnings { Terminal.error(warning) } }
         let view = try makeView(document, script: script, args, options)
         let runner = try LimitOptions.runner(view, script ?? ScrollScript.still, args)

@@ -53,7 +53,7 @@ struct RenderWatch {
     private func watched() -> [URL] {
         guard let path = args.positional.first else { return [] }
         var files = [URL(fileURLWithPath: path)]
-        if let document = try? DocumentInput.read(path, limits: (try? LimitOptions.reading(args)) ?? .standard) {
+        if let document = try? DocumentInput.read(path, limits: (try? LimitOptions.reading(args)) ?? .standard, plain: args.flags.contains("plain")) {
             files += document.paragraphs.flatMap { $0.attachments.compactMap(\.file) }
         }
         if let script = args.values["script"] { files.append(URL(fileURLWithPath: script)) }

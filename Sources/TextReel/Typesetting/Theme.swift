@@ -255,8 +255,21 @@ public struct Theme: Hashable, Sendable {
         return t
     }()
 
+    /// A code editor's look, for plain text (one paragraph a line, as TextKit's content storage
+    /// splits a text): monospaced at code's size, no space between paragraphs, narrow margins.
+    public static let editor: Theme = {
+        var t = Theme()
+        t.bodyFamilies = t.monoFamilies
+        t.bodySize = t.codeSize
+        t.lineHeight = t.codeLineHeight
+        t.paragraphSpacing = 0
+        t.itemSpacing = 0
+        t.insets = Insets(left: 8, right: 8, top: 8, bottom: 8)
+        return t
+    }()
+
     /// The built-in themes by name.
-    public static let builtIn: [String: Theme] = ["light": .light, "dark": .dark]
+    public static let builtIn: [String: Theme] = ["light": .light, "dark": .dark, "editor": .editor]
 
     /// The same look at another text size: every size and the spacing that goes with text (list
     /// and quote indents, paragraph spacing, code padding) scaled by the size's factor.
