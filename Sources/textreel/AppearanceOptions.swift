@@ -8,7 +8,8 @@ enum AppearanceOptions {
 
     static let help = """
     Look:
-      --theme NAME|FILE     light (default), dark, or a JSON5 theme file
+      --theme NAME|FILE     light (default), dark, editor (plain text as a code editor sets it), or a
+                            JSON5 theme file
       --text-size SIZE      XS, S, M (default), L, XL, XXL, XXXL, A1 … A5 (UIKit's names too)
       --direction ltr|rtl   rtl mirrors the view: insets, indents, list markers, quote bars
     """

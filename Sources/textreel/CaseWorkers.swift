@@ -121,6 +121,7 @@ enum CaseWorkers {
             stderrReader = FileHandle(fileDescriptor: reader, closeOnDealloc: true)
             // This executable, as it is now (not a path a rebuild could replace).
             process = try ChildProcess("/proc/self/exe", ["test-worker", String(getpid())], stderr: writer)
+            LocalShare.register(worker: process.pid)
             try send(JSONEncoder().encode(hello))
         }
 

@@ -36,7 +36,7 @@ struct CommandOptions {
 
     /// Values some options take from a fixed list, for completion.
     static let choices: [String: [String]] = [
-        "theme": ["light", "dark"], "text-size": ["XS", "S", "M", "L", "XL", "XXL", "XXXL", "A1", "A2", "A3", "A4", "A5"],
+        "theme": ["light", "dark", "editor"], "text-size": ["XS", "S", "M", "L", "XL", "XXL", "XXXL", "A1", "A2", "A3", "A4", "A5"],
         "direction": ["ltr", "rtl"], "update": GoldenSuite.UpdateMode.allCases.map(\.rawValue), "compression": ["fast", "small", "none"],
     ]
 }

@@ -10,12 +10,11 @@ enum DocumentInput {
         if plain || name.lowercased().hasSuffix(".txt") {
             let data = name == "-" ? try standardInput(limits: limits)
                 : try InputFile.read(URL(fileURLWithPath: name), what: "document", expected: "a text file", maximumBytes: limits.documentBytes)
-            guard let text = String(data: data, encoding: .utf8) else {
-                throw TextReelError(file: name == "-" ? "<stdin>" : name, "invalid UTF-8; expected a UTF-8 text file")
-            }
+            let file = name == "-" ? "<stdin>" : name
+            guard let text = String(data: data, encoding: .utf8) else { throw TextReelError(file: file, "invalid UTF-8; expected a UTF-8 text file") }
             let document = TextDocument(attributedString: NSAttributedString(string: text))
             if let long = document.paragraphs.first(where: { $0.text.utf8.count > limits.paragraphBytes }) {
-                throw TextReelError(file: name, "a line is too long: " + limits.paragraphLimitMessage(long.text.utf8.count))
+                throw TextReelError(file: file, "a line is too long: " + limits.paragraphLimitMessage(long.text.utf8.count))
             }
             return document
         }

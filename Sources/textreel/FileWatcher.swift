@@ -35,6 +35,8 @@ final class FileWatcher {
         for url in urls {
             let folder = url.deletingLastPathComponent().relativePath
             let watch = inotify_add_watch(descriptor, folder.isEmpty ? "." : folder, mask)
+            // A folder not made yet (an image's): watched once a later look finds it.
+            if watch < 0 && (errno == ENOENT || errno == ENOTDIR) { continue }
             guard watch >= 0 else { throw TextReelError(file: url.path, "cannot watch its folder (\(String(cString: strerror(errno))))") }
             folders[watch, default: (folder, [])].names.insert(url.lastPathComponent)
         }
@@ -81,8 +83,15 @@ final class FileWatcher {
             let event = buffer.withUnsafeBytes { $0.load(fromByteOffset: offset, as: inotify_event.self) }
             let length = Int(event.len)
             let name = String(decoding: buffer[(offset + header)..<min(offset + header + length, count)].prefix { $0 != 0 }, as: UTF8.self)
-            if let folder = folders[event.wd], folder.names.contains(name) {
-                named.insert(folder.path == "." || folder.path.isEmpty ? name : folder.path + "/" + name)
+            func path(_ folder: String, _ name: String) -> String { folder == "." || folder.isEmpty ? name : folder + "/" + name }
+            if event.mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                // Events were lost: any watched file may have changed.
+                for folder in folders.values { named.formUnion(folder.names.map { path(folder.path, $0) }) }
+            } else if event.mask & UInt32(IN_IGNORED) != 0, let folder = folders.removeValue(forKey: event.wd) {
+                // The folder itself went (a branch switched): its files changed; `watch` adds it again.
+                named.formUnion(folder.names.map { path(folder.path, $0) })
+            } else if let folder = folders[event.wd], folder.names.contains(name) {
+                named.insert(path(folder.path, name))
             }
             offset += header + length
         }

@@ -72,21 +72,22 @@ enum RawTerminal {
 /// status line says what it cost until the next key.
 struct InteractivePreview {
     let session: PreviewCommand.Session
-    /// The file followed, when `--watch` asks.
+    /// The file followed, when `--watch` asks, and its watcher (made before it was first read).
     var reload: LiveReload?
+    let watcher: FileWatcher?
     /// What the last save cost (shown until a key is pressed).
     private var saved: String?
 
-    init(session: PreviewCommand.Session, reload: LiveReload? = nil) {
+    init(session: PreviewCommand.Session, reload: LiveReload? = nil, watcher: FileWatcher? = nil) {
         self.session = session
         self.reload = reload
+        self.watcher = watcher
     }
 
     mutating func run() throws -> Int32 {
         guard isatty(0) == 1, isatty(1) == 1 else {
             throw TextReelError("--interactive needs a terminal; use preview without it (or --json) in scripts")
         }
-        let watcher = try reload.map { try FileWatcher($0.url) }
         RawTerminal.enter()
         defer { RawTerminal.leave() }
         var prompt: String?
@@ -95,6 +96,8 @@ struct InteractivePreview {
             if RawTerminal.takeResize() { try draw(prompt: prompt) }
             if let watcher, watcher.pendingChange() != nil, reload != nil {
                 saved = try reload!.apply(to: session.view).status
+                // Another frame of the script (n, p) starts from this version, not the first.
+                session.document = reload!.shown
                 try draw(prompt: prompt)
             }
             guard let keys = RawTerminal.readKeys(timeout: 100) else { continue }

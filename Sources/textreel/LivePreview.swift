@@ -16,8 +16,8 @@ struct LivePreview {
     let plain: Bool
     let image: TerminalImage.Mode?
 
-    func run() throws -> Int32 {
-        let watcher = try FileWatcher(url)
+    /// Follows the file with `watcher`, made before the first version was read.
+    func run(_ watcher: FileWatcher) throws -> Int32 {
         Interruption.install()
         var reload = LiveReload(url: url, limits: limits, plain: plain, shown: session.view.document)
         try show(status: "watching \(url.lastPathComponent) (Ctrl-C stops)")

@@ -27,6 +27,19 @@ enum LocalShare {
     nonisolated(unsafe) private static var crashedSlot: UnsafeMutablePointer<CChar>?
     nonisolated(unsafe) private static var shownSlot: UnsafeMutablePointer<CChar>?
     private static let digits = 12
+    /// The worker processes started, ended by the handler before it starts again, so that no
+    /// case of the first run is still writing beside the second's.
+    nonisolated(unsafe) private static let workers = UnsafeMutablePointer<pid_t>.allocate(capacity: 256)
+    nonisolated(unsafe) private static var workerCount: Int32 = 0
+
+    /// Notes a worker process started (its pid, for the crash handler).
+    static func register(worker pid: pid_t) {
+        lock.withLock {
+            guard workerCount < 256 else { return }
+            workers[Int(workerCount)] = pid
+            workerCount += 1
+        }
+    }
 
     /// After a crash of the local share: the case that crashed it and the verdicts it showed.
     static var rerun: (crashed: Int, shown: Int)? {
@@ -52,14 +65,20 @@ enum LocalShare {
         environment![kept.count + 2] = nil
         var action = sigaction()
         action.__sigaction_handler.sa_handler = { signal in LocalShare.crashed(signal) }
-        action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND)
+        // On the alternate stack the case thread gets (`runsHere`): a stack overflow is caught too.
+        action.sa_flags = Int32(truncatingIfNeeded: SA_RESETHAND) | Int32(SA_ONSTACK)
         for signal in [SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE] { sigaction(signal, &action, nil) }
     }
 
     /// Whether the calling case thread is the one that runs cases here (the first to ask).
     static func runsHere() -> Bool {
         lock.withLock {
-            if owner == nil { owner = pthread_self() }
+            if owner == nil {
+                owner = pthread_self()
+                // A stack of its own for the crash handler, should this thread's overflow.
+                var stack = stack_t(ss_sp: UnsafeMutableRawPointer.allocate(byteCount: 1 << 16, alignment: 16), ss_flags: 0, ss_size: 1 << 16)
+                sigaltstack(&stack, nil)
+            }
             return pthread_equal(owner!, pthread_self()) != 0
         }
     }
@@ -84,12 +103,20 @@ enum LocalShare {
 
     /// The signal handler: only async-signal-safe work (digits written into memory, execve).
     private static func crashed(_ signal: Int32) {
-        guard running >= 0, let arguments, let environment, let crashedSlot, let shownSlot else {
+        // Only a crash of the local case's own thread: another thread's is no case's.
+        guard running >= 0, let owner, pthread_equal(owner, pthread_self()) != 0,
+              let arguments, let environment, let crashedSlot, let shownSlot else {
             raise(signal)   // SA_RESETHAND: the default action, as without this net
             return
         }
         write(Int(running), into: crashedSlot + crashedKey.utf8.count + 1)
         write(Int(shown), into: shownSlot + shownKey.utf8.count + 1)
+        for k in 0..<Int(workerCount) { kill(workers[k], SIGKILL) }
+        // The new image starts with this signal unblocked, as a fresh process would.
+        var unblocked = sigset_t()
+        sigemptyset(&unblocked)
+        sigaddset(&unblocked, signal)
+        sigprocmask(SIG_UNBLOCK, &unblocked, nil)
         execve("/proc/self/exe", arguments, environment)
         _exit(70)
     }

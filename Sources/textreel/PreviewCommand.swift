@@ -42,7 +42,8 @@ enum PreviewCommand {
 
     /// A document, a script and the view at one moment.
     final class Session {
-        let document: TextDocument
+        /// The version shown: a watched file's latest that read (a frame of the script starts from it).
+        var document: TextDocument
         let script: ScrollScript
         let size: CGSize
         var view: TextView
@@ -115,6 +116,11 @@ enum PreviewCommand {
             throw Arguments.UsageError(message: "--interactive reads keys from standard input, so the document cannot come from it; give a file")
         }
         let documentURL = URL(fileURLWithPath: args.positional[0])
+        if args.flags.contains("watch"), args.positional[0] == "-" {
+            throw Arguments.UsageError(message: "--watch follows a file; standard input cannot change")
+        }
+        // Watching from before the first read: a save while it reads is the first change.
+        let watcher = args.flags.contains("watch") ? try FileWatcher(documentURL) : nil
         let document = try DocumentInput.read(args.positional[0], limits: try LimitOptions.reading(args), plain: args.flags.contains("plain"))
         let script = try args.values["script"].map { try ScrollScript(contentsOf: URL(fileURLWithPath: $0)) } ?? .still
         for warning in document.warnings + script.warnings { Terminal.error(warning) }
@@ -136,18 +142,15 @@ enum PreviewCommand {
         }
         session.startY = try args.double("at", default: 0)
         try session.go(toFrame: frameNumber)
-        if args.flags.contains("watch"), args.positional[0] == "-" {
-            throw Arguments.UsageError(message: "--watch follows a file; standard input cannot change")
-        }
         if args.flags.contains("interactive") {
             let reload = args.flags.contains("watch")
                 ? LiveReload(url: documentURL, limits: try LimitOptions.reading(args), plain: args.flags.contains("plain"), shown: session.view.document) : nil
-            var interactive = InteractivePreview(session: session, reload: reload)
+            var interactive = InteractivePreview(session: session, reload: reload, watcher: watcher)
             return try interactive.run()
         }
         if args.flags.contains("watch") {
             return try LivePreview(session: session, url: documentURL, limits: try LimitOptions.reading(args), json: args.flags.contains("json"), plain: args.flags.contains("plain"),
-                                   image: wantsImage ? imageMode ?? TerminalImage.detectMode() : nil).run()
+                                   image: wantsImage ? imageMode ?? TerminalImage.detectMode() : nil).run(watcher!)
         }
         if args.flags.contains("json") {
             let encoder = JSONEncoder()

@@ -114,9 +114,7 @@ enum TestCommand {
         // Goldens of Swift tests are compared by `swift test`; here their last run is read.
         if case .failure = discovered, case let swift = SwiftGoldens.results(in: suites), !swift.isEmpty {
             for result in swift { show(result, quiet: quiet) }
-            if let folder = args.values["report"] { try Reports.writeHTML(swift, scope: scope, to: URL(fileURLWithPath: folder)) }
-            if let file = args.values["junit"] { try Reports.writeJUnit(swift, to: URL(fileURLWithPath: file)) }
-            if let file = args.values["json"] { try Reports.writeJSON(swift, to: URL(fileURLWithPath: file)) }
+            try writeReports(swift, scope: scope, args)
             let failed = swift.filter(\.isFailure).count
             print("\(swift.count - failed) passed, \(failed) failed: goldens of Swift tests, as their last `swift test` run left them "
                   + "(run it to compare them again; textreel review accepts)")
@@ -149,6 +147,7 @@ enum TestCommand {
                            + "every case runs again in worker processes (the \(rerun.shown) verdicts shown are not shown again)")
         }
         var shownBefore = rerun?.shown ?? 0
+        var watch = args.flags.contains("watch") ? try TestWatch(args: args, suites: suites, look: look, options: options, scope: scope) : nil
         let results = try GoldenSuite.run(cases, options: options, runner: caseRunner) { result in
             progress.clear()
             defer { progress.step() }
@@ -176,9 +175,7 @@ enum TestCommand {
         if let file = args.values["blob"] {
             try Reports.writeBlob(.init(shard: args.values["shard"], suite: cases.map(\.name), scope: scope, results: results), to: URL(fileURLWithPath: file))
         }
-        if let folder = args.values["report"] { try Reports.writeHTML(results, scope: scope, to: URL(fileURLWithPath: folder)) }
-        if let file = args.values["junit"] ?? runner.junitFile { try Reports.writeJUnit(results, to: URL(fileURLWithPath: file)) }
-        if let file = args.values["json"] { try Reports.writeJSON(results, to: URL(fileURLWithPath: file)) }
+        try writeReports(results, scope: scope, args, junit: args.values["junit"] ?? runner.junitFile)
         try runner.collectOutputs(results)
         try runner.reportToGitHub(results)
         let failed = results.filter(\.isFailure).count
@@ -192,8 +189,7 @@ enum TestCommand {
         if args.flags.contains("watch") {
             pool?.shutDown(quietly: true)
             pool = nil
-            var watch = TestWatch(args: args, suites: suites, look: look, options: options, scope: scope, results: results)
-            return try watch.run()
+            return try watch!.run(after: results)
         }
         return status
     }
@@ -207,10 +203,12 @@ enum TestCommand {
         return true
     }
 
-    /// The reports the command line asks for, of `results`.
-    static func writeReports(_ results: [CaseResult], scope: GoldenWriteScope, _ args: Arguments) throws {
+    /// The reports the command line asks for, of `results`; `junit`: where JUnit goes (the
+    /// command line's, or a test runner's such as Bazel's).
+    static func writeReports(_ results: [CaseResult], scope: GoldenWriteScope, _ args: Arguments,
+                             junit: String? = nil) throws {
         if let folder = args.values["report"] { try Reports.writeHTML(results, scope: scope, to: URL(fileURLWithPath: folder)) }
-        if let file = args.values["junit"] { try Reports.writeJUnit(results, to: URL(fileURLWithPath: file)) }
+        if let file = junit ?? args.values["junit"] { try Reports.writeJUnit(results, to: URL(fileURLWithPath: file)) }
         if let file = args.values["json"] { try Reports.writeJSON(results, to: URL(fileURLWithPath: file)) }
     }
 

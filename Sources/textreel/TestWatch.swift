@@ -5,8 +5,8 @@ import TextReelMarkdown
 /// `test --watch`: after a suite's run, follows every case's inputs (its case.json5, document,
 /// the document's images, script and theme file) and, after each save, runs again only the cases
 /// whose inputs changed: a case's inputs are known by each file's identity, size and time, so a
-/// save that rewrites a file with the same bytes still counts, and a new case folder's first
-/// save runs it. Each verdict is printed as it comes; the reports asked for are rewritten with
+/// save that rewrites a file with the same bytes still counts; a case folder made meanwhile
+/// runs at the next save of a watched file. Each verdict is printed as it comes; the reports asked for are rewritten with
 /// the suite's latest results. Cases run in this process, one at a time.
 struct TestWatch {
     let args: Arguments
@@ -15,22 +15,29 @@ struct TestWatch {
     let options: GoldenSuite.Options
     let scope: GoldenWriteScope
     /// Every case's latest result, by name.
-    private var latest: [String: CaseResult]
-    private var order: [String]
+    private var latest: [String: CaseResult] = [:]
+    private var order: [String] = []
+    /// The cases' inputs as they were before the first run, and their watcher: a save during
+    /// that run is the first change.
+    private var known: [String: Signature] = [:]
+    private var watcher: FileWatcher?
 
-    init(args: Arguments, suites: [URL], look: Appearance, options: GoldenSuite.Options, scope: GoldenWriteScope, results: [CaseResult]) {
+    /// Made before the suite's first run.
+    init(args: Arguments, suites: [URL], look: Appearance, options: GoldenSuite.Options, scope: GoldenWriteScope) throws {
         self.args = args
         self.suites = suites
         self.look = look
         self.options = options
         self.scope = scope
-        latest = Dictionary(results.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
-        order = results.map(\.name)
+        known = signatures(of: cases())
+        watcher = try FileWatcher(known.values.flatMap(\.files))
     }
 
-    mutating func run() throws -> Int32 {
-        var known = signatures(of: cases())
-        let watcher = try FileWatcher(known.values.flatMap(\.files))
+    /// Follows the inputs after the first run gave `results`.
+    mutating func run(after results: [CaseResult]) throws -> Int32 {
+        latest = Dictionary(results.map { ($0.name, $0) }, uniquingKeysWith: { $1 })
+        order = results.map(\.name)
+        guard let watcher else { return 0 }
         print("watching the inputs of \(known.count) case\(known.count == 1 ? "" : "s") (Ctrl-C stops)")
         fflush(nil)
         while let changed = watcher.waitForChange(stop: { (try? Interruption.check("")) == nil }) {
@@ -61,7 +68,7 @@ struct TestWatch {
             let names = Set(cases.map(\.name))
             order.removeAll { !names.contains($0) }
             let all = order.compactMap { latest[$0] }
-            try TestCommand.writeReports(all, scope: scope, args)
+            try TestCommand.writeReports(all, scope: scope, args, junit: TestRunnerEnvironment().junitFile)
             _ = TestCommand.sayUnrunnable(results)
             let failed = all.filter(\.isFailure).count
             print("the suite: \(all.count - failed) passed, \(failed) failed")

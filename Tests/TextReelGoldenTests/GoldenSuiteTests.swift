@@ -209,7 +209,7 @@ final class GoldenSuiteTests: XCTestCase {
         for (matrix, needle) in [("{}", "variants lists no axis"), ("{only: []}", "variants lists no axis"),
                                  (#"{width: [375, 375]}"#, "'375' comes twice"),
                                  (#"{textSize: ["extraLarge", "XL"]}"#, "'XL' comes twice"),
-                                 (#"{theme: ["light", "solar"]}"#, "its theme 'solar' is neither dark, light nor a theme file"),
+                                 (#"{theme: ["light", "solar"]}"#, "its theme 'solar' is neither dark, editor, light nor a theme file"),
                                  (#"{theme: ["dark"], textSize: ["M"], direction: ["ltr"], width: [300]}"#, "")] {
             try Data(#"{document: "doc.md", variants: \#(matrix)}"#.utf8).write(to: folder.appendingPathComponent("case.json5"))
             if needle.isEmpty {

@@ -148,6 +148,30 @@ final class AttributesTests: XCTestCase {
         XCTAssertNoThrow(try view.renderFrame())
     }
 
+    /// A paragraph style's spacing is the paragraph's, as TextKit's: 0 before and after sets
+    /// two paragraphs line under line (0 used to add to the look's 16); a style that does not
+    /// set spacing (a reader's alignment) leaves the look's.
+    func testAParagraphStylesSpacingReplacesTheLooks() throws {
+        func gap(_ configure: (MutableParagraphStyle) -> Void) throws -> Double {
+            let style = MutableParagraphStyle()
+            configure(style)
+            let text = NSMutableAttributedString(string: "First paragraph\nSecond paragraph")
+            text.addAttribute(.paragraphStyle, value: style, range: NSRange(location: 0, length: text.length))
+            let view = TextView(document: TextDocument(attributedString: text), viewportSize: CGSize(width: 300, height: 300))
+            let first = view.textLayoutManager.ensureLayout(forParagraphAt: 0), second = view.textLayoutManager.ensureLayout(forParagraphAt: 1)
+            let firstText = first.layoutFragmentFrame.minY + first.textLineFragments[0].typographicBounds.maxY
+            return second.layoutFragmentFrame.minY + second.textLineFragments[0].typographicBounds.minY - firstText
+        }
+        XCTAssertEqual(try gap { $0.paragraphSpacing = 0; $0.paragraphSpacingBefore = 0 }, 0, accuracy: 0.5)
+        XCTAssertEqual(try gap { $0.paragraphSpacing = 6; $0.paragraphSpacingBefore = 4 }, 10, accuracy: 0.5)
+        XCTAssertEqual(try gap { $0.alignment = .center }, 0, accuracy: 0.5, "a style made in code sets spacing, 0 by default, as TextKit's")
+        let markdown = try TextDocument(markdown: "<div align=\"center\">\n\nFirst\n\nSecond\n\n</div>\n")
+        let view = TextView(document: markdown, viewportSize: CGSize(width: 300, height: 300))
+        let a = view.textLayoutManager.ensureLayout(forParagraphAt: 0), b = view.textLayoutManager.ensureLayout(forParagraphAt: 1)
+        XCTAssertGreaterThan(b.layoutFragmentFrame.minY + b.textLineFragments[0].typographicBounds.minY
+                             - (a.layoutFragmentFrame.minY + a.textLineFragments[0].typographicBounds.maxY), 12, "the reader's centring keeps GitHub's 16")
+    }
+
     func testParagraphStylesSetTheLines() throws {
         func fragment(_ configure: (MutableParagraphStyle) -> Void) throws -> TextLayoutFragment {
             let style = MutableParagraphStyle()
@@ -162,7 +186,8 @@ final class AttributesTests: XCTestCase {
         let centred = try fragment { $0.alignment = .center }.textLineFragments[1].typographicBounds
         XCTAssertEqual(centred.midX, 150, accuracy: 1, "the second line is centred in the 236 pt column")
         XCTAssertLessThan(left.minX, centred.minX)
-        let spaced = try fragment { $0.paragraphSpacingBefore = 20; $0.lineSpacing = 10 }
+        let spaced = try fragment { $0.paragraphSpacing = 20; $0.lineSpacing = 10 }
+        // Every style here sets the spacing, as TextKit's do: `plain`'s is 0 after, `spaced`'s 20.
         XCTAssertEqual(spaced.layoutFragmentFrame.height, plain.layoutFragmentFrame.height + 20 + 10 * Double(plain.textLineFragments.count - 1), accuracy: 1)
         let indented = try fragment { $0.firstLineHeadIndent = 40; $0.headIndent = 10; $0.tailIndent = -20 }
         XCTAssertEqual(indented.textLineFragments[0].typographicBounds.minX, left.minX + 40, accuracy: 0.5)

@@ -262,7 +262,7 @@ final class MessageTests: XCTestCase {
             XCTAssertTrue(bash.stdout.contains("\(command)) opts=\""), command)
         }
         XCTAssertTrue(bash.stdout.contains("--frames") && bash.stdout.contains("--max-paragraph-kb") && bash.stdout.contains("--fail-on-update"))
-        XCTAssertTrue(bash.stdout.contains("--theme) COMPREPLY=($(compgen -W \"light dark\""))
+        XCTAssertTrue(bash.stdout.contains("--theme) COMPREPLY=($(compgen -W \"light dark editor\""))
         let zsh = try CLI.run(["completions", "zsh"])
         XCTAssertTrue(zsh.stdout.hasPrefix("#compdef textreel") && zsh.stdout.contains("'--update=[update]:value:(missing changed all none)'"), zsh.stdout)
         let fish = try CLI.run(["completions", "fish"])

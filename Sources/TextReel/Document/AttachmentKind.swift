@@ -20,7 +20,8 @@ public struct AttachmentKind: Sendable {
     public var trusts: (@Sendable (_ key: String, _ value: String) -> Bool)?
     /// Work on an attachment put off from reading to its paragraph's first layout, because most
     /// of a long document is never shown (typesetting a formula): the attachment ready to be laid
-    /// out, its size final. A pure function of the attachment. nil: none.
+    /// out, its size final; one it could not finish carries a `problem` and is tried again at the
+    /// next layout. nil: none.
     public var prepare: (@Sendable (_ attachment: TextAttachment) -> TextAttachment)?
 
     /// A kind; by default it reads any key, checks nothing, is never trusted unparsed and needs

@@ -94,10 +94,11 @@ package final class ParagraphStore: @unchecked Sendable {
 
     var count: Int { starts[starts.count - 1] }
 
-    /// The reader's lazy sections and how many paragraphs each segment holds, in order, while
-    /// no edit has changed them (a reader compares two versions of a file by them); nil after one.
-    package var readSegments: (lazy: (any LazySections)?, counts: [Int])? {
-        lock.withLock { segments.contains(where: \.edited) ? nil : (lazy, segments.map(\.count)) }
+    /// The reader's lazy sections and each segment's paragraph count and section (nil for one
+    /// parsed when the source was read), in order, while no edit has changed them (a reader
+    /// compares two versions of a file by them); nil after one.
+    package var readSegments: (lazy: (any LazySections)?, segments: [(count: Int, section: Int?)])? {
+        lock.withLock { segments.contains(where: \.edited) ? nil : (lazy, segments.map { ($0.count, $0.section) }) }
     }
 
     /// What layout made the reader do, for tests and the benchmark: sections parsed at open,

@@ -16,13 +16,17 @@ public class ParagraphStyle: CustomStringConvertible {
     public var tailIndent: CGFloat = 0
     /// Extra points between lines.
     public var lineSpacing: CGFloat = 0
-    /// Extra points after the paragraph.
-    public var paragraphSpacing: CGFloat = 0
-    /// Extra points before the paragraph.
-    public var paragraphSpacingBefore: CGFloat = 0
+    /// Points after the paragraph, in place of the look's (as in TextKit: 0 is none).
+    public var paragraphSpacing: CGFloat = 0 { didSet { setsSpacing = true } }
+    /// Points before the paragraph, in place of the look's (0 is none).
+    public var paragraphSpacingBefore: CGFloat = 0 { didSet { setsSpacing = true } }
     /// Each line's natural height times this (0: unchanged). Pango shares the extra height
     /// above and below the line, as CSS's `line-height`; TextKit puts it above.
     public var lineHeightMultiple: CGFloat = 0
+
+    /// Whether its spacing replaces the look's (see `Values.setsSpacing`): kept through a
+    /// round trip of a reader's style.
+    var setsSpacing = true
 
     /// The default style: natural alignment, no indents, no extra spacing.
     public init() {}
@@ -35,13 +39,14 @@ public class ParagraphStyle: CustomStringConvertible {
         firstLineHeadIndent = values.firstLineHeadIndent; headIndent = values.headIndent; tailIndent = values.tailIndent
         lineSpacing = values.lineSpacing; paragraphSpacing = values.paragraphSpacing; paragraphSpacingBefore = values.paragraphSpacingBefore
         lineHeightMultiple = values.lineHeightMultiple
+        setsSpacing = values.setsSpacing
     }
 
     /// Its values, as a paragraph keeps them.
     package var values: Values {
         Values(alignment: alignment, firstLineHeadIndent: firstLineHeadIndent, headIndent: headIndent, tailIndent: tailIndent,
                lineSpacing: lineSpacing, paragraphSpacing: paragraphSpacing, paragraphSpacingBefore: paragraphSpacingBefore,
-               lineHeightMultiple: lineHeightMultiple)
+               lineHeightMultiple: lineHeightMultiple, setsSpacing: setsSpacing)
     }
 
     /// A style's values, as a paragraph keeps them (hashable, so paragraphs stay values).
@@ -52,6 +57,10 @@ public class ParagraphStyle: CustomStringConvertible {
         public var firstLineHeadIndent, headIndent, tailIndent, lineSpacing, paragraphSpacing, paragraphSpacingBefore: Double
         /// As `ParagraphStyle.lineHeightMultiple`.
         public var lineHeightMultiple: Double = 0
+        /// Whether `paragraphSpacing` and `paragraphSpacingBefore` are the space around the
+        /// paragraph, replacing the look's, as TextKit's are (a style code makes, 0 included);
+        /// false for a style a document reader sets only to align or indent a block.
+        public var setsSpacing = true
     }
 
     public var description: String { "\(values)" }

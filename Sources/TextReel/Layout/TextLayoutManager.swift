@@ -192,7 +192,8 @@ public final class TextLayoutManager {
     private func ready(_ stored: TextParagraph) -> TextParagraph {
         if let done = prepared[stored.id], done.source == stored { return done.ready }
         guard let ready = document.kinds.prepared(stored) else { return stored }
-        prepared[stored.id] = (stored, ready)
+        // Work that failed (a helper late or gone) is tried again at the next layout.
+        if !ready.attachments.contains(where: { $0.problem != nil }) { prepared[stored.id] = (stored, ready) }
         return ready
     }
 

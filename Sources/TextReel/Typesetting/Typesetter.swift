@@ -58,15 +58,18 @@ final class Typesetter {
 
     private func shape(_ paragraph: TextParagraph, containerWidth: Double, insets: FragmentInsets) -> ShapedParagraph {
         var style = BlockStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
-        if insets.startsDocument { style.spacingBefore = 0 }
         if insets.precedesHeading { style.collapseBeforeHeading(theme) }
-        // A paragraph style attribute at the first character sets the lines (`NSParagraphStyle`).
+        // A paragraph style attribute at the first character sets the lines (`NSParagraphStyle`)
+        // and, as in TextKit, the space around the paragraph (0 is none).
         var set: ParagraphStyle.Values?
         if case .paragraphStyle(let values)? = paragraph.attributes(at: 0)[NSAttributedString.Key.paragraphStyle.rawValue] {
             set = values
-            style.spacingBefore += values.paragraphSpacingBefore
-            style.spacingAfter += values.paragraphSpacing
+            if values.setsSpacing {
+                style.spacingBefore = values.paragraphSpacingBefore
+                style.spacingAfter = values.paragraphSpacing
+            }
         }
+        if insets.startsDocument { style.spacingBefore = 0 }
         if case .tableRow(let row) = paragraph.kind {
             return shapeRow(paragraph, row: row, style: style, containerWidth: containerWidth, insets: insets)
         }

@@ -229,7 +229,9 @@ extension MarkdownReader {
         style.alignment = alignment
         style.firstLineHeadIndent = indent
         style.headIndent = indent
-        return AttributeRun(range: 0..<max(length, 1), attributes: [NSAttributedString.Key.paragraphStyle.rawValue: .paragraphStyle(style.values)])
+        var values = style.values
+        values.setsSpacing = false   // a block aligned or indented keeps the look's space around it
+        return AttributeRun(range: 0..<max(length, 1), attributes: [NSAttributedString.Key.paragraphStyle.rawValue: .paragraphStyle(values)])
     }
 
     /// A display formula alone in its paragraph, centred as GitHub sets it.

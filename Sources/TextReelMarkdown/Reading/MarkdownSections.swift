@@ -79,12 +79,14 @@ struct MarkdownSections: LazySections {
 }
 
 extension TextDocument {
-    /// The Markdown file's sections as the index cut them, in order: each one's bytes and how
-    /// many paragraphs it holds (parsed or not). Nil for a document not read from Markdown, or
-    /// edited since. Two versions of a file compare by them without parsing what they share.
-    package var markdownSections: [(bytes: Range<Int>, paragraphs: Int)]? {
-        guard let (lazy, counts) = paragraphStore.readSegments, let sections = lazy as? MarkdownSections,
-              sections.sections.count == counts.count else { return nil }
-        return zip(sections.sections, counts).map { ($0.bytes, $1) }
+    /// The Markdown file's sections as the index cut them, in order: each one's bytes, how many
+    /// paragraphs it holds, and whether the index was sure of it (it was left to parse on
+    /// demand: its paragraphs depend on its bytes alone; one parsed when the file was read
+    /// shares the reader's numbering of formulas and images with the sections before it). Nil
+    /// for a document not read from Markdown, or edited since.
+    package var markdownSections: [(bytes: Range<Int>, paragraphs: Int, sure: Bool)]? {
+        guard let (lazy, segments) = paragraphStore.readSegments, let sections = lazy as? MarkdownSections,
+              sections.sections.count == segments.count else { return nil }
+        return zip(sections.sections, segments).map { ($0.bytes, $1.count, $1.section != nil) }
     }
 }

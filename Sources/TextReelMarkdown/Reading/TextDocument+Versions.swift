@@ -21,11 +21,11 @@ extension TextDocument {
     }
 
     /// The paragraphs in the sections two sources share at their start and at their end: a
-    /// section counts when it lies wholly inside the bytes the two have in common there and was
-    /// cut at the same place in both (a cut is made where the scan's state is fresh, so the
-    /// paragraphs after it depend on its bytes alone).
-    private static func sharedSections(_ new: [(bytes: Range<Int>, paragraphs: Int)], _ newBytes: Data,
-                                       _ old: [(bytes: Range<Int>, paragraphs: Int)], _ oldBytes: Data) -> (prefix: Int, suffix: Int) {
+    /// section counts when it lies wholly inside the bytes the two have in common there, was cut
+    /// at the same place in both (a cut is made where the scan's state is fresh), and the index
+    /// was sure of it in both (its paragraphs, ids included, depend on its bytes alone).
+    private static func sharedSections(_ new: [(bytes: Range<Int>, paragraphs: Int, sure: Bool)], _ newBytes: Data,
+                                       _ old: [(bytes: Range<Int>, paragraphs: Int, sure: Bool)], _ oldBytes: Data) -> (prefix: Int, suffix: Int) {
         let (head, tail) = newBytes.withUnsafeBytes { a in
             oldBytes.withUnsafeBytes { b -> (Int, Int) in
                 let shortest = min(a.count, b.count)
@@ -37,7 +37,8 @@ extension TextDocument {
             }
         }
         var prefix = 0, k = 0
-        while k < new.count, k < old.count, new[k].bytes == old[k].bytes, new[k].paragraphs == old[k].paragraphs, new[k].bytes.upperBound < head {
+        while k < new.count, k < old.count, new[k].bytes == old[k].bytes, new[k].paragraphs == old[k].paragraphs, new[k].bytes.upperBound < head,
+              new[k].sure, old[k].sure {
             prefix += new[k].paragraphs
             k += 1
         }
@@ -46,7 +47,7 @@ extension TextDocument {
             let mine = new[new.count - back], theirs = old[old.count - back]
             let fromEnd = newBytes.count - mine.bytes.lowerBound
             guard fromEnd == oldBytes.count - theirs.bytes.lowerBound, mine.bytes.count == theirs.bytes.count,
-                  mine.paragraphs == theirs.paragraphs, fromEnd < tail else { break }
+                  mine.paragraphs == theirs.paragraphs, fromEnd < tail, mine.sure, theirs.sure else { break }
             suffix += mine.paragraphs
             back += 1
         }
