@@ -39,6 +39,8 @@ let package = Package(
         .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelMarkdown", "TextReelGolden", "CChafa", "CHTTP", "CWebP",
                                                           "COptionalLibraries"]),
         .executableTarget(name: "textreel-bench", dependencies: ["TextReel", "TextReelMarkdown", "TextReelGolden", "CMark"]),
+        /// The engine's own tests: no reader among their dependencies.
+        .testTarget(name: "TextReelEngineTests", dependencies: ["TextReel"]),
         .testTarget(name: "TextReelTests", dependencies: ["TextReel", "TextReelMarkdown", "CPango", "textreel"]),
         .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel", "TextReelMarkdown", "TextReelTesting"],
                     exclude: ["__Goldens__", "Bubbles/__Goldens__", "LineNumbers/__Goldens__", "STTextView/__Goldens__"]),

@@ -2,24 +2,8 @@ import Foundation
 import XCTest
 import TextReelMarkdown
 
-/// Plain text as TextKit's content storage splits it (a paragraph a line) in a code editor's look
-/// (monospaced, no space between paragraphs), from Swift and from the command line.
+/// Plain text from the command line (`.txt`, `--plain`); from Swift it is TextReelEngineTests'.
 final class PlainTextTests: XCTestCase {
-    func testPlainTextInTheEditorLookIsSetLineUnderLine() throws {
-        let text = "func main() {\n    print(\"hello\")\n\n    // a comment\n}\n"
-        let document = TextDocument(attributedString: NSAttributedString(string: text))
-        XCTAssertEqual(document.paragraphs.map(\.text), ["func main() {", "    print(\"hello\")", "", "    // a comment", "}", ""])
-        let view = TextView(document: document, viewportSize: CGSize(width: 400, height: 300), theme: .editor)
-        let pass = try view.layoutPass()
-        let frames = pass.fragments.map(\.frame)
-        XCTAssertEqual(frames.count, 6)
-        for (above, below) in zip(frames, frames.dropFirst()) {
-            XCTAssertEqual(below.y, above.y + above.height, accuracy: 0.01, "no space between paragraphs")
-            XCTAssertEqual(below.height, frames[0].height, accuracy: 0.01, "every line, the empty ones too, as tall as the others")
-        }
-        XCTAssertEqual(frames[0].y, Theme.editor.insets.top)
-    }
-
     func testTheCommandLineReadsPlainText() throws {
         let folder = Paths.temporaryFolder()
         let markdownLooking = folder.appendingPathComponent("notes.md")
