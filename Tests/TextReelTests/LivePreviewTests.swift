@@ -270,7 +270,7 @@ final class LiveTestTests: XCTestCase {
         let report = suite.deletingLastPathComponent().appendingPathComponent("results.json")
         let process = Process()
         process.executableURL = CLI.executable
-        process.arguments = ["test", suite.path, "--watch", "--json", report.path, "--workers", "1"]
+        process.arguments = ["test", suite.path, "--watch", "--json", report.path, "--workers", "1", "--update", "missing"]
         let stdout = Pipe()
         process.standardOutput = stdout
         process.standardError = FileHandle.nullDevice
