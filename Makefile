@@ -5,7 +5,7 @@
 FONT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 PACKAGES := pkg-config libpango1.0-dev libcairo2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev \
             libxml2-dev libpng-dev zlib1g-dev libisal-dev libdeflate-dev libmicrohttpd-dev chromium librsvg2-dev libgdk-pixbuf-2.0-dev libchafa-dev tmux ruby-tanuki-emoji python3-emoji \
-            libwebp-dev ffmpeg nodejs python3-pygments python3-matplotlib \
+            libwebp-dev ffmpeg nodejs python3-pygments python3-matplotlib python3-pip \
             $(FONT_PACKAGES) pango1.0-tools help2man
 SWIFT ?= swift
 comma := ,
@@ -21,12 +21,31 @@ FUZZ_TARGETS := FuzzMarkdown FuzzScript FuzzScriptOnDocument FuzzAttachmentURL F
 FUZZ_SECONDS ?= 180
 FUZZ_SMOKE_RUNS ?= 2000
 
-.PHONY: setup demo test bench bench-peers build fuzz fuzz-build fuzz-smoke explore tsan stress docs documents fidelity install deb
+.PHONY: setup packages demo test bench bench-peers build fuzz fuzz-build fuzz-smoke explore tsan stress docs documents fidelity install deb
 EXPLORE_SECONDS ?= 300
 .DEFAULT_GOAL := demo
 
-## setup: install the Debian packages the project needs (a no-op when all are present)
-setup:
+## Mermaid (GitHub's diagrams) is mermaid.js itself, run in chromium. Debian packages no
+## mermaid.js: a pinned PyPI wheel carries it, fetched by hash, its script checked by hash too
+## (the wheel asks for Python 3.12 only because its own package does; TextReel reads one file).
+MERMAID_VERSION := 11.16.0
+MERMAID_WHEEL := artoo-mermaid==$(MERMAID_VERSION) --hash=sha256:fa6d2c8c0fbc4be09a456bfdd62f92eb85e44299a02460b1f4fd4f200a19f01d
+MERMAID_SHA256 := 74d7c46dabca328c2294733910a8aa1ed0c37451776e8d5295da38a2b758fb9b
+MERMAID_JS := .build/vendor/mermaid-$(MERMAID_VERSION).min.js
+
+## setup: install the Debian packages the project needs and mermaid.js (a no-op when all are present)
+setup: packages $(MERMAID_JS)
+
+$(MERMAID_JS): | packages
+	@rm -rf $(@D)/wheel && mkdir -p $(@D)/wheel && echo '$(MERMAID_WHEEL)' > $(@D)/wheel/requirements.txt
+	/usr/bin/python3 -m pip download --quiet --no-deps --only-binary=:all: --python-version 3.12 --require-hashes \
+	    -r $(@D)/wheel/requirements.txt --dest $(@D)/wheel
+	/usr/bin/python3 -c 'import sys, glob, zipfile; \
+	    sys.stdout.buffer.write(zipfile.ZipFile(glob.glob(sys.argv[1] + "/*.whl")[0]).read("artoo_mermaid/assets/mermaid.min.js"))' \
+	    $(@D)/wheel > $@.tmp
+	echo '$(MERMAID_SHA256)  $@.tmp' | sha256sum --check --quiet && mv $@.tmp $@ && rm -rf $(@D)/wheel
+
+packages:
 	@missing=$$(for p in $(PACKAGES); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed' || echo $$p; \
 	  done); \
@@ -94,6 +113,7 @@ install: build
 	install -d "$$root/bin" "$$root/share/man/man1" "$$root/share/bash-completion/completions" \
 	  "$$root/share/zsh/site-functions" "$$root/share/fish/vendor_completions.d" || exit 1; \
 	install -m 755 "$$bin/textreel" "$$root/bin/textreel" || exit 1; \
+	install -D -m 644 $(MERMAID_JS) "$$root/share/textreel/$(notdir $(MERMAID_JS))" || exit 1; \
 	version=$$("$$bin/textreel" --version | head -n 1 | awk '{print $$2}'); \
 	export LC_ALL=C.UTF-8; \
 	help2man --locale=C.UTF-8 --no-info --name="render Markdown into PNG frames of a scrolling text view" \

@@ -33,7 +33,7 @@ let package = Package(
         /// The reader: Markdown (cmark-gfm), raw HTML (libxml2), math, emoji and highlighting
         /// (the Python helper) into the engine's paragraphs.
         .target(name: "TextReelMarkdown", dependencies: ["TextReel", "CMark", "CHTMLTree"],
-                resources: [.embedInCode("Helper/PythonHelper.py")]),
+                resources: [.embedInCode("Helper/PythonHelper.py"), .embedInCode("Diagram/MermaidBrowser.py")]),
         .target(name: "TextReelGolden", dependencies: ["TextReel", "TextReelMarkdown", "CPango"]),
         .target(name: "TextReelTesting", dependencies: ["TextReel", "TextReelMarkdown", "TextReelGolden"]),
         .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelMarkdown", "TextReelGolden", "CChafa", "CHTTP", "CWebP",

@@ -164,7 +164,7 @@ enum RenderCommand {
                     Terminal.error("frame \(number): y \(event.viewport.y), correction \(event.correction), shaped \(event.laidOut.count), pass \(event.pass.joined(separator: " "))")
                 }
                 for fragment in event.fragments {
-                    for warning in fragment.warnings where warning.hasPrefix("math:") { laidOutWarnings.insert("paragraph \(fragment.index + 1): \(warning)") }
+                    for warning in fragment.warnings where warning.hasPrefix("math:") || warning.hasPrefix("mermaid diagram:") { laidOutWarnings.insert("paragraph \(fragment.index + 1): \(warning)") }
                 }
                 try record.add(event, file: file, drawn: writes && !options.toStdout, onDisk: writer.framesOnDisk)
                 chart.add(event, broken: options.budget.violations(of: event).count)

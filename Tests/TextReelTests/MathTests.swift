@@ -9,7 +9,7 @@ import XCTest
 final class MathTests: XCTestCase {
     /// The paragraphs as laid out: formulas are typeset then, not when the document is read.
     private func typeset(_ document: TextDocument) -> [TextParagraph] {
-        document.paragraphs.map { document.kinds.prepared($0) ?? $0 }
+        document.paragraphs.map { document.kinds.prepared($0, inDarkLook: false) ?? $0 }
     }
 
     private func formulas(_ paragraph: TextParagraph) -> [String] {

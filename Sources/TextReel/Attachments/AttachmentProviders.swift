@@ -9,7 +9,7 @@ public final class AttachmentProviders: @unchecked Sendable {
     private var descriptors: [String: AttachmentDescriptor]
 
     /// The built-in kinds, one descriptor file each.
-    public static let builtIn: [AttachmentDescriptor] = [.image, .video, .drawing, .control, .math]
+    public static let builtIn: [AttachmentDescriptor] = [.image, .video, .drawing, .control, .math, .diagram]
 
     /// A registry holding the built-in kinds.
     public init() { descriptors = Dictionary(uniqueKeysWithValues: Self.builtIn.map { ($0.kind.scheme, $0) }) }

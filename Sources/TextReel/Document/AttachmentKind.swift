@@ -55,10 +55,12 @@ public struct AttachmentKinds: Sendable {
     }
 
     /// `paragraph` with the work its attachments' kinds put off until layout done (nil when it
-    /// has none to do).
-    func prepared(_ paragraph: TextParagraph) -> TextParagraph? {
-        guard paragraph.attachments.contains(where: { kinds[$0.scheme]?.prepare != nil }) else { return nil }
-        let attachments = paragraph.attachments.map { kinds[$0.scheme]?.prepare?($0) ?? $0 }
+    /// has none to do); an attachment the look hides (a diagram in the other scheme's colours) is
+    /// left undone.
+    func prepared(_ paragraph: TextParagraph, inDarkLook dark: Bool) -> TextParagraph? {
+        func needsWork(_ attachment: TextAttachment) -> Bool { kinds[attachment.scheme]?.prepare != nil && attachment.shows(inDarkLook: dark) }
+        guard paragraph.attachments.contains(where: needsWork) else { return nil }
+        let attachments = paragraph.attachments.map { needsWork($0) ? kinds[$0.scheme]?.prepare?($0) ?? $0 : $0 }
         guard attachments != paragraph.attachments else { return nil }
         return paragraph.replacing(text: paragraph.text, runs: paragraph.runs, attachments: attachments)
     }

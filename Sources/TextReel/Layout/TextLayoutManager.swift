@@ -191,7 +191,7 @@ public final class TextLayoutManager {
     /// `stored` with the work its attachments put off until layout done (a formula typeset).
     private func ready(_ stored: TextParagraph) -> TextParagraph {
         if let done = prepared[stored.id], done.source == stored { return done.ready }
-        guard let ready = document.kinds.prepared(stored) else { return stored }
+        guard let ready = document.kinds.prepared(stored, inDarkLook: theme.isDark) else { return stored }
         // Work that failed (a helper late or gone) is tried again at the next layout.
         if !ready.attachments.contains(where: { $0.problem != nil }) { prepared[stored.id] = (stored, ready) }
         return ready

@@ -124,9 +124,10 @@ extension LayoutPass.Fragment {
         if let tableCut { warnings.append("table cut: \(tableCut)") }
         if let mathCut { warnings.append("math cut: \(mathCut)") }
         warnings += fragment.paragraph.attachments.filter(\.isNotFetched).map { "remote image not fetched: \($0.url)" }
-        // A formula is typeset when its paragraph is first laid out: only then is a failure known.
+        // A formula is typeset, a diagram drawn, when its paragraph is first laid out: only then
+        // is a failure known.
         warnings += fragment.paragraph.attachments.compactMap { a in
-            a.scheme == "math" ? a.problem.map { "\($0) ('\(a.altText.prefix(40))')" } : nil
+            ["math", "diagram"].contains(a.scheme) ? a.problem.map { "\($0) ('\(a.altText.prefix(40).split(separator: "\n").joined(separator: " "))')" } : nil
         }
         self.init(
             paragraph: fragment.paragraph.id.rawValue, index: index, kind: fragment.paragraph.kind.name,

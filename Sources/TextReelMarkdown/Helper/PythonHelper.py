@@ -18,6 +18,7 @@ def _watch(parent):
         import time
         while os.getppid() == parent:
             time.sleep(0.1)
+    stop_diagrams()
     os._exit(0)
 
 if len(sys.argv) > 1:
@@ -514,7 +515,8 @@ out.write(json.dumps({'pygments': pygments.__version__ if pygments else None}) +
 for line in sys.stdin:
     try:
         request = json.loads(line)
-        reply = math(request) if 'math' in request else highlight(request)
+        reply = math(request) if 'math' in request else diagram(request) if 'diagram' in request else highlight(request)
     except Exception as error:
         reply = {'known': False, 'ok': False, 'error': str(error).strip().split('\n')[-1]}
     out.write(json.dumps(reply) + '\n'); out.flush()
+stop_diagrams()

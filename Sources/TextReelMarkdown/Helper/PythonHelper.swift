@@ -2,7 +2,8 @@ import Foundation
 import TextReel
 
 /// One Python process per TextReel process for what only Python libraries in Debian's packages do
-/// well: Pygments' lexers (`SyntaxHighlighter`) and matplotlib's TeX math (`MathTypesetter`).
+/// well: Pygments' lexers (`SyntaxHighlighter`) and matplotlib's TeX math (`MathTypesetter`); and
+/// the chromium that draws Mermaid diagrams (`MermaidDiagrams`), which ends with it.
 /// Started on the first request; asked a JSON line, it answers one, one request at a time under
 /// a lock, whatever the threads. Debian's interpreter, isolated (-I: no PYTHONPATH, no user
 /// site; -S: no site), so the libraries (and so the pixels) are the packages', whatever the
@@ -145,8 +146,9 @@ final class PythonHelper: @unchecked Sendable {
         }
     }
 
-    /// The helper's source (`PythonHelper.py`, embedded at build time).
-    static let helper = String(decoding: PackageResources.PythonHelper_py, as: UTF8.self)
+    /// The helper's source (`MermaidBrowser.py`, then `PythonHelper.py`, which answers requests;
+    /// embedded at build time).
+    static let helper = String(decoding: PackageResources.MermaidBrowser_py + [0x0A] + PackageResources.PythonHelper_py, as: UTF8.self)
 }
 
 /// What TextReel drew without its helper process (Pygments' highlighting, matplotlib's math) in

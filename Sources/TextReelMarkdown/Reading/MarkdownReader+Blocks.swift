@@ -235,6 +235,17 @@ extension MarkdownReader {
     }
 
     /// A display formula alone in its paragraph, centred as GitHub sets it.
+    /// A diagram (` ```mermaid `), centred as GitHub shows one: drawn for the light look and
+    /// for the dark one, each shown only in its own (and drawn only when shown), when laid out.
+    mutating func addDiagram(_ source: String, language: String, line: Int) throws {
+        ordinals["diagram", default: 0] += 1
+        var inline = InlineBuilder()
+        for dark in [false, true] {
+            inline.append(attachment: TextAttachment.diagram(source, language: language, ordinal: ordinals["diagram"]!, dark: dark))
+        }
+        try addDisplayFormula(inline, line: line)
+    }
+
     mutating func addDisplayFormula(_ inline: InlineBuilder, line: Int) throws {
         try add(listKind(or: .body), inline: inline, line: line, extra: [Self.paragraphStyle(alignment: .center, length: inline.text.utf8.count)])
     }

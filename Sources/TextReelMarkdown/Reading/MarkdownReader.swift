@@ -207,6 +207,10 @@ struct MarkdownReader {
             let info = string(cmark_node_get_fence_info(node))
             var fence: Int32 = 0, offset: Int32 = 0, character: CChar = 0
             let fenced = cmark_node_get_fenced(node, &fence, &offset, &character) != 0
+            if let language = MermaidDiagrams.language(ofInfo: info) {
+                try addDiagram(literal, language: language, line: line)
+                return
+            }
             if SyntaxHighlighter.language(ofInfo: info) == "math" {
                 var inline = InlineBuilder()
                 appendFormula(literal, display: true, line: line + 1, column: nil, into: &inline)

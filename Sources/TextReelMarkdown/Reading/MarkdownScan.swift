@@ -142,12 +142,11 @@ struct MarkdownScan: @unchecked Sendable {
         if c == 0x3C { splitting = false; sure = false; inParagraph = false; return }   // an HTML block may follow
         if (c == 0x60 || c == 0x7E), let length = fenceOpening(s, end) {
             if column > 0 { splitting = false; sure = false }
-            // A `math` block is typeset when read, and may warn: only a parse reads it. The
-            // reader takes the language in any case (`matH` too).
+            // A `math` block may warn when read, a `mermaid` block holds numbered diagrams: only
+            // a parse reads them. The reader takes the language in any case (`matH` too).
             var info = s + length
             while info < end, self[info] == 0x20 { info += 1 }
-            if end - info >= 4, self[info] | 0x20 == 0x6D, self[info + 1] | 0x20 == 0x61, self[info + 2] | 0x20 == 0x74,
-               self[info + 3] | 0x20 == 0x68 { sure = false }
+            if startsWithoutCase("math", at: info, end) || startsWithoutCase("mermaid", at: info, end) { sure = false }
             endParagraph(at: start)
             fence = (c, length)
             fenceLines = 0
@@ -315,6 +314,13 @@ struct MarkdownScan: @unchecked Sendable {
         var i = s
         while i < end, self[i] == 0x3D { i += 1 }
         return (i..<end).allSatisfy { self[$0] == 0x20 || self[$0] == 0x09 }
+    }
+
+    /// Whether the bytes at `s` start with the lowercase ASCII `word`, in any case.
+    func startsWithoutCase(_ word: StaticString, at s: Int, _ end: Int) -> Bool {
+        let count = word.utf8CodeUnitCount
+        guard end - s >= count else { return false }
+        return (0..<count).allSatisfy { self[s + $0] | 0x20 == word.utf8Start[$0] }
     }
 
     func onlyRepeats(of c: UInt8, _ s: Int, _ end: Int) -> Bool {

@@ -47,7 +47,7 @@ extension TextDocument {
     /// `fileName` is what errors and warnings name (`<stdin>`, say).
     public init(markdownData: Data, baseURL: URL? = nil, fileName: String = "<markdown>", limits: ReadingLimits = .standard,
                 attachments: AttachmentKinds = .standard, sectionBytes: Int = TextDocument.sectionBytes) throws {
-        let attachments = attachments.typesettingMath()
+        let attachments = attachments.typesettingMath().drawingDiagrams()
         var index = markdownData.withUnsafeBytes {
             MarkdownIndex($0, sectionBytes: sectionBytes == 0 ? Int.max : sectionBytes, limits: limits,
                           trusted: TrustedAttachmentURL(attachments), parallel: sectionBytes != 0)
