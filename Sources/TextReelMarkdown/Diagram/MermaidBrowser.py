@@ -30,7 +30,9 @@ class MermaidBrowser:
         to_us, from_browser = os.pipe()
         libc = ctypes.CDLL(None, use_errno=True)
         def child():
-            # The browser ends with this helper, however it ends (PR_SET_PDEATHSIG, SIGKILL).
+            # The browser ends with this helper, however it ends (PR_SET_PDEATHSIG, SIGKILL), and
+            # its renderers with it (a group of its own, killed whole).
+            os.setpgid(0, 0)
             libc.prctl(1, 9)
             a, b = os.dup(to_browser), os.dup(from_browser)
             os.dup2(a, 3); os.dup2(b, 4)
@@ -38,6 +40,7 @@ class MermaidBrowser:
                      '--user-data-dir=' + os.path.join(self.folder, 'profile'), '--no-first-run',
                      '--no-default-browser-check', '--disable-extensions', '--disable-background-networking',
                      '--disable-component-update', '--disable-sync', '--mute-audio', '--force-device-scale-factor=1',
+                     '--disable-crash-reporter', '--disable-breakpad',
                      '--proxy-server=127.0.0.1:9', '--proxy-bypass-list=<-loopback>', 'about:blank']
         # Chromium's sandbox refuses to start as root; the page loads only mermaid.js and runs
         # it with securityLevel 'strict', behind a proxy that reaches nothing.
@@ -101,7 +104,8 @@ class MermaidBrowser:
 
     def stop(self):
         try:
-            self.process.kill(); self.process.wait(5)
+            os.killpg(self.process.pid, 9)
+            self.process.wait(5)
         except Exception:
             pass
         shutil.rmtree(self.folder, ignore_errors=True)

@@ -48,14 +48,16 @@ enum MermaidDiagrams {
     /// asked for again; one the helper failed on (late, gone) is.
     private static let drawn = Mutex<[String: Result<Drawn, Problem>]>([:])
 
-    /// How many diagrams the helper drew in this process (a test counts what laziness saves).
-    static var helperDrawings: Int { counter.withLock { $0 } }
+    /// How many diagrams were drawn (or read from disk) in this process: a test counts what
+    /// laziness saves.
+    static var drawings: Int { counter.withLock { $0 } }
     private static let counter = Mutex(0)
 
     /// `source` drawn in `theme` ("default" or "dark"), or why it cannot be.
     static func draw(_ source: String, theme: String) -> Result<Drawn, Problem> {
         let key = theme + "\n" + source
         if let known = drawn.withLock({ $0[key] }) { return known }
+        counter.withLock { $0 += 1 }
         let result = drawUncached(source, theme: theme)
         if case .failure(let problem) = result, problem.isTheHelpers { return result }
         drawn.withLock { $0[key] = result }
@@ -71,7 +73,6 @@ enum MermaidDiagrams {
         }
         let entry = DiagramStore.entry(source: source, theme: theme, script: script)
         if let stored = entry.read() { return .success(stored) }
-        counter.withLock { $0 += 1 }
         guard let reply = PythonHelper.shared.exchange(["diagram": source, "theme": theme, "script": script.path],
                                                        about: "mermaid diagram '\(source.prefix(40))'") else {
             return .failure(Problem(reason: Problem.helperFailed))
