@@ -139,6 +139,8 @@ install: build
 DEB_DEPENDS := libc6 (>= 2.36), libstdc++6, libgcc-s1, libpango-1.0-0, libpangocairo-1.0-0, libcairo2, libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6, \
   libxml2, libpng16-16, zlib1g, libisal2, libdeflate0, libmicrohttpd12, librsvg2-2, libgdk-pixbuf-2.0-0, libchafa0, libwebpmux3, \
   $(subst $(space),$(comma)$(space),$(FONT_PACKAGES)), ruby-tanuki-emoji, python3, python3-emoji, python3-pygments, python3-matplotlib
+## Mermaid diagrams need chromium; without it a diagram is its source and the reason.
+DEB_RECOMMENDS := chromium
 deb:
 	@rm -rf Output/deb Output/deb-dbgsym && $(MAKE) --no-print-directory install DESTDIR=$(CURDIR)/Output/deb PREFIX=/usr || exit 1; \
 	set -e; root=Output/deb; dbg=Output/deb-dbgsym; \
@@ -154,8 +156,8 @@ deb:
 	  > $$root/usr/share/doc/textreel/copyright; \
 	ln -s textreel $$dbg/usr/share/doc/textreel-dbgsym; \
 	size=$$(du -sk --exclude=DEBIAN $$root | cut -f1); \
-	printf 'Package: textreel\nVersion: %s\nArchitecture: %s\nMaintainer: TextReel <textreel@localhost>\nInstalled-Size: %s\nDepends: %s\nSection: graphics\nPriority: optional\nDescription: renders Markdown into PNG frames of a scrolling text view\n TextKit 2 viewport layout rebuilt with Pango and Cairo,\n for golden-image tests of text layout.\n' \
-	  "$$version" "$$arch" "$$size" "$(DEB_DEPENDS)" > $$root/DEBIAN/control; \
+	printf 'Package: textreel\nVersion: %s\nArchitecture: %s\nMaintainer: TextReel <textreel@localhost>\nInstalled-Size: %s\nDepends: %s\nRecommends: %s\nSection: graphics\nPriority: optional\nDescription: renders Markdown into PNG frames of a scrolling text view\n TextKit 2 viewport layout rebuilt with Pango and Cairo,\n for golden-image tests of text layout.\n' \
+	  "$$version" "$$arch" "$$size" "$(DEB_DEPENDS)" "$(DEB_RECOMMENDS)" > $$root/DEBIAN/control; \
 	printf 'Package: textreel-dbgsym\nSource: textreel\nVersion: %s\nArchitecture: %s\nMaintainer: TextReel <textreel@localhost>\nDepends: textreel (= %s)\nSection: debug\nPriority: optional\nAuto-Built-Package: debug-symbols\nBuild-Ids: %s\nDescription: debug symbols for textreel\n' \
 	  "$$version" "$$arch" "$$version" "$$id" > $$dbg/DEBIAN/control; \
 	dpkg-deb --root-owner-group --build $$root "Output/textreel_$${version}_$${arch}.deb" >/dev/null; \

@@ -77,6 +77,7 @@ final class LazyReadingTests: XCTestCase {
             "#hashtag is text\n", "Setext\n===\n", "Setext two\n---\n", "---\n", "***\n", "_ _ _\n", "- item\n", "- item\n  more\n",
             "1. one\n", "2. two\n", "1. again\n", "1) paren\n", "* star\n", "+ plus\n", "> quote\n", "> quote\ncontinued lazily\n",
             "```\ncode\n\n# not a heading\n```\n", "~~~ swift\nlet x = 1\n~~~\n", "  ```\n  indented fence\n  ```\n",
+            "```mermaid\ngraph LR\n  A --> B\n```\n", "~~~ Mermaid\npie\n~~~\n",
             "    indented code\n", "| a | b |\n| - | - |\n| 1 | 2 |\n", "a | b\n:-:|---\n", "<div>\nhtml\n</div>\n",
             "<!-- comment\n\nstill comment -->\n", "[ref]: https://example.org\n", "Uses [ref].\n", "A ![](video:v1?duration=3) video.\n",
             "![](drawing:d1?size=100x50)\n", "![](control:c1?kind=toggle)\n", "![](control:c2?kind=slider&size=80x20)\n",
