@@ -121,6 +121,32 @@ def svg_size(svg):
     numbers = [float(n) for n in box.group(1).split()] if box else []
     return (numbers[2], numbers[3]) if len(numbers) == 4 else (0.0, 0.0)
 
+# How far a browser moves text off its baseline for each `dominant-baseline`, in em of DejaVu
+# Sans (ascent .928, descent .236, x-height .547; a hanging baseline at .8 of the ascent, as
+# Chromium places it for a font without one). librsvg 2.54 ignores the property: mermaid's
+# centred labels sat half a line high and its hanging ones above their boxes.
+BASELINE_SHIFTS = {'central': .346, 'middle': .274, 'hanging': .742, 'text-before-edge': .928,
+                   'text-after-edge': -.236, 'ideographic': -.236}
+
+def for_librsvg(svg):
+    """Mermaid's SVG as a browser shows it, in what librsvg draws: the SVG text a <switch> offers
+    beside an HTML label (librsvg takes the <foreignObject> and draws nothing), text moved to the
+    baseline its `dominant-baseline` names, and each tspan's leading space kept (SVG's default
+    whitespace handling dropped it: "Ship it" drew "Shipit")."""
+    svg = re.sub(r'(<switch>)\s*<foreignObject\b.*?</foreignObject>', r'\1', svg, flags=re.S)
+    def shifted(match):
+        tag = match.group(0)
+        baseline = re.search(r'dominant-baseline(?:="|:\s*)([a-z-]+)', tag)
+        if not baseline or baseline.group(1) not in BASELINE_SHIFTS: return tag
+        size = re.search(r'font-size(?:="|:\s*)([0-9.]+)', tag)
+        dy = BASELINE_SHIFTS[baseline.group(1)] * float(size.group(1) if size else 16)
+        transform = re.search(r'\stransform="([^"]*)"', tag)
+        if transform:
+            return tag[:transform.start()] + ' transform="%s translate(0 %.2f)"' % (transform.group(1), dy) + tag[transform.end():]
+        return tag[:5] + ' transform="translate(0 %.2f)"' % dy + tag[5:]
+    svg = re.sub(r'<text\b[^>]*>', shifted, svg)
+    return re.sub(r'<text(?![^>]*xml:space)', '<text xml:space="preserve"', svg)
+
 def diagram(request):
     """A Mermaid diagram as SVG with its size, or mermaid's reason it is not one."""
     global mermaid_browser, browser_problem
@@ -146,9 +172,7 @@ def diagram(request):
     # Its own size, so that librsvg reads it as the browser shows it at its natural width.
     root = re.match(r'<svg[^>]*>', svg)
     if not root: return {'ok': False, 'error': 'mermaid drew no SVG'}
-    # Mermaid sets a label's words as tspans, each after the first with its leading space;
-    # SVG's default whitespace handling drops those in librsvg ("Ship it" drew "Shipit").
-    svg = re.sub(r'<text(?![^>]*xml:space)', '<text xml:space="preserve"', svg)
+    svg = for_librsvg(svg)
     root = re.match(r'<svg[^>]*>', svg)
     tag = re.sub(r'\s(?:width|height)="[^"]*"', '', root.group(0))
     svg = tag[:4] + ' width="%s" height="%s"' % (width, height) + tag[4:] + svg[root.end():]
