@@ -278,6 +278,8 @@ if let pair = try processPairs(["test", suite.path], ["test", suite.path, "--wor
 if FileManager.default.isExecutableFile(atPath: wholeProcessBinary.path) {
     FileHandle.standardError.write(Data("… preview --watch, a save of 10,000 paragraphs\n".utf8))
     results["watch"] = try WatchBench.run(paragraphs: 10_000, in: folder, textreel: wholeProcessBinary.path)
+    FileHandle.standardError.write(Data("… eight Mermaid diagrams, drawn, read back, below the frame\n".utf8))
+    results["diagrams"] = try DiagramBench.run(in: folder, textreel: wholeProcessBinary.path)
 }
 
 // Costs that must grow with the input, no faster: a first frame of one long table, one long
@@ -384,6 +386,11 @@ let dp = results["drawings-policy"]!, dn = results["drawings-none"]!
 row("200 drawings down, up, down: surface draws with policy", "\(f(dp["draws"]!, 0))  (\(f(dp["draws"]! / 200, 1)) per drawing)")
 row("200 drawings down, up, down: surface draws without", "\(f(dn["draws"]!, 0))  (\(f(dn["draws"]! / 200, 1)) per drawing)")
 row("200 drawings: mean frame time without ÷ with policy", "\(f(dn["mean"]!)) / \(f(dp["mean"]!)) ms  (\(f(dn["mean"]! / dp["mean"]!, 1))×)")
+if let d = results["diagrams"] {
+    row("8 Mermaid diagrams in the first frame, drawn (whole process)", "\(f(d["cold"]!, 2)) s")
+    row("the same, drawn before (read from the cache)", "\(f(d["again"]! * 1000, 0)) ms")
+    row("the same 8 below the first frame (none drawn)", "\(f(d["below"]! * 1000, 0)) ms")
+}
 if pangoView > 0 {
     row("peer: pango-view whole 1,000-paragraph document", "\(f(pangoView * 1000, 0)) ms  (\(f(pangoView / r1k["firstFrame"]!, 1))× TextReel's first frame)")
 } else {

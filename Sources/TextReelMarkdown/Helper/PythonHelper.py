@@ -484,6 +484,15 @@ def mathjax_idioms(tex):
     """What GitHub's MathJax reads and mathtext lacks, in mathtext's terms."""
     tex = tex.replace('\\newline', '\\\\')
     tex = math_text_with_math(tex)
+    # \mathop{\text{argmin}} is an operator's name; \limits and \nolimits place limits, which
+    # mathtext places as it does; \* (TeX's discretionary times) is a star; \left< is an angle.
+    tex = re.sub(r'\\mathop\s*\{\s*\\(?:text|textrm|mathrm|operatorname)\s*\{([^{}]*)\}\s*\}', r'\\operatorname{\1}', tex)
+    tex = re.sub(r'\\mathop\s*\{([A-Za-z]+)\}', r'\\operatorname{\1}', tex)
+    tex = re.sub(r'\\(?:mathop|limits|nolimits)(?![A-Za-z])', '', tex)
+    tex = re.sub(r'\\math(?:rel|bin|ord|open|close|punct)\s*(?=\{)', '', tex)   # spacing classes: their content
+    tex = re.sub(r'(?<!\\)\\\*', '*', tex)
+    tex = re.sub(r'\\left\s*<', r'\\left\\langle ', tex)
+    tex = re.sub(r'\\right\s*>', r'\\right\\rangle ', tex)
     # \tag{n}: the number at the right; \cancel{x}: x (mathtext cannot strike).
     tags = re.findall(r'\\tag\*?\s*\{([^{}]*)\}', tex)
     tex = re.sub(r'\\tag\*?\s*\{[^{}]*\}', '', tex)
@@ -503,7 +512,11 @@ def mathjax_idioms(tex):
 def math(request):
     """TeX math as one path in points (origin at the box's left end of the baseline, y up), with
     the box's width, height above the baseline and depth below it."""
-    box = math_typeset(mathjax_idioms(request['math']), request['size'], request.get('display', False))
+    tex, display = mathjax_idioms(request['math']), request.get('display', False)
+    # A display formula's lines (`\\` outside any environment) are centred one under another, as
+    # MathJax breaks them.
+    if display and len(math_split(tex, '\\')) > 1: tex = '\\begin{gathered}' + tex + '\\end{gathered}'
+    box = math_typeset(tex, request['size'], display)
     path = []
     for command, points in box.ops:
         path.append(command)
