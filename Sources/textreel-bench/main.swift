@@ -11,6 +11,13 @@ let arguments = CommandLine.arguments
 
 let viewport = CGSize(width: 800, height: 600)
 
+// Only the Mermaid figures (`textreel-bench --diagrams`), which make bench prints among the rest.
+if arguments.count > 1, arguments[1] == "--diagrams" {
+    let d = try DiagramBench.run(in: folder, textreel: wholeProcessBinary.path)
+    print("8 diagrams drawn \(f(d["cold"]!)) s, read back \(f(d["again"]! * 1000, 0)) ms, below the frame \(f(d["below"]! * 1000, 0)) ms (medians of 3)")
+    exit(0)
+}
+
 if arguments.count > 1, arguments[1] == "--peers" {
     let textreel = URL(fileURLWithPath: arguments[0]).deletingLastPathComponent().appendingPathComponent("textreel").path
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -304,6 +304,19 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertEqual(indent("After the list."), 0)
     }
 
+    /// A term sits on its description, as GitHub's stylesheet spaces a `<dt>` above only: the
+    /// description starts where the term ends, and the next term is a block's space below it.
+    func testATermSitsOnItsDescription() throws {
+        let document = try TextDocument(markdown: "Before.\n\n<dl>\n  <dt>Term one</dt>\n  <dd>Its description.</dd>\n  <dt>Term two</dt>\n  <dd>Another.</dd>\n</dl>\n\nAfter.\n")
+        let view = TextView(document: document, viewportSize: CGSize(width: 600, height: 400))
+        let frames = (0..<document.paragraphs.count).map { view.textLayoutManager.ensureLayout(forParagraphAt: $0).layoutFragmentFrame }
+        XCTAssertEqual(document.paragraphs.map(\.text), ["Before.", "Term one", "Its description.", "Term two", "Another.", "After."])
+        XCTAssertEqual(frames[1].height, 24, accuracy: 0.5, "a term's fragment is its line, no space below it")
+        XCTAssertEqual(frames[2].minY, frames[1].maxY, accuracy: 0.5, "the description right under its term")
+        XCTAssertGreaterThan(frames[2].height, 24 + 8, "a description keeps a block's space below it")
+        XCTAssertEqual(frames[3].minY - frames[2].minY, frames[1].minY - frames[0].minY, accuracy: 0.5, "a block's pitch from a description to the next term")
+    }
+
     func testMarkdownInsideAnAlignedDivTakesItsAlignment() throws {
         let doc = try TextDocument(markdown: """
         <div align="center">

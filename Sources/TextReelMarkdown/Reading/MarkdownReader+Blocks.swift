@@ -224,13 +224,15 @@ extension MarkdownReader {
     }
 
     /// A paragraph style over a paragraph of `length` bytes: how its lines sit, how far it is indented.
-    static func paragraphStyle(alignment: TextAlignment, indent: Double = 0, length: Int) -> AttributeRun {
+    static func paragraphStyle(alignment: TextAlignment, indent: Double = 0, length: Int, spacedAfter: Bool = true) -> AttributeRun {
         let style = ParagraphStyle()
         style.alignment = alignment
         style.firstLineHeadIndent = indent
         style.headIndent = indent
         var values = style.values
-        values.setsSpacing = false   // a block aligned or indented keeps the look's space around it
+        // A block aligned or indented keeps the look's space around it; one not spaced after has
+        // none (the block before it keeps its own space below it).
+        values.setsSpacing = !spacedAfter
         return AttributeRun(range: 0..<max(length, 1), attributes: [NSAttributedString.Key.paragraphStyle.rawValue: .paragraphStyle(values)])
     }
 

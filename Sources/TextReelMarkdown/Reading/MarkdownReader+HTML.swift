@@ -318,6 +318,8 @@ extension MarkdownReader {
         var rightToLeft = false
         /// How far the paragraphs are indented (`<dd>`).
         var indent = 0.0
+        /// The paragraphs are a `<dt>`'s: no space between them and their description.
+        var term = false
         var preformatted = false
         /// The last text appended ended in white space (runs of it collapse to one space).
         var spaced = true
@@ -346,8 +348,8 @@ extension MarkdownReader {
                 return try reader.add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
             }
             // Explicit inside a `<dd>` too: the reader's indent there is the Markdown blocks'.
-            let extra = alignment == .natural && indent == 0 && reader.blockIndent == 0 ? []
-                : [MarkdownReader.paragraphStyle(alignment: alignment, indent: indent, length: inline.text.utf8.count)]
+            let extra = alignment == .natural && indent == 0 && reader.blockIndent == 0 && !term ? []
+                : [MarkdownReader.paragraphStyle(alignment: alignment, indent: indent, length: inline.text.utf8.count, spacedAfter: !term)]
             try reader.add(kind, inline: inline, line: line, extra: extra)
         }
 

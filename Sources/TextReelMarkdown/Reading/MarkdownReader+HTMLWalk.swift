@@ -151,11 +151,13 @@ extension MarkdownReader {
             try block.flush(into: &self)
             try inBlock(attributes, &block) { reader, block in
                 // GitHub's terms are bold italic; their descriptions indented.
-                if name == "dt" { block.inline.push([.strong, .emphasis]) }
+                // A term sits on its description (GitHub's stylesheet spaces a `<dt>` above only).
+                if name == "dt" { block.inline.push([.strong, .emphasis]); block.term = true }
                 if name == "dd" { block.indent += Self.descriptionIndent }
                 try reader.walk(children, in: &block)
                 if name == "dt" { block.inline.pop() }
                 try block.flush(into: &reader)
+                block.term = false
                 if name == "dd" { block.indent -= Self.descriptionIndent }
             }
         default:
