@@ -4,7 +4,7 @@
 ## setup installs them and the .deb depends on them, from this one list.
 FONT_PACKAGES := fonts-dejavu-core fonts-dejavu-extra fonts-noto-core fonts-noto-cjk fonts-noto-color-emoji
 PACKAGES := pkg-config libpango1.0-dev libcairo2-dev libcmark-gfm-dev libcmark-gfm-extensions-dev \
-            libxml2-dev libpng-dev zlib1g-dev libisal-dev libdeflate-dev libmicrohttpd-dev chromium librsvg2-dev libgdk-pixbuf-2.0-dev libchafa-dev tmux ruby-tanuki-emoji python3-emoji \
+            libgumbo-dev libpng-dev zlib1g-dev libisal-dev libdeflate-dev libmicrohttpd-dev chromium librsvg2-dev libgdk-pixbuf-2.0-dev libchafa-dev tmux ruby-tanuki-emoji python3-emoji \
             libwebp-dev ffmpeg nodejs python3-pygments python3-matplotlib python3-pip \
             $(FONT_PACKAGES) pango1.0-tools help2man
 SWIFT ?= swift
@@ -143,7 +143,7 @@ install: build
 ## With lintian installed, it checks the package; what it still reports: bogus-mail-host (the
 ## project has no mail address to name as its maintainer).
 DEB_DEPENDS := libc6 (>= 2.36), libstdc++6, libgcc-s1, libpango-1.0-0, libpangocairo-1.0-0, libcairo2, libcmark-gfm0.29.0.gfm.6, libcmark-gfm-extensions0.29.0.gfm.6, \
-  libxml2, libpng16-16, zlib1g, libisal2, libdeflate0, libmicrohttpd12, librsvg2-2, libgdk-pixbuf-2.0-0, libchafa0, libwebpmux3, \
+  libgumbo1, libpng16-16, zlib1g, libisal2, libdeflate0, libmicrohttpd12, librsvg2-2, libgdk-pixbuf-2.0-0, libchafa0, libwebpmux3, \
   $(subst $(space),$(comma)$(space),$(FONT_PACKAGES)), ruby-tanuki-emoji, python3, python3-emoji, python3-pygments, python3-matplotlib
 ## Mermaid diagrams need chromium; without it a diagram is its source and the reason.
 DEB_RECOMMENDS := chromium

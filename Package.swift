@@ -24,13 +24,11 @@ let package = Package(
         .systemLibrary(name: "CCompress", pkgConfig: "libisal",
                        providers: [.apt(["libisal-dev", "libdeflate-dev", "zlib1g-dev"])]),
         .target(name: "COptionalLibraries", linkerSettings: [.linkedLibrary("dl")]),
-        /// libxml2's HTML parser behind a plain-C walk (its headers clash with Foundation's ICU).
-        /// (`libxml2-headers` links to Debian's libxml2-dev headers: a search path, not a library to link.)
-        .target(name: "CHTMLTree", exclude: ["libxml2-headers"], cSettings: [.headerSearchPath("libxml2-headers")],
-                linkerSettings: [.linkedLibrary("dl")]),
+        /// Gumbo's HTML5 parser behind a plain-C walk.
+        .target(name: "CHTMLTree", linkerSettings: [.linkedLibrary("gumbo")]),
         /// The engine: documents as paragraphs, layout, the viewport, attachments, drawing, scripts.
         .target(name: "TextReel", dependencies: ["CPango", "CImage", "CCompress", "COptionalLibraries"]),
-        /// The reader: Markdown (cmark-gfm), raw HTML (libxml2), math, emoji and highlighting
+        /// The reader: Markdown (cmark-gfm), raw HTML (Gumbo), math, emoji and highlighting
         /// (the Python helper) into the engine's paragraphs.
         .target(name: "TextReelMarkdown", dependencies: ["TextReel", "CMark", "CHTMLTree"],
                 resources: [.embedInCode("Helper/PythonHelper.py"), .embedInCode("Diagram/MermaidBrowser.py")]),

@@ -1,78 +1,98 @@
-/* See html_tree.h. libxml2 is opened when the first document with raw HTML is read, not when
- * the process starts (it brings ICU: three more libraries for every process), the same way
- * COptionalLibraries loads librsvg; its headers give the types, dlsym the functions. */
+/* See html_tree.h. Gumbo implements the HTML5 parsing algorithm, the tree builder every browser
+ * runs: unclosed and misnested tags, text before a table's rows, comments, CDATA and processing
+ * instructions come out as a browser shows them. It has no global state (each parse owns its
+ * output), so two threads may parse at once. */
 #include "html_tree.h"
-#include <dlfcn.h>
-#include <libxml/HTMLparser.h>
-#include <pthread.h>
+#include <gumbo.h>
 #include <stdio.h>
+#include <string.h>
 
-static struct {
-    htmlDocPtr (*read)(const char *, int, const char *, const char *, int);
-    void (*free_doc)(xmlDocPtr);
-    xmlNodePtr (*root)(const xmlDoc *);
-    xmlChar *(*content)(const xmlNode *);
-    void (*init)(void);
-    xmlFreeFunc *free_memory;
-} xml;
-static pthread_once_t once = PTHREAD_ONCE_INIT;
-
-/* Why libxml2 cannot be used, or empty: a walk then reports nothing and returns -2. */
-static char problem[512];
-
-static void *symbol(void *handle, const char *name) {
-    void *found = dlsym(handle, name);
-    if (!found && !problem[0]) snprintf(problem, sizeof problem, "libxml2 has no %s (%s)", name, dlerror());
-    return found;
+static const GumboVector *children_of(const GumboNode *node) {
+    switch (node->type) {
+    case GUMBO_NODE_DOCUMENT: return &node->v.document.children;
+    case GUMBO_NODE_ELEMENT:
+    case GUMBO_NODE_TEMPLATE: return &node->v.element.children;
+    default: return NULL;
+    }
 }
 
-/* Opened once (pthread_once): libxml2's own set-up, xmlInitParser, is not safe to race. */
-static void open_libxml2(void) {
-    void *handle = dlopen("libxml2.so.2", RTLD_NOW | RTLD_GLOBAL);
-    if (!handle) {
-        snprintf(problem, sizeof problem, "libxml2.so.2 is needed for raw HTML and cannot be loaded (%s); run `make setup`", dlerror());
+/* An element's name as written when Gumbo does not know the tag (`<picture>`), else Gumbo's. */
+static void element_name(const GumboNode *node, char *name, size_t size) {
+    const GumboElement *element = &node->v.element;
+    if (element->tag != GUMBO_TAG_UNKNOWN) {
+        snprintf(name, size, "%s", gumbo_normalized_tagname(element->tag));
         return;
     }
-    xml.read = symbol(handle, "htmlReadMemory");
-    xml.free_doc = symbol(handle, "xmlFreeDoc");
-    xml.root = symbol(handle, "xmlDocGetRootElement");
-    xml.content = symbol(handle, "xmlNodeGetContent");
-    xml.init = symbol(handle, "xmlInitParser");
-    xml.free_memory = symbol(handle, "xmlFree");
-    if (!problem[0]) xml.init();
+    GumboStringPiece piece = element->original_tag;
+    gumbo_tag_from_original_text(&piece);
+    size_t length = piece.length < size - 1 ? piece.length : size - 1;
+    memcpy(name, piece.data ? piece.data : "", piece.data ? length : 0);
+    name[piece.data ? length : 0] = 0;
 }
 
-const char *textreel_html_problem(void) {
-    pthread_once(&once, open_libxml2);
-    return problem[0] ? problem : NULL;
+static void enter(const GumboNode *node, void *context, textreel_html_visitor visit) {
+    char name[128];
+    element_name(node, name, sizeof name);
+    visit(context, TEXTREEL_HTML_ENTER, name, NULL);
+    const GumboVector *attributes = &node->v.element.attributes;
+    for (unsigned k = 0; k < attributes->length; k++) {
+        const GumboAttribute *attribute = attributes->data[k];
+        visit(context, TEXTREEL_HTML_ATTRIBUTE, attribute->name, attribute->value);
+    }
 }
 
-static void walk(xmlNodePtr node, void *context, textreel_html_visitor visit) {
-    for (; node; node = node->next) {
-        if (node->type == XML_TEXT_NODE || node->type == XML_CDATA_SECTION_NODE) {
-            if (node->content) visit(context, TEXTREEL_HTML_TEXT, NULL, (const char *)node->content);
-        } else if (node->type == XML_ELEMENT_NODE) {
-            visit(context, TEXTREEL_HTML_ENTER, (const char *)node->name, NULL);
-            for (xmlAttrPtr attribute = node->properties; attribute; attribute = attribute->next) {
-                xmlChar *value = xml.content((const xmlNode *)attribute);
-                visit(context, TEXTREEL_HTML_ATTRIBUTE, (const char *)attribute->name, value ? (const char *)value : "");
-                if (value) (*xml.free_memory)(value);
-            }
-            walk(node->children, context, visit);
-            visit(context, TEXTREEL_HTML_LEAVE, (const char *)node->name, NULL);
+/* The nodes under `top`, in document order, without recursion (a document may nest deeply):
+ * down to a child, across to a sibling, up to a parent's next sibling. Elements deeper than
+ * TEXTREEL_HTML_DEEPEST are reported without their content; returns whether any was. */
+static int walk(const GumboNode *top, void *context, textreel_html_visitor visit) {
+    const GumboVector *first = children_of(top);
+    if (!first || first->length == 0) return 0;
+    const GumboNode *node = first->data[0];
+    int depth = 1, cut = 0;
+    while (node) {
+        const GumboVector *inside = NULL;
+        switch (node->type) {
+        case GUMBO_NODE_TEXT:
+        case GUMBO_NODE_CDATA:
+        case GUMBO_NODE_WHITESPACE:
+            visit(context, TEXTREEL_HTML_TEXT, NULL, node->v.text.text);
+            break;
+        case GUMBO_NODE_ELEMENT:
+        case GUMBO_NODE_TEMPLATE:
+            enter(node, context, visit);
+            inside = children_of(node);
+            if (inside && inside->length > 0 && depth >= TEXTREEL_HTML_DEEPEST) { cut = 1; inside = NULL; }
+            if (inside && inside->length > 0) { node = inside->data[0]; depth++; continue; }
+            visit(context, TEXTREEL_HTML_LEAVE, NULL, NULL);
+            break;
+        default: /* comments: no browser shows them */
+            break;
+        }
+        /* Across, or up until there is a next sibling. */
+        while (node) {
+            const GumboNode *parent = node->parent;
+            const GumboVector *siblings = children_of(parent);
+            size_t next = node->index_within_parent + 1;
+            if (siblings && next < siblings->length) { node = siblings->data[next]; break; }
+            if (parent == top) { node = NULL; break; }
+            visit(context, TEXTREEL_HTML_LEAVE, NULL, NULL);
+            depth--;
+            node = parent;
         }
     }
+    return cut;
 }
 
 int textreel_html_walk(const char *html, size_t length, void *context, textreel_html_visitor visit) {
-    if (textreel_html_problem()) return -2;
-    int options = HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING | HTML_PARSE_NONET;
-    htmlDocPtr document = xml.read(html, (int)length, NULL, "UTF-8", options);
-    if (!document) return -1;
-    xmlNodePtr root = xml.root(document);
-    for (xmlNodePtr part = root ? root->children : NULL; part; part = part->next) {
-        if (part->type == XML_ELEMENT_NODE) walk(part->children, context, visit);
+    GumboOutput *output = gumbo_parse_with_options(&kGumboDefaultOptions, html, length);
+    if (!output) return -1;
+    int cut = 0;
+    /* <head> and <body> (what a fragment puts in the head, `<style>` or `<meta>`, stays there). */
+    const GumboVector *parts = children_of(output->root);
+    for (unsigned k = 0; parts && k < parts->length; k++) {
+        const GumboNode *part = parts->data[k];
+        if (part->type == GUMBO_NODE_ELEMENT) cut |= walk(part, context, visit);
     }
-    xml.free_doc(document);
-    return 0;
+    gumbo_destroy_output(&kGumboDefaultOptions, output);
+    return cut;
 }

@@ -1,6 +1,5 @@
-/* Raw HTML of a document, parsed by libxml2's HTML parser and walked in document order. The
- * header uses plain C types only: libxml2's own headers bring ICU's, which clash with the copy
- * Foundation carries, so Swift never sees them. */
+/* Raw HTML of a document, parsed as a browser parses it (Gumbo, the HTML5 tree builder) and
+ * walked in document order, in plain C types. */
 #include <stddef.h>
 
 enum textreel_html_event {
@@ -10,12 +9,13 @@ enum textreel_html_event {
     TEXTREEL_HTML_LEAVE = 3,     /* the element ends */
 };
 
+/* How deep the walk reports elements: deeper content is left out, and said (a browser shows
+ * every level; the reader refuses HTML this deep). */
+#define TEXTREEL_HTML_DEEPEST 1024
+
 typedef void (*textreel_html_visitor)(void *context, int event, const char *name, const char *value);
 
-/* Why libxml2 cannot be used (it is opened on first use), or NULL when it can. */
-const char *textreel_html_problem(void);
-
-/* Parses `length` bytes of UTF-8 HTML, recovering from broken markup, and reports the
- * children of <head> and <body> (comments left out). Returns 0, -1 when libxml2 made no
- * document, or -2 when libxml2 cannot be used (textreel_html_problem says why). */
+/* Parses `length` bytes of UTF-8 HTML as a browser parses a page's body, and reports the
+ * children of <head> and <body> (comments left out). Returns 0, 1 when elements deeper than
+ * TEXTREEL_HTML_DEEPEST were left out, or -1 when no document could be made. */
 int textreel_html_walk(const char *html, size_t length, void *context, textreel_html_visitor visit);

@@ -2,12 +2,12 @@ import CHTMLTree
 import Foundation
 import TextReel
 
-/// Raw HTML in a document (`<p align="center"><img …></p>`, `<details>`, `<kbd>`), parsed by
-/// libxml2's HTML parser into plain values. libxml2 because it is maintained, recovers from broken
-/// markup as browsers do (unclosed and misnested tags, bare `&`, unquoted attributes), and is
-/// already on every machine TextReel runs on (librsvg reads SVG with it); Gumbo, the other
-/// tolerant parser in Debian, is no longer maintained upstream. Comments are dropped: no browser
-/// shows them.
+/// Raw HTML in a document (`<p align="center"><img …></p>`, `<details>`, `<kbd>`), parsed as a
+/// browser parses it into plain values: Gumbo (Debian's libgumbo) implements the HTML5 tree
+/// builder, so unclosed `<p>`, `<li>` and `<td>`, misnested `<b><i></b></i>`, text written
+/// before a table's rows, `<![CDATA[…]]>` and `<?php … ?>` come out as every browser shows
+/// them. (libxml2's HTML parser, used before, predates those rules: it lost the text before a
+/// table's rows and drew CDATA's brackets.) Comments are dropped: no browser shows them.
 struct HTMLFragment {
     /// An element or a run of text.
     indirect enum Node: Equatable {
@@ -27,13 +27,20 @@ struct HTMLFragment {
     let nodes: [Node]
     /// How deep its elements nest (`<div><p>x</p></div>`: 2).
     let depth: Int
-    /// The deepest libxml2 builds a tree (its parser's limit of 256 levels, less the `<html>` and
-    /// `<body>` it adds): what lies deeper is dropped without a word, so a fragment this deep
-    /// may have lost some.
-    static let deepestParsed = 254
+    /// Whether elements nested deeper than `deepestRead` were left out.
+    let isCut: Bool
+    /// The deepest the walk reads (the reader refuses HTML deeper than its nesting limit first).
+    static let deepestRead = Int(TEXTREEL_HTML_DEEPEST)
 
-    /// Why raw HTML cannot be parsed here (libxml2 cannot be loaded), or nil.
-    static var libraryProblem: String? { textreel_html_problem().map { String(cString: $0) } }
+    /// The tags GitHub filters (the GFM spec's disallowed raw HTML): their `<` is text, so they
+    /// show as written instead of changing how the rest of the page parses.
+    static let filteredTags = try! NSRegularExpression(
+        pattern: "<(?=/?(?:title|textarea|style|xmp|iframe|noembed|noframes|script|plaintext)(?:[\\s/>]|$))", options: [.caseInsensitive])
+
+    /// Whether `tag` (`<script>`, `</TITLE>`) is one GitHub filters.
+    static func isFiltered(_ tag: String) -> Bool {
+        filteredTags.firstMatch(in: tag, range: NSRange(tag.startIndex..., in: tag))?.range.location == 0
+    }
 
     init(_ html: String) {
         final class Builder {
@@ -41,8 +48,8 @@ struct HTMLFragment {
             var depth = 0
         }
         let builder = Builder()
-        var html = html
-        _ = html.withUTF8 { bytes in
+        var html = Self.filteredTags.stringByReplacingMatches(in: html, range: NSRange(html.startIndex..., in: html), withTemplate: "&lt;")
+        let walked = html.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { chars in
                 textreel_html_walk(chars.baseAddress, chars.count, Unmanaged.passUnretained(builder).toOpaque()) { context, event, name, value in
                     let builder = Unmanaged<Builder>.fromOpaque(context!).takeUnretainedValue()
@@ -63,5 +70,6 @@ struct HTMLFragment {
         }
         nodes = builder.stack[0].children
         depth = builder.depth
+        isCut = walked == 1
     }
 }

@@ -2,7 +2,7 @@ import Foundation
 import TextReel
 
 /// The start and end tags of raw HTML, in order, as written: what an HTML block opens and closes
-/// (libxml2's tree closes what is left open at the block's end, so it cannot tell). Comments and
+/// (a parsed tree closes what is left open at the block's end, so it cannot tell). Comments and
 /// declarations are skipped; a `>` inside a quoted attribute value does not end a tag.
 struct HTMLTags: Sequence {
     struct Tag {

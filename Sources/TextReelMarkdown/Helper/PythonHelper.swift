@@ -160,8 +160,8 @@ public enum HelperProcess {
     public static var incidents: [String] { PythonHelper.shared.incidentLog }
 
     /// The helper's libraries as Debian installed them ("Pygments 2.14.0, matplotlib 3.6.3"),
-    /// read from their metadata without starting Python, and mermaid.js when it is there; nil
-    /// when none is.
+    /// read from their metadata without starting Python; nil when neither is there. (mermaid.js
+    /// is pinned by TextReel itself: its version changes only with TextReel's.)
     public static let libraries: String? = {
         let folder = "/usr/lib/python3/dist-packages"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
@@ -171,7 +171,6 @@ public enum HelperProcess {
             let version = entry.dropFirst(library.count + 1).split(separator: ".").prefix { $0 != "egg-info" && $0 != "dist-info" }
             return "\(library) \(version.joined(separator: "."))"
         }
-        let all = found + (MermaidDiagrams.script == nil ? [] : ["mermaid.js \(MermaidDiagrams.version)"])
-        return all.isEmpty ? nil : all.joined(separator: ", ")
+        return found.isEmpty ? nil : found.joined(separator: ", ")
     }()
 }

@@ -77,11 +77,6 @@ extension MarkdownReader {
             openTable = OpenTable(html: html, line: line, first: html, depth: depth)
             return
         }
-        // Browsers read a stray `</br>` as `<br>`, and `&nbsp` without its `;` as a no-break
-        // space; libxml2 drops the one and shows the other as written.
-        let html = html.replacingOccurrences(of: "</br>", with: "<br>", options: .caseInsensitive)
-            .replacingOccurrences(of: "&nbsp(?!;)", with: "&nbsp;", options: .regularExpression)
-        if let problem = HTMLFragment.libraryProblem { throw TextReelError(file: fileName, line: line > 0 ? line : nil, problem) }
         let fragment = HTMLFragment(html)
         try checkNesting(of: fragment, line: line)
         var nodes = fragment.nodes
@@ -108,15 +103,15 @@ extension MarkdownReader {
     }
 
     /// Refuses HTML nested deeper than the nesting limit, as Markdown is: a browser shows every
-    /// level, and the parser drops what lies past its own depth without a word.
+    /// level, and what lies past the depth the walk reads would be lost.
     func checkNesting(of fragment: HTMLFragment, line: Int) throws {
         if fragment.depth > limits.nesting {
             throw TextReelError(file: fileName, line: line > 0 ? line : nil,
                                 "HTML elements nested more than \(limits.nesting) deep; raise the limit with --max-nesting")
         }
-        if fragment.depth >= HTMLFragment.deepestParsed {
+        if fragment.isCut {
             throw TextReelError(file: fileName, line: line > 0 ? line : nil,
-                                "HTML elements nested \(HTMLFragment.deepestParsed) or more deep, past what the HTML parser reads")
+                                "HTML elements nested more than \(HTMLFragment.deepestRead) deep, past what TextReel reads")
         }
     }
 
@@ -274,6 +269,8 @@ extension MarkdownReader {
     /// `<img>`, or a comment.
     mutating func readInlineTag(_ tag: String, line: Int?, column: Int?, into inline: inout InlineBuilder) throws {
         if tag.hasPrefix("<!--") || tag.hasPrefix("<?") || tag.hasPrefix("<!") { return }
+        // A tag GitHub filters shows as written.
+        if HTMLFragment.isFiltered(tag) { return inline.append(tag) }
         if tag.hasPrefix("</") {
             let name = tag.dropFirst(2).prefix { $0.isLetter || $0.isNumber }.lowercased()
             // Browsers read a stray `</br>` as `<br>`.

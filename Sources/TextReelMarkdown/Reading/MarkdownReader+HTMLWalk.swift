@@ -58,8 +58,8 @@ extension MarkdownReader {
         case "picture":
             // The `<img>` shows where no `<source>` is chosen; a source for a colour scheme
             // (`media="(prefers-color-scheme: dark)"`) shows in the looks of that scheme, the
-            // `<img>` in the others, as GitHub shows a README's logo. libxml2's HTML parser does
-            // not know `<source>` is empty, so an `<img>` after one lies inside it: the first found.
+            // `<img>` in the others, as GitHub shows a README's logo (the first `<img>` found,
+            // wherever the parser put it).
             guard let image = Self.firstImage(in: children) else { break }
             let schemes = Self.sources(in: children).compactMap { source -> (dark: Bool, url: String)? in
                 guard case .element(_, let attributes, _) = source, let media = attributes["media"]?.lowercased(),
