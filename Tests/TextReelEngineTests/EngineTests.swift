@@ -4,7 +4,7 @@ import XCTest
 
 /// The engine on its own: documents built from paragraphs and attributed strings, a reader's
 /// seams filled by stubs. This target depends on TextReel alone (no Markdown reader, cmark-gfm,
-/// libxml2 or Python helper), as code that builds its own paragraphs does.
+/// Gumbo or Python helper), as code that builds its own paragraphs does.
 final class EngineTests: XCTestCase {
     /// A format that reads each line as a paragraph and colours every word "k".
     private struct LinesFormat: DocumentFormat {

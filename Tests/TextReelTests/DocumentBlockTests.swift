@@ -490,8 +490,7 @@ final class DocumentBlockTests: XCTestCase {
         XCTAssertEqual(doc.paragraphs[3].runs, [], "the link ends with its element")
     }
 
-    /// `<picture>` shows its `<img>` (the `<source>` before it, which libxml2 does not know is
-    /// empty, holds it).
+    /// `<picture>` shows its `<img>`, wherever the parser puts it.
     func testPictureShowsItsImage() throws {
         let doc = try TextDocument(markdown: """
         <p align="center">
