@@ -33,14 +33,17 @@ let package = Package(
         .target(name: "TextReelMarkdown", dependencies: ["TextReel", "CMark", "CHTMLTree"],
                 resources: [.embedInCode("Helper/PythonHelper.py"), .embedInCode("Diagram/MermaidBrowser.py")]),
         .target(name: "TextReelGolden", dependencies: ["TextReel", "TextReelMarkdown", "CPango"]),
+        /// The explorer: random scripts from a seed, each step kind's generator, weight and
+        /// simplifications (the engine's step types carry none of it).
+        .target(name: "TextReelExplorer", dependencies: ["TextReel"]),
         .target(name: "TextReelTesting", dependencies: ["TextReel", "TextReelMarkdown", "TextReelGolden"]),
-        .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelMarkdown", "TextReelGolden", "CChafa", "CHTTP", "CWebP",
+        .executableTarget(name: "textreel", dependencies: ["TextReel", "TextReelMarkdown", "TextReelGolden", "TextReelExplorer", "CChafa", "CHTTP", "CWebP",
                                                           "COptionalLibraries"]),
         .executableTarget(name: "textreel-bench", dependencies: ["TextReel", "TextReelMarkdown", "TextReelGolden", "CMark"]),
         /// The engine's own tests: no reader among their dependencies.
         .testTarget(name: "TextReelEngineTests", dependencies: ["TextReel"]),
-        .testTarget(name: "TextReelTests", dependencies: ["TextReel", "TextReelMarkdown", "CPango", "textreel"]),
-        .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel", "TextReelMarkdown", "TextReelTesting"],
+        .testTarget(name: "TextReelTests", dependencies: ["TextReel", "TextReelMarkdown", "TextReelExplorer", "CPango", "textreel"]),
+        .testTarget(name: "TextReelGoldenTests", dependencies: ["TextReelGolden", "TextReel", "TextReelMarkdown", "TextReelTesting", "TextReelExplorer"],
                     exclude: ["__Goldens__", "Bubbles/__Goldens__", "LineNumbers/__Goldens__", "STTextView/__Goldens__"]),
     ]
 )

@@ -1,5 +1,6 @@
 import Foundation
 import TextReelMarkdown
+import TextReelExplorer
 
 /// `textreel explore`: random scripts from a seed, each run in a child process and checked
 /// (invariants, budgets, determinism, `--frames` equal to the full run); a failing script is

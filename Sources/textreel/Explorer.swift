@@ -1,5 +1,6 @@
 import Foundation
 import TextReelMarkdown
+import TextReelExplorer
 
 /// Runs generated scripts in child processes (so a crash or hang of the engine is caught like any
 /// other failure), shrinks failing ones, and writes them as golden cases.
@@ -100,7 +101,7 @@ final class Explorer {
                 if !removedAny { chunk /= 2 }
             }
             for i in best.steps.indices where tries < attempts {
-                for simpler in best.steps[i].simplifications where tries < attempts {
+                for simpler in simplifications(of: best.steps[i]) where tries < attempts {
                     var candidate = best
                     candidate.steps[i] = simpler
                     if try fails(candidate) { best = candidate; changed = true; break }

@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+import TextReelExplorer
 @testable import TextReelMarkdown
 
 /// Frames in which nothing can have changed reuse the last pass and pixels: a whole run gives the

@@ -104,4 +104,17 @@ final class RoomTests: XCTestCase {
             XCTAssertFalse(manifest[engineTarget].contains("\"\(dependency)\""), "the engine target depends on \(dependency)")
         }
     }
+
+    /// The explorer is a target of its own: no step type or descriptor carries a generator, a
+    /// weight or simplifications, and the engine names none of the explorer's types.
+    func testTheEngineCarriesNothingOfTheExplorer() throws {
+        for room in Self.order {
+            for file in try files(in: room) {
+                XCTAssertNil(file.code.range(of: "import TextReelExplorer\n"), "\(room)/\(file.name) imports the explorer")
+                for name in ["ScriptGenerator", "ExploreRandom", "ExplorableStep", "generatorWeight", "simplifications", "exploreActions"] {
+                    XCTAssertFalse(words(file.code).contains(name), "\(room)/\(file.name) names the explorer's \(name)")
+                }
+            }
+        }
+    }
 }

@@ -3,9 +3,10 @@ import Foundation
 /// Everything TextReel knows of one kind of attachment, declared in the kind's own file: what the
 /// document reader needs (`kind`: scheme, default size, the URL keys it reads and which values can
 /// be trusted without a parse), the provider that makes its view, its placeholder (colours from
-/// the theme, a caption, an icon drawn with CoreGraphics' names) and the actions the explorer may
-/// send it. The registry (`AttachmentProviders`) lists descriptors; the reader, the painter and
-/// the explorer read them. Custom kinds from Swift are descriptors too.
+/// the theme, a caption, an icon drawn with CoreGraphics' names). The registry
+/// (`AttachmentProviders`) lists descriptors; the reader and the painter read them (the
+/// explorer's actions for a kind are TextReelExplorer's `ExploreActions`). Custom kinds from Swift
+/// are descriptors too.
 public struct AttachmentDescriptor: Sendable {
     /// The document half: scheme, default size, URL keys read, checks.
     public var kind: AttachmentKind
@@ -17,22 +18,17 @@ public struct AttachmentDescriptor: Sendable {
     public var caption: @Sendable (_ attachment: TextAttachment) -> String
     /// Draws the placeholder's icon into `rect`, in the ink colour (already set for fill and stroke).
     public var icon: @Sendable (_ context: GraphicsContext, _ rect: CGRect, _ attachment: TextAttachment) -> Void
-    /// Actions the explorer may send an attachment of this kind, drawing choices from `random`
-    /// (nil: none).
-    public var exploreActions: @Sendable (_ attachment: TextAttachment, _ random: inout ExploreRandom) -> [AttachmentAction]?
 
-    /// A descriptor; by default the generic placeholder look and no explore actions.
+    /// A descriptor; by default the generic placeholder look.
     public init(kind: AttachmentKind, provider: TextAttachmentViewProvider.Type,
                 placeholderColors: @escaping @Sendable (Theme) -> (fill: Color, ink: Color) = { ($0.attachments.otherPlaceholder, $0.attachments.otherPlaceholderInk) },
                 caption: @escaping @Sendable (TextAttachment) -> String = { $0.scheme },
-                icon: @escaping @Sendable (GraphicsContext, CGRect, TextAttachment) -> Void = AttachmentDescriptor.pictureIcon,
-                exploreActions: @escaping @Sendable (TextAttachment, inout ExploreRandom) -> [AttachmentAction]? = { _, _ in nil }) {
+                icon: @escaping @Sendable (GraphicsContext, CGRect, TextAttachment) -> Void = AttachmentDescriptor.pictureIcon) {
         self.kind = kind
         self.provider = provider
         self.placeholderColors = placeholderColors
         self.caption = caption
         self.icon = icon
-        self.exploreActions = exploreActions
     }
 
     /// A kind for `provider` registered under `scheme` without a descriptor of its own: any URL
@@ -51,17 +47,4 @@ public struct AttachmentDescriptor: Sendable {
         context.addLine(to: CGPoint(x: r.minX + r.width * 0.85, y: r.maxY - r.height * 0.25))
         context.strokePath()
     }
-}
-
-/// The explorer's random choices, as attachment kinds draw them.
-public struct ExploreRandom {
-    var random: SplitMix
-    init(_ random: SplitMix) { self.random = random }
-
-    /// 0 ..< n (0 when n ≤ 0).
-    public mutating func below(_ n: Int) -> Int { n <= 0 ? 0 : Int(random.next() % UInt64(n)) }
-    /// 0 ..< 1.
-    public mutating func unit() -> Double { Double(random.next() >> 11) / Double(1 << 53) }
-    /// 64 random bits.
-    public mutating func next() -> UInt64 { random.next() }
 }

@@ -50,7 +50,7 @@ public final class AttachmentProviders: @unchecked Sendable {
         return provider.tracksTextAttachmentViewBounds ? provider.attachmentBounds(proposedWidth: proposedWidth).size : nil
     }
 
-    var schemes: [String] { lock.withLock { descriptors.keys.sorted() } }
+    package var schemes: [String] { lock.withLock { descriptors.keys.sorted() } }
 
     /// What a document reader needs to know of these kinds, and TextReel's image reader.
     public var kinds: AttachmentKinds {

@@ -156,13 +156,5 @@ extension AttachmentDescriptor {
                 context.addLine(to: CGPoint(x: r.midX + r.width * 0.15, y: r.maxY))
                 context.strokePath()
             }
-        },
-        exploreActions: { attachment, random in
-            switch attachment.parameters["kind"] {
-            case "textfield": [.focus, .type("Ada")]
-            case "toggle": [.toggle]
-            case "slider": [.slide((random.unit() * 10).rounded() / 10)]
-            default: nil
-            }
         })
 }

@@ -154,10 +154,5 @@ extension AttachmentDescriptor {
             context.addLine(to: CGPoint(x: r.minX + r.width * 0.4, y: r.minY + r.height * 0.7))
             context.closePath()
             context.fillPath()
-        },
-        exploreActions: { attachment, random in
-            let choice = random.below(4)
-            let at = (random.unit() * VideoAttachmentViewProvider.duration(of: attachment) * 10).rounded(.down) / 10
-            return [[.play, .pause, .seek(at), .named("rewind", arguments: ["seconds": .number(at)])][choice]]
         })
 }

@@ -2,8 +2,9 @@ import Foundation
 
 /// One kind of script step (scroll, wait, edit …), declared whole in one file under `Steps/`:
 /// how it is read from JSON5 (errors at its line and column), how many frames it spans, what it
-/// does to the text view, how the explorer generates and simplifies it, and how it is written
-/// back. A new kind is one file plus one line in `ScriptSteps.kinds`.
+/// does to the text view, and how it is written back. A new kind is one file plus one line in
+/// `ScriptSteps.kinds` (and, for the explorer to draw it, an `ExplorableStep` conformance in
+/// TextReelExplorer).
 public protocol ScriptStep: Sendable {
     /// The keys a step of this kind is written with (`{wait: 0.5}` is "wait").
     static var keys: [String] { get }
@@ -16,13 +17,6 @@ public protocol ScriptStep: Sendable {
     func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit?
     /// The step in the script language.
     var json5: String { get }
-    /// Simpler versions, for shrinking a failing script (smaller numbers, nearer their floors).
-    var simplifications: [any ScriptStep] { get }
-    /// Steps of this kind the explorer may add next (`choice` is which of its
-    /// `generatorWeight` slots was drawn); nil when none fits the document now.
-    static func generate(_ choice: Int, _ generator: inout ScriptGenerator) -> [any ScriptStep]?
-    /// How many of the explorer's draws pick this kind.
-    static var generatorWeight: Int { get }
     /// Refuses, before the first frame, a step the view can never run (a resize too large).
     func check(for view: TextView) throws
     /// Points this part will scroll, for the leading overdraw (0: none).
@@ -30,9 +24,6 @@ public protocol ScriptStep: Sendable {
 }
 
 extension ScriptStep {
-    public var simplifications: [any ScriptStep] { [] }
-    public static func generate(_ choice: Int, _ generator: inout ScriptGenerator) -> [any ScriptStep]? { nil }
-    public static var generatorWeight: Int { 0 }
     public func check(for view: TextView) throws {}
     public func motion(_ part: StepPart, index: Int, runner: ScriptRunner) -> Double { 0 }
 }
@@ -79,26 +70,6 @@ public struct StepSource {
     /// The value as an object with only `allowed` keys.
     func object(allowed: [String]) throws -> StrictContainer {
         try StrictContainer(step.container.superDecoder(forKey: AnyKey(key)), allowed: allowed)
-    }
-}
-
-/// Simpler numbers for shrinking: the floor, and halfway towards it (to 3 decimals).
-enum Shrink {
-    static func candidates(_ value: Double, floor: Double = 0) -> [Double] {
-        var out: [Double] = []
-        for candidate in [floor, (value + floor) / 2] {
-            let simpler = (candidate * 1000).rounded(.towardZero) / 1000
-            guard simpler != value, abs(simpler - floor) <= abs(value - floor), !out.contains(simpler) else { continue }
-            out.append(simpler)
-        }
-        return out
-    }
-
-    /// The same for whole numbers (indices, offsets).
-    static func candidates(_ value: Int, floor: Int = 0) -> [Int] {
-        var out: [Int] = []
-        for simpler in [floor, floor + (value - floor) / 2] where simpler != value && !out.contains(simpler) { out.append(simpler) }
-        return out
     }
 }
 

@@ -69,6 +69,8 @@ public struct ScrollScript: Sendable {
         public var provider: String
         /// The policies it keeps its views by.
         public var policy: ReusePolicy
+
+        package init(provider: String, policy: ReusePolicy) { self.provider = provider; self.policy = policy }
     }
 
     /// The script's viewport (nil: not given; the command line or `Viewport.standard` decides).

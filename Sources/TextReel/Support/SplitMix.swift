@@ -1,8 +1,8 @@
 /// A small deterministic random number generator (SplitMix64), for generated content.
-struct SplitMix {
+package struct SplitMix {
     private var state: UInt64
-    init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
+    package init(seed: UInt64) { state = seed &+ 0x9E37_79B9_7F4A_7C15 }
+    package mutating func next() -> UInt64 {
         state = state &+ 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9

@@ -1,5 +1,6 @@
 import XCTest
 import TextReelMarkdown
+import TextReelExplorer
 import TextReelGolden
 
 /// The WWDC21 bubble sample, ported by renaming only (`BubbleLayoutFragment.swift`,

@@ -30,8 +30,7 @@ extension AttachmentDescriptor {
             context.addArc(center: CGPoint(x: r.minX + r.width * 0.55, y: r.midY), radius: r.width * 0.35,
                            startAngle: -.pi / 4, endAngle: .pi / 4)
             context.strokePath()
-        },
-        exploreActions: { _, random in [[.play, .pause][random.below(2)]] })
+        })
 }
 
 final class AudioAttachmentViewProvider: TextAttachmentViewProvider {

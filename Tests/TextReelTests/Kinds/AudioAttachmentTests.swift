@@ -1,5 +1,6 @@
 import XCTest
 @testable import TextReel
+import TextReelExplorer
 
 /// The audio kind (`AudioAttachment.swift`, from outside the library) reaches every room through
 /// its one descriptor: the reader (default size, keys, checks, the index's trust), the views and
@@ -70,7 +71,8 @@ final class AudioAttachmentTests: XCTestCase {
         let document = try TextDocument(markdown: markdown, attachments: providers.kinds)
         var sent = Set<String>()
         for seed in UInt64(0)..<40 {
-            var generator = ScriptGenerator(document: document, seed: seed, providers: providers)
+            var generator = ScriptGenerator(document: document, seed: seed, providers: providers,
+                                            actions: ["audio": { _, random in [[.play, .pause][random.below(2)]] }])
             let script = generator.script(steps: 10)
             sent.formUnion(script.steps.compactMap { ($0 as? AttachmentStep)?.action.name })
             let view = TextView(document: document, viewportSize: CGSize(width: script.width, height: script.height), providers: providers)

@@ -23,10 +23,6 @@ public struct FlingStep: ScriptStep, Equatable {
 
     public var json5: String { "{fling: {velocity: \(JSON5Writer.number(velocity)), deceleration: \"\(deceleration.rawValue)\"}}" }
 
-    public var simplifications: [any ScriptStep] {
-        Shrink.candidates(velocity).map { FlingStep(velocity: $0, deceleration: deceleration) }
-    }
-
     public func schedule(on timeline: inout TimelineBuilder, index: Int) {
         timeline.frames(of: self, index: index, Self.deltas(velocity: velocity, rate: deceleration.rate, fps: timeline.fps).map { .delta($0) })
     }
@@ -53,10 +49,4 @@ public struct FlingStep: ScriptStep, Equatable {
         return (1...max(n, 1)).map { position(Double($0) * dt) - position(Double($0 - 1) * dt) }
     }
 
-    public static let generatorWeight = 1
-
-    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
-        let velocity = g.round((g.unit() * 2 - 1) * 8000)
-        return [FlingStep(velocity: velocity, deceleration: g.below(2) == 0 ? .normal : .fast)]
-    }
 }

@@ -42,8 +42,4 @@ public struct InvalidateStep: ScriptStep, Equatable {
         return nil
     }
 
-    public static let generatorWeight = 1
-    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
-        [InvalidateStep(g.below(2) == 0 ? .layout : .rendering)]
-    }
 }

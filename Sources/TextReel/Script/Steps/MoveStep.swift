@@ -34,10 +34,6 @@ public struct MoveStep: ScriptStep, Equatable {
             + (count != 1 ? ", count: \(count)" : "") + "}}"
     }
 
-    public var simplifications: [any ScriptStep] {
-        Shrink.candidates(count, floor: 1).map { MoveStep(direction, destination, extending: extending, count: $0) }
-    }
-
     public func schedule(on timeline: inout TimelineBuilder, index: Int) { timeline.instant(self, index: index) }
 
     public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? {
@@ -55,15 +51,4 @@ public struct MoveStep: ScriptStep, Equatable {
         return nil
     }
 
-    public static let generatorWeight = 1
-
-    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
-        guard !g.model.isEmpty else { return nil }
-        let directions = TextSelectionNavigation.Direction.allCases, destinations = TextSelectionNavigation.Destination.allCases
-        let p = g.paragraph()
-        let select = SelectStep(.range(paragraph: p, from: g.below(g.model[p].length + 1), to: nil))
-        let move = MoveStep(directions[g.below(directions.count)], destinations[g.below(destinations.count)], extending: g.below(3) == 0,
-                            count: 1 + g.below(4))
-        return [select, move]
-    }
 }

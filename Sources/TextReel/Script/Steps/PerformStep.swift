@@ -41,14 +41,6 @@ public struct PerformStep: ScriptStep, Equatable {
         return "{perform: {attachment: \(q(attachment)), action: \(q(action))\(tail)}}"
     }
 
-    /// Each number argument nearer 0.
-    public var simplifications: [any ScriptStep] {
-        arguments.keys.sorted().flatMap { key -> [any ScriptStep] in
-            guard case .number(let n) = arguments[key]! else { return [] }
-            return Shrink.candidates(n).map { var simpler = self; simpler.arguments[key] = .number($0); return simpler }
-        }
-    }
-
     public func schedule(on timeline: inout TimelineBuilder, index: Int) { timeline.instant(self, index: index) }
 
     public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? {

@@ -19,12 +19,6 @@ public struct ResizeStep: ScriptStep, Equatable {
 
     public var json5: String { "{resize: {width: \(JSON5Writer.number(width)), height: \(JSON5Writer.number(height))}}" }
 
-    /// A viewport keeps a size: no side shrinks below 100.
-    public var simplifications: [any ScriptStep] {
-        Shrink.candidates(width, floor: 100).map { ResizeStep(width: $0, height: height) }
-            + Shrink.candidates(height, floor: 100).map { ResizeStep(width: width, height: $0) }
-    }
-
     /// A size Cairo cannot draw stops the script here, before the first frame.
     public func check(for view: TextView) throws {
         do { try ViewportLimits.check(CGSize(width: width, height: height), scale: view.scale, theme: view.theme) } catch let error as TextReelError {
@@ -39,10 +33,4 @@ public struct ResizeStep: ScriptStep, Equatable {
         return nil
     }
 
-    public static let generatorWeight = 1
-
-    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
-        let width = Double(200 + g.below(900))
-        return [ResizeStep(width: width, height: Double(150 + g.below(700)))]
-    }
 }

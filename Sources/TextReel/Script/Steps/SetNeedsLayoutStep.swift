@@ -21,6 +21,4 @@ public struct SetNeedsLayoutStep: ScriptStep, Equatable {
         return nil
     }
 
-    public static let generatorWeight = 1
-    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? { [SetNeedsLayoutStep()] }
 }

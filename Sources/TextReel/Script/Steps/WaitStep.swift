@@ -14,7 +14,6 @@ public struct WaitStep: ScriptStep, Equatable {
     }
 
     public var json5: String { "{wait: \(JSON5Writer.number(seconds))}" }
-    public var simplifications: [any ScriptStep] { Shrink.candidates(seconds).map(WaitStep.init) }
 
     public func schedule(on timeline: inout TimelineBuilder, index: Int) {
         timeline.idle(seconds > 0 ? timeline.frameCount(seconds) : 0)
@@ -22,9 +21,4 @@ public struct WaitStep: ScriptStep, Equatable {
 
     public func perform(_ part: StepPart, index: Int, runner: ScriptRunner) throws -> FrameEvent.Edit? { nil }
 
-    public static let generatorWeight = 1
-
-    public static func generate(_ choice: Int, _ g: inout ScriptGenerator) -> [any ScriptStep]? {
-        [WaitStep(g.round(g.unit() * 0.3))]
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import TextReel
 
 /// Generates random scripts for a document from a seed: scrolls of every kind, flings, far
 /// jumps, edits of every kind (at the first and last paragraph too, and deleting everything),
@@ -27,8 +28,10 @@ public struct ScriptGenerator {
     }
 
     var random: ExploreRandom
-    /// The attachment kinds, whose descriptors say what actions their attachments take.
+    /// The attachment kinds the view has (a registration step names one).
     let providers: AttachmentProviders
+    /// What the explorer may send each kind's attachments, by scheme.
+    let actions: [String: ExploreActions]
     /// The document as read: its reader reads the text an inserting step inserts (a document
     /// built from paragraphs has none, and gets no such step).
     let document: TextDocument
@@ -41,10 +44,13 @@ public struct ScriptGenerator {
     /// The viewport of the script being generated.
     private(set) var viewport = CGSize(width: 800, height: 600)
 
-    /// A generator for `document`, drawing from `seed` (the same seed writes the same scripts).
-    public init(document: TextDocument, seed: UInt64, providers: AttachmentProviders = AttachmentProviders()) {
+    /// A generator for `document`, drawing from `seed` (the same seed writes the same scripts);
+    /// `actions`: a custom kind's beside the built-in kinds'.
+    public init(document: TextDocument, seed: UInt64, providers: AttachmentProviders = AttachmentProviders(),
+                actions: [String: ExploreActions] = [:]) {
         random = ExploreRandom(SplitMix(seed: seed))
         self.providers = providers
+        self.actions = AttachmentExploring.builtIn.merging(actions) { $1 }
         self.document = document
         model = document.paragraphs.map(Paragraph.init)
         documentHeight = Double(document.paragraphs.reduce(0) { $0 + $1.text.utf8.count }) / 4 + Double(document.count) * 30
@@ -84,9 +90,9 @@ public struct ScriptGenerator {
 
     /// Draws a step kind by its weight, and lets it make its steps (nil: none fits now).
     private mutating func next() -> [any ScriptStep]? {
-        let total = ScriptSteps.kinds.reduce(0) { $0 + $1.generatorWeight }
+        let total = ScriptSteps.explorable.reduce(0) { $0 + $1.generatorWeight }
         var choice = below(total)
-        for kind in ScriptSteps.kinds {
+        for kind in ScriptSteps.explorable {
             if choice < kind.generatorWeight { return kind.generate(choice, &self) }
             choice -= kind.generatorWeight
         }
