@@ -268,7 +268,10 @@ extension MarkdownReader {
     /// A tag inside a Markdown paragraph (cmark's `html_inline`): a start or end tag, `<br>`,
     /// `<img>`, or a comment.
     mutating func readInlineTag(_ tag: String, line: Int?, column: Int?, into inline: inout InlineBuilder) throws {
-        if tag.hasPrefix("<!--") || tag.hasPrefix("<?") || tag.hasPrefix("<!") { return }
+        // A comment shows nothing; a declaration, a processing instruction or CDATA is a comment
+        // to a browser up to its first `>`, and what follows that shows.
+        if tag.hasPrefix("<!--") { return }
+        if tag.hasPrefix("<?") || tag.hasPrefix("<!") { return inline.append(HTMLFragment(tag).nodes.map(\.text).joined()) }
         // A tag GitHub filters shows as written.
         if HTMLFragment.isFiltered(tag) { return inline.append(tag) }
         if tag.hasPrefix("</") {

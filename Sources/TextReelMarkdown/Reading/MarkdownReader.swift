@@ -189,7 +189,7 @@ struct MarkdownReader {
                 // An image alone in a paragraph is a block, unless an element aligns it.
                 let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
                 try add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
-            } else if inline.attachments.isEmpty, pendingMarker == nil, Self.isInvisibleHTML(node) {
+            } else if inline.attachments.isEmpty, pendingMarker == nil, inline.text.allSatisfy(\.isWhitespace), Self.isInvisibleHTML(node) {
                 // Only inline HTML that shows nothing (`<a id="install"></a>` above a heading):
                 // the browser's empty paragraph takes no room.
             } else {
