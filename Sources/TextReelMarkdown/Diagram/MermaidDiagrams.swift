@@ -42,7 +42,11 @@ enum MermaidDiagrams {
     static let maximumLength = 50_000
 
     struct Drawn: Sendable { var file: URL; var size: CGSize }
-    struct Problem: Error { var reason: String }
+    struct Problem: Error {
+        var reason: String
+        /// A failure of the helper's (late, gone), not of the diagram: worth asking again.
+        var isTheHelpers = false
+    }
 
     /// What each source came to in each look, in this process: a diagram mermaid refuses is not
     /// asked for again; one the helper failed on (late, gone) is.
@@ -75,7 +79,7 @@ enum MermaidDiagrams {
         if let stored = entry.read() { return .success(stored) }
         guard let reply = PythonHelper.shared.exchange(["diagram": source, "theme": theme, "script": script.path],
                                                        about: "mermaid diagram '\(source.prefix(40))'") else {
-            return .failure(Problem(reason: Problem.helperFailed))
+            return .failure(Problem(reason: "the helper process did not draw it", isTheHelpers: true))
         }
         guard reply["ok"] as? Bool == true, let svg = reply["svg"] as? String,
               let width = reply["width"] as? Double, let height = reply["height"] as? Double else {
@@ -102,12 +106,6 @@ enum MermaidDiagrams {
             return pending.with(size: DiagramAttachment.sourceSize(of: pending.altText, reason: reason), parameters: parameters, problem: reason)
         }
     }
-}
-
-extension MermaidDiagrams.Problem {
-    static let helperFailed = "the helper process did not draw it"
-    /// A failure of the helper's, not of the diagram: worth asking again.
-    var isTheHelpers: Bool { reason == Self.helperFailed }
 }
 
 extension AttachmentKinds {
