@@ -65,6 +65,13 @@ final class RenderTests: XCTestCase {
         let fill = Int(keys.frame.pixel(x: left + 4, y: y).red)
         XCTAssertLessThan(edge + 12, fill, "a border around the fill")
         XCTAssertEqual(try boxes("`Ctrl`+`C` to copy").boxes.map(\.isKey), [false, false])
+        // A word right after a key stays whole: its letters as far apart as elsewhere ("n ext").
+        let view = TextView(document: try TextDocument(markdown: "<kbd>Shift</kbd>next and next"), viewportSize: CGSize(width: 400, height: 100))
+        let line = try XCTUnwrap(view.textLayoutManager.ensureLayout(forParagraphAt: 0).textLineFragments.first)
+        let text = view.textLayoutManager.document.paragraphs[0].text as NSString
+        let first = text.range(of: "next").location, second = text.range(of: "next", options: .backwards).location
+        func advance(_ at: Int) -> Double { line.locationForCharacter(at: at + 1).x - line.locationForCharacter(at: at).x }
+        XCTAssertEqual(advance(first), advance(second), accuracy: 0.01, "n to e after the key as in the plain word")
     }
 
     /// Emphasis in a script whose font has no italic face is slanted, as browsers slant it:

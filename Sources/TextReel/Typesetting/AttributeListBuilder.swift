@@ -62,6 +62,11 @@ final class AttributeListBuilder {
     /// Code is set this much smaller than the text around it (GitHub's 85%).
     static let codeScale = 0.85
 
+    /// Whether an ASCII byte is a letter or a digit.
+    static func isAlphanumeric(_ byte: UInt8) -> Bool {
+        (0x30...0x39).contains(byte) || (0x41...0x5A).contains(byte) || (0x61...0x7A).contains(byte)
+    }
+
     /// A code span's padding on each side: a quarter of the code font's size (GitHub's is 0.4em;
     /// less here, as the room a neighbour makes on its side also shows on its other side).
     static func codePadding(_ theme: Theme) -> Double { 0.25 * codeScale * theme.bodySize }
@@ -74,14 +79,15 @@ final class AttributeListBuilder {
         // on the space's far side). A letter or punctuation mark beside it is left alone: spaced,
         // it would show a gap on its other side, inside a word or after a comma.
         let room = PangoUnits.units(2 * Self.codePadding(theme))
-        // A key (`<kbd>`) is a box with room on both sides whatever is beside it (`Ctrl`+`C`):
-        // a mark beside it gets one and a half times a space's room, its half on the key's side
-        // the box's padding and a small gap.
+        // A key (`<kbd>`) is a box with room on both sides (`Ctrl`+`C`): a mark beside it gets
+        // one and a half times a space's room, its half on the key's side the box's padding and a
+        // small gap. A letter or digit is left alone, as beside a code span: spaced, the word it
+        // starts would show a gap after its first letter (`<kbd>…</kbd>next` drew "n ext").
         for run in runs where run.style.contains(.code) {
             for side in [run.range.lowerBound - 1, run.range.upperBound] where side >= 0 && side < utf8.count {
                 if utf8[side] == 0x20 {
                     add(pango_attr_letter_spacing_new(room), side..<side + 1)
-                } else if run.style.contains(.keyboard), utf8[side] < 0x80, utf8[side] > 0x20 {
+                } else if run.style.contains(.keyboard), utf8[side] < 0x80, utf8[side] > 0x20, !Self.isAlphanumeric(utf8[side]) {
                     add(pango_attr_letter_spacing_new(room * 3 / 2), side..<side + 1)
                 }
             }
