@@ -10,8 +10,8 @@ import XCTest
 final class FormulaCorpusTests: XCTestCase {
     struct Formula: Decodable { var from: String, display: Bool, tex: String }
 
-    /// The share that must stay typeset: what the corpus measured when the report was made (94.9%).
-    static let typesetAtLeast = 0.94
+    /// The share that must stay typeset: what the corpus measured when the report was made (96.9%).
+    static let typesetAtLeast = 0.96
 
     func testTheFormulaCorpusIsTypeset() throws {
         let lines = try String(contentsOf: Paths.root.appendingPathComponent("Fixtures/formulas/corpus.jsonl"), encoding: .utf8)
@@ -29,7 +29,7 @@ final class FormulaCorpusTests: XCTestCase {
         let byReason = Dictionary(grouping: failures, by: \.1).sorted { ($0.value.count, $1.key) > ($1.value.count, $0.key) }
         for (reason, group) in byReason {
             report.append("  \(group.count) × \(reason)")
-            for (formula, _) in group.prefix(3) { report.append("      \(formula.display ? "$$" : "$")\(formula.tex.prefix(90))\(formula.display ? "$$" : "$")  (\(formula.from))") }
+            for (formula, _) in group.prefix(3) { report.append("      \(formula.display ? "$$" : "$")\(formula.tex.prefix(90).split(whereSeparator: \.isNewline).joined(separator: " "))\(formula.display ? "$$" : "$")  (\(formula.from))") }
         }
         print(report.joined(separator: "\n"))
         try? report.joined(separator: "\n").appending("\n").write(to: Paths.root.appendingPathComponent("Output/formulas.txt"), atomically: true, encoding: .utf8)

@@ -183,6 +183,19 @@ def plain_delimiters(tex):
                     if tokens[at + 1] == '.': tokens[at + 1] = ''
     return ''.join(tokens)
 
+def unlabelled_braces(tex):
+    """`\\overbrace{…}` and `\\underbrace{…}` the labelled rewrite left (no label, or groups inside):
+    an overbrace's content under a line, an underbrace's as it is (mathtext draws no braces)."""
+    out, k = [], 0
+    for m in re.finditer(r'\\(under|over)brace\s*(?=\{)', tex):
+        if m.start() < k: continue
+        end = math_group_end(tex, m.end())
+        if end is None: continue
+        body = tex[m.end() + 1:end - 1]
+        out.append(tex[k:m.start()] + (r'\overline{' + body + '}' if m.group(1) == 'over' else '{' + body + '}'))
+        k = end
+    return ''.join(out) + tex[k:]
+
 def math_source(tex, display):
     import re
     tex = plain_delimiters(braced_arguments(tex))
@@ -193,6 +206,7 @@ def math_source(tex, display):
     # Braces mathtext lacks: a line over, a label set above or below.
     tex = re.sub(r'\\overbrace\s*\{([^{}]*)\}\s*\^\s*\{([^{}]*)\}', lambda m: r'\overset{' + m.group(2) + r'}{\overline{' + m.group(1) + '}}', tex)
     tex = re.sub(r'\\underbrace\s*\{([^{}]*)\}\s*_\s*\{([^{}]*)\}', lambda m: r'\underset{' + m.group(2) + '}{' + m.group(1) + '}', tex)
+    tex = unlabelled_braces(tex)
     # Text quotes are two marks; a line break inside an inline formula is a space.
     tex = tex.replace('"', "''")
     if not display: tex = tex.replace('\\\\', r'\ ')
