@@ -13,8 +13,7 @@ let viewport = CGSize(width: 800, height: 600)
 
 // Only the Mermaid figures (`textreel-bench --diagrams`), which make bench prints among the rest.
 if arguments.count > 1, arguments[1] == "--diagrams" {
-    let d = try DiagramBench.run(in: folder, textreel: wholeProcessBinary.path)
-    print("8 diagrams drawn \(f(d["cold"]!)) s, read back \(f(d["again"]! * 1000, 0)) ms, below the frame \(f(d["below"]! * 1000, 0)) ms (medians of 3)")
+    for (name, value) in DiagramBench.rows(try DiagramBench.run(in: folder, textreel: wholeProcessBinary.path)) { row(name, value) }
     exit(0)
 }
 
@@ -393,11 +392,7 @@ let dp = results["drawings-policy"]!, dn = results["drawings-none"]!
 row("200 drawings down, up, down: surface draws with policy", "\(f(dp["draws"]!, 0))  (\(f(dp["draws"]! / 200, 1)) per drawing)")
 row("200 drawings down, up, down: surface draws without", "\(f(dn["draws"]!, 0))  (\(f(dn["draws"]! / 200, 1)) per drawing)")
 row("200 drawings: mean frame time without ÷ with policy", "\(f(dn["mean"]!)) / \(f(dp["mean"]!)) ms  (\(f(dn["mean"]! / dp["mean"]!, 1))×)")
-if let d = results["diagrams"] {
-    row("8 Mermaid diagrams in the first frame, drawn (whole process)", "\(f(d["cold"]!, 2)) s")
-    row("the same, drawn before (read from the cache)", "\(f(d["again"]! * 1000, 0)) ms")
-    row("the same 8 below the first frame (none drawn)", "\(f(d["below"]! * 1000, 0)) ms")
-}
+for (name, value) in results["diagrams"].map(DiagramBench.rows) ?? [] { row(name, value) }
 if pangoView > 0 {
     row("peer: pango-view whole 1,000-paragraph document", "\(f(pangoView * 1000, 0)) ms  (\(f(pangoView / r1k["firstFrame"]!, 1))× TextReel's first frame)")
 } else {
