@@ -31,7 +31,9 @@ let package = Package(
         /// The reader: Markdown (cmark-gfm), raw HTML (Gumbo), math, emoji and highlighting
         /// (the Python helper) into the engine's paragraphs.
         .target(name: "TextReelMarkdown", dependencies: ["TextReel", "CMark", "CHTMLTree"],
-                resources: [.embedInCode("Helper/PythonHelper.py"), .embedInCode("Diagram/MermaidBrowser.py")]),
+                resources: [.embedInCode("Diagram/MermaidBrowser.py"), .embedInCode("Helper/Highlight.py"),
+                            .embedInCode("Math/MathIdioms.py"), .embedInCode("Math/MathLayout.py"),
+                            .embedInCode("Helper/PythonHelper.py")]),
         .target(name: "TextReelGolden", dependencies: ["TextReel", "TextReelMarkdown", "CPango"]),
         /// The explorer: random scripts from a seed, each step kind's generator, weight and
         /// simplifications (the engine's step types carry none of it).

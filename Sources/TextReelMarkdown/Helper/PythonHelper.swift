@@ -146,9 +146,10 @@ final class PythonHelper: @unchecked Sendable {
         }
     }
 
-    /// The helper's source (`MermaidBrowser.py`, then `PythonHelper.py`, which answers requests;
-    /// embedded at build time).
-    static let helper = String(decoding: PackageResources.MermaidBrowser_py + [0x0A] + PackageResources.PythonHelper_py, as: UTF8.self)
+    /// The helper's source, its parts in order (embedded at build time): diagrams, highlighting,
+    /// math, then `PythonHelper.py`, which answers requests.
+    static let helper = String(decoding: [PackageResources.MermaidBrowser_py, PackageResources.Highlight_py, PackageResources.MathIdioms_py,
+                                          PackageResources.MathLayout_py, PackageResources.PythonHelper_py].joined(separator: [0x0A]).map { $0 }, as: UTF8.self)
 }
 
 /// What TextReel drew without its helper process (Pygments' highlighting, matplotlib's math) in
