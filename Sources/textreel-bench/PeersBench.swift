@@ -7,6 +7,16 @@ import TextReelMarkdown
 /// protocol) and pango-view — run alternately, TextReel then the peer, pair by pair, so that a
 /// machine that slows down slows both. Prints medians and the ratio of each pair's times.
 enum PeersBench {
+    /// Seconds for pango-view to lay out and draw the whole 1,000-paragraph document (median of
+    /// 3); 0 where it is not installed.
+    static func pangoView(in folder: URL) throws -> Double {
+        guard let path = ["/usr/bin/pango-view", "/usr/local/bin/pango-view"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) else { return 0 }
+        let text = try BenchDocument.plainTextFile(paragraphs: 1000, in: folder)
+        return Measure.median(try (0..<3).map { _ in
+            try run([path, "--no-display", "-q", "--width=736", "--font=Noto Sans 15", "--output=\(folder.path)/pango-view.png", text.path]).seconds
+        })
+    }
+
     /// A finished child: its wall time, its own peak resident size, and the largest of any
     /// process this benchmark has waited for so far, descendants included (a browser's
     /// renderer is its child, not ours: only this count reaches it).

@@ -304,14 +304,7 @@ results["growth"] = growth
 results["report"] = try child(["--child", "report", "0"])
 results["unchanged"] = try child(["--child", "unchanged", "0"])
 
-// Peer: pango-view lays out and draws the whole 1,000-paragraph document.
-var pangoView = 0.0
-if let path = ["/usr/bin/pango-view", "/usr/local/bin/pango-view"].first(where: { FileManager.default.isExecutableFile(atPath: $0) }) {
-    let text = try BenchDocument.plainTextFile(paragraphs: 1000, in: folder)
-    pangoView = Measure.median(try (0..<3).map { _ in
-        try PeersBench.run([path, "--no-display", "-q", "--width=736", "--font=Noto Sans 15", "--output=\(folder.path)/pango-view.png", text.path]).seconds
-    })
-}
+let pangoView = try PeersBench.pangoView(in: folder)
 
 func row(_ name: String, _ value: String) { print(name.padding(toLength: max(58, name.count + 1), withPad: " ", startingAt: 0) + value) }
 func f(_ x: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", x) }

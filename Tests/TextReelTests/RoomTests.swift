@@ -117,4 +117,19 @@ final class RoomTests: XCTestCase {
             }
         }
     }
+
+    /// A room's files stay small enough to read in one sitting: no source file (Swift, C or the
+    /// helper's Python) is over 400 lines.
+    func testNoSourceFileIsOver400Lines() throws {
+        let sources = Paths.root.appendingPathComponent("Sources")
+        let walk = try XCTUnwrap(FileManager.default.enumerator(atPath: sources.path))
+        var checked = 0
+        for case let name as String in walk where [".swift", ".py", ".c", ".h"].contains(where: name.hasSuffix) {
+            let text = try String(contentsOf: sources.appendingPathComponent(name), encoding: .utf8)
+            let lines = text.split(separator: "\n", omittingEmptySubsequences: false).count - (text.hasSuffix("\n") ? 1 : 0)
+            XCTAssertLessThanOrEqual(lines, 400, "Sources/\(name) has \(lines) lines")
+            checked += 1
+        }
+        XCTAssertGreaterThan(checked, 100, "the walk found the sources")
+    }
 }
