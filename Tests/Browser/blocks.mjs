@@ -31,7 +31,8 @@ const measure = async () => {
   const leaves = (node, out = []) => {
     if (node.nodeType === Node.TEXT_NODE) { if (node.textContent.trim()) out.push(node); return out; }
     if (node.nodeType !== Node.ELEMENT_NODE) return out;
-    if (["IMG", "SVG", "INPUT"].includes(node.tagName.toUpperCase())) { out.push(node); return out; }
+    // A `<br>` holds a line of its own where it starts a block, as TextReel's empty line does.
+    if (["IMG", "SVG", "INPUT", "BR"].includes(node.tagName.toUpperCase())) { out.push(node); return out; }
     for (const child of node.childNodes) leaves(child, out);
     return out;
   };
@@ -45,7 +46,7 @@ const measure = async () => {
       let list;
       if (node.nodeType === Node.TEXT_NODE) { const range = document.createRange(); range.selectNodeContents(node); list = range.getClientRects(); }
       else list = node.getClientRects();
-      for (const r of list) if (r.width > 0 && r.height > 0) rects.push(r);
+      for (const r of list) if ((r.width > 0 || node.tagName === "BR") && r.height > 0) rects.push(r);
     }
     const out = [];
     for (const r of rects) {
@@ -65,6 +66,7 @@ const measure = async () => {
   const inQuote = (element) => !!element.closest("blockquote, .markdown-alert");
   const blocks = [];
   const emit = (kind, element, nodes, box) => {
+    if (!nodes.some((n) => n.nodeType === Node.TEXT_NODE)) nodes = nodes.filter((n) => n.tagName !== "BR");
     const found = lines(nodes, lineHeightOf(element));
     if (!found.length && kind !== "hr") return;
     if (nodes.length && nodes.every((n) => n.nodeType !== Node.TEXT_NODE)) kind = "img";

@@ -58,6 +58,9 @@ struct FragmentPainter {
             box.show(in: cr)
         }
         if cut { cairo_restore(cr) }
+        if case .tableRow = paragraph.kind, let table = shaped.table, table.overflow != nil {
+            drawCutMarker(table, width: fragment.containerWidth, in: cr)
+        }
     }
 
     /// Code spans' backgrounds as GitHub draws `<code>`: under the text, rounded, each box grown
@@ -168,18 +171,26 @@ extension FragmentPainter {
         Paint.fill(cr, CGRect(x: left, y: table.top, width: right - left + border, height: border), theme.rule)
         if row.isLast { Paint.fill(cr, CGRect(x: left, y: table.bottom - border, width: right - left + border, height: border), theme.rule) }
         for x in table.edges { Paint.fill(cr, CGRect(x: x, y: table.top, width: border, height: table.bottom - table.top), theme.rule) }
-        if table.overflow != nil {
-            // A bar in the link colour at the cut edge, and an arrow on it: there is more.
-            let edge = width - 3
-            Paint.fill(cr, CGRect(x: edge, y: table.top, width: 3, height: table.bottom - table.top), theme.link)
-            let middle = (table.top + table.bottom) / 2
-            Paint.setColor(cr, theme.link)
-            cairo_move_to(cr, edge - 7, middle - 5)
-            cairo_line_to(cr, edge - 1, middle)
-            cairo_line_to(cr, edge - 7, middle + 5)
-            cairo_close_path(cr)
-            cairo_fill(cr)
+    }
+
+    /// A bar in the link colour at the edge where a table is cut, and an arrow on it: there is
+    /// more. Drawn over the text, which runs on under it.
+    private func drawCutMarker(_ table: TableRowGeometry, width: Double, in cr: OpaquePointer) {
+        cairo_save(cr)
+        if theme.direction == .rightToLeft {
+            cairo_translate(cr, width, 0)
+            cairo_scale(cr, -1, 1)
         }
+        let edge = width - 3
+        Paint.fill(cr, CGRect(x: edge, y: table.top, width: 3, height: table.bottom - table.top), theme.link)
+        let middle = (table.top + table.bottom) / 2
+        Paint.setColor(cr, theme.link)
+        cairo_move_to(cr, edge - 7, middle - 5)
+        cairo_line_to(cr, edge - 1, middle)
+        cairo_line_to(cr, edge - 7, middle + 5)
+        cairo_close_path(cr)
+        cairo_fill(cr)
+        cairo_restore(cr)
     }
 }
 

@@ -42,6 +42,17 @@ final class AttributeListBuilder {
         pango_attr_list_insert(list, attribute)
     }
 
+    /// A bullet (the prefix's first `bytes`) takes no height of its own, as a browser's
+    /// `::marker` sits outside the line: `◦`, from a fallback font (Noto Sans lacks it), set its
+    /// line on another share of ascent and descent and made the item 0.7 pt taller. The tab after
+    /// it keeps the body font's line, the strut a browser's line has, for an item of code alone.
+    func bulletTakesNoHeight(bytes: Int) {
+        guard bytes > 0, let attribute = Self.lineHeightAttribute(0) else { return }
+        attribute.pointee.start_index = 0
+        attribute.pointee.end_index = guint(bytes)
+        pango_attr_list_insert(list, attribute)
+    }
+
     private static func lineHeightAttribute(_ points: Double) -> UnsafeMutablePointer<PangoAttribute>? {
         pango_attr_line_height_new_absolute(Int32((points * Double(PANGO_SCALE)).rounded()))
     }
@@ -72,13 +83,16 @@ final class AttributeListBuilder {
     static func codePadding(_ theme: Theme) -> Double { 0.25 * codeScale * theme.bodySize }
 
     /// `text`: the runs' text (UTF-8), so that a code span's neighbours make room for its padding.
-    func addRuns(_ runs: [StyledRun], text: String, theme: Theme) {
+    /// `headingSize`: the runs are a heading's, whose code GitHub sets at the heading's own size
+    /// with .2 em of padding (`h1 code { padding: 0 .2em; font-size: inherit }`).
+    func addRuns(_ runs: [StyledRun], text: String, theme: Theme, headingSize: Double? = nil) {
         let utf8 = Array(text.utf8)
         // Room for a code span's padding: a space beside it is widened by twice the padding
         // (Pango puts half of a run's letter spacing before it, half after, so half of it shows
         // on the space's far side). A letter or punctuation mark beside it is left alone: spaced,
         // it would show a gap on its other side, inside a word or after a comma.
-        let room = PangoUnits.units(2 * Self.codePadding(theme))
+        let room = PangoUnits.units(headingSize.map { 0.2 * $0 } ?? 2 * Self.codePadding(theme))
+        let scale = headingSize == nil ? Self.codeScale : 1
         // A key (`<kbd>`) is a box with room on both sides (`Ctrl`+`C`): a mark beside it gets
         // one and a half times a space's room, its half on the key's side the box's padding and a
         // small gap. A letter or digit is left alone, as beside a code span: spaced, the word it
@@ -99,8 +113,8 @@ final class AttributeListBuilder {
             if run.style.contains(.strikethrough) { add(pango_attr_strikethrough_new(1), r) }
             if run.style.contains(.code) {
                 add(pango_attr_family_new(theme.monoFamilies), r)
-                add(pango_attr_scale_new(Self.codeScale), r)
-                if let lineHeight { add(Self.lineHeightAttribute(lineHeight.multiple * lineHeight.size * Self.codeScale), r) }
+                if scale != 1 { add(pango_attr_scale_new(scale), r) }
+                if let lineHeight { add(Self.lineHeightAttribute(lineHeight.multiple * lineHeight.size * scale), r) }
                 add(pango_attr_font_features_new("liga=0, calt=0"), r)
                 let c = theme.codeBackground
                 add(pango_attr_background_new(channel(c.red), channel(c.green), channel(c.blue)), r)

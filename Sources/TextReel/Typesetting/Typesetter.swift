@@ -58,7 +58,6 @@ final class Typesetter {
 
     private func shape(_ paragraph: TextParagraph, containerWidth: Double, insets: FragmentInsets) -> ShapedParagraph {
         var style = BlockStyle(paragraph: paragraph, theme: theme, containerWidth: containerWidth)
-        if insets.precedesHeading { style.collapseBeforeHeading(theme) }
         // A paragraph style attribute at the first character sets the lines (`NSParagraphStyle`)
         // and, as in TextKit, the space around the paragraph (0 is none).
         var set: ParagraphStyle.Values?
@@ -69,6 +68,9 @@ final class Typesetter {
                 style.spacingAfter = values.paragraphSpacing
             }
         }
+        // After the paragraph's own spacing, as CSS collapses margins: a block with no space
+        // below it still keeps a heading's whole space above.
+        if insets.precedesHeading { style.collapseBeforeHeading(theme) }
         if insets.startsDocument { style.spacingBefore = 0 }
         if case .tableRow(let row) = paragraph.kind {
             return shapeRow(paragraph, row: row, style: style, containerWidth: containerWidth, insets: insets)
@@ -147,8 +149,11 @@ final class Typesetter {
             attributes.add(pango_attr_line_height_new(multiple), 0..<paragraph.text.utf8.count)
         } else {
             attributes.setLineHeight(style.lineHeight, size: lineSize)
+            if !numbered, shift > 1 { attributes.bulletTakesNoHeight(bytes: shift - 1) }
         }
-        attributes.addRuns(paragraph.runs, text: paragraph.text, theme: theme)
+        var headingSize: Double?
+        if case .heading = paragraph.kind { headingSize = style.size }
+        attributes.addRuns(paragraph.runs, text: paragraph.text, theme: theme, headingSize: headingSize)
         attributes.addAttributes(paragraph.attributes, theme: theme)
         let sizes = paragraph.attachments.map {
             // A formula keeps its size, cut at the column's edge as GitHub shows one it has not

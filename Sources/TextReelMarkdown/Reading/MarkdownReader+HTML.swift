@@ -14,6 +14,10 @@ extension MarkdownReader {
     static let blockElements: Set<String> = ["p", "div", "center", "section", "article", "header", "footer", "main", "nav", "aside",
                                              "figure", "figcaption", "address", "summary", "dl", "dt", "dd"]
 
+    /// Block elements GitHub's stylesheet gives a margin below (the rest, `<div>` among them, none);
+    /// a `<summary>` ends its `<details>` when closed, and takes the details' margin.
+    static let marginedElements: Set<String> = ["p", "dl", "dd", "figure", "summary"]
+
     /// Inline elements and the style each gives.
     static func inlineStyle(_ name: String) -> InlineStyle? {
         switch name {
@@ -219,6 +223,7 @@ extension MarkdownReader {
     mutating func addDisclosure(_ details: (open: Bool, line: Int), summary: [HTMLFragment.Node]?) throws {
         pendingDisclosure = nil
         var block = HTMLBlock(line: details.line, alignment: blockAlignment ?? .natural)
+        block.margined = 1   // the `<details>`' margin below, when closed
         block.inline.append(details.open ? "▾ " : "▸ ")
         try walk(summary ?? [.text("Details")], in: &block)
         try block.flush(into: &self)
@@ -320,6 +325,10 @@ extension MarkdownReader {
         var indent = 0.0
         /// The paragraphs are a `<dt>`'s: no space between them and their description.
         var term = false
+        /// How many open elements give their text a margin below (`<p>`, `<dl>`, `<dd>`, `<figure>`
+        /// in GitHub's stylesheet). Outside all of them, text (in a `<div>`, or bare) is an
+        /// anonymous block to a browser: no space below it, the next block's top margin only.
+        var margined = 0
         var preformatted = false
         /// The last text appended ended in white space (runs of it collapse to one space).
         var spaced = true
@@ -336,20 +345,28 @@ extension MarkdownReader {
         mutating func flush(into reader: inout MarkdownReader) throws {
             defer { inline = inline.continued(); spaced = true; kind = .body; breaks = 0; reader.htmlRightToLeft = false }
             reader.htmlRightToLeft = rightToLeft
+            var anonymous = margined == 0 && reader.listDepth == 0 && reader.quoteDepth == 0
+            if case .body = kind {} else { anonymous = false }   // a heading keeps its margins
             guard inline.text.contains(where: { !$0.isWhitespace }) else {
-                // A `<br>` between blocks is a blank line on the page (a README's spacer).
-                if breaks > 0, case .body = kind { try reader.add(reader.listKind(or: .body), text: "", line: line) }
+                // A `<br>` between blocks is a blank line on the page (a README's spacer), with no
+                // space below it in a list item too.
+                if breaks > 0, case .body = kind {
+                    try reader.add(reader.listKind(or: .body), text: "", line: line,
+                                   extra: margined == 0 ? [MarkdownReader.paragraphStyle(alignment: .natural, length: 0, spacedAfter: false)] : [])
+                }
                 return
             }
             var kind = kind
             if case .body = kind { kind = reader.listKind(or: .body) }
             if inline.attachments.count == 1, inline.text == TextAttachment.character, alignment == .natural, indent == 0 {
                 let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
-                return try reader.add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line)
+                return try reader.add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line,
+                                      extra: anonymous ? [MarkdownReader.paragraphStyle(alignment: .natural, length: 1, spacedAfter: false)] : [])
             }
             // Explicit inside a `<dd>` too: the reader's indent there is the Markdown blocks'.
-            let extra = alignment == .natural && indent == 0 && reader.blockIndent == 0 && !term ? []
-                : [MarkdownReader.paragraphStyle(alignment: alignment, indent: indent, length: inline.text.utf8.count, spacedAfter: !term)]
+            let spacedAfter = !term && !anonymous
+            let extra = alignment == .natural && indent == 0 && reader.blockIndent == 0 && spacedAfter ? []
+                : [MarkdownReader.paragraphStyle(alignment: alignment, indent: indent, length: inline.text.utf8.count, spacedAfter: spacedAfter)]
             try reader.add(kind, inline: inline, line: line, extra: extra)
         }
 

@@ -149,6 +149,9 @@ extension MarkdownReader {
             try readHTMLTable(node, line: block.line)
         case _ where Self.blockElements.contains(name):
             try block.flush(into: &self)
+            let margined = Self.marginedElements.contains(name)
+            if margined { block.margined += 1 }
+            defer { if margined { block.margined -= 1 } }
             try inBlock(attributes, &block) { reader, block in
                 // GitHub's terms are bold italic; their descriptions indented.
                 // A term sits on its description (GitHub's stylesheet spaces a `<dt>` above only).
