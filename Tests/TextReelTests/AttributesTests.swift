@@ -95,7 +95,8 @@ final class AttributesTests: XCTestCase {
         let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
         let line = fragment.textLineFragments[0]
         let bounds = line.typographicBounds.offsetBy(dx: fragment.layoutFragmentFrame.minX, dy: fragment.layoutFragmentFrame.minY)
-        let start = Int(bounds.minX + line.locationForCharacter(at: 4).x), end = Int(bounds.minX + line.locationForCharacter(at: 7).x)
+        let x = fragment.layoutFragmentFrame.minX
+        let start = Int(x + line.locationForCharacter(at: 4).x), end = Int(x + line.locationForCharacter(at: 7).x)
         let y = Int(bounds.midY)
         let code = Theme().codeBackground, page = Theme().background
         func isCode(_ x: Int) -> Bool {

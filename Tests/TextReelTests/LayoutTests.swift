@@ -226,12 +226,13 @@ final class LineOffsetTests: XCTestCase {
         let location = try XCTUnwrap(manager.location(start, offsetBy: offset))
         XCTAssertEqual(manager.offset(from: start, to: location), offset)
         XCTAssertEqual(location.offset, offset, "a location counts what the line fragment counts")
-        // The caret's segment (document coordinates) and the line's location (relative to the line).
+        // The caret's segment (document coordinates) and the line's location (relative to its
+        // layout fragment, as TextKit's): the fragment's origin and the location are the caret's.
         var caret = CGRect.null
         manager.enumerateTextSegments(in: TextRange(location: location), type: .standard) { _, rect, _, _ in caret = rect; return false }
         let frame = manager.ensureLayout(forParagraphAt: 0).layoutFragmentFrame
-        XCTAssertEqual(line.locationForCharacter(at: offset).x + line.typographicBounds.minX + frame.minX, caret.minX, accuracy: 0.01)
-        let hit = line.characterIndex(for: CGPoint(x: caret.minX - frame.minX - line.typographicBounds.minX + 0.5, y: 0))
+        XCTAssertEqual(line.locationForCharacter(at: offset).x + frame.minX, caret.minX, accuracy: 0.01)
+        let hit = line.characterIndex(for: CGPoint(x: caret.minX - frame.minX + 0.5, y: 0))
         XCTAssertEqual(hit, offset)
         XCTAssertEqual(TextLocation(paragraph: location.paragraph, offset: hit), location, "a line's index is a location's offset")
     }

@@ -86,18 +86,21 @@ public struct TextLineFragment: Hashable, @unchecked Sendable {
         context.show(line: shaped.index, of: shaped.box, shift: shaped.shift, baseline: baseline, color: shaped.color)
     }
 
-    /// The paragraph offset (UTF-16) of the caret position nearest `point`, given relative to the
-    /// line's `typographicBounds.origin` and confined to this line (`NSTextLineFragment`'s).
+    /// The paragraph offset (UTF-16) of the caret position nearest `point` (x from the layout
+    /// fragment's origin, as `locationForCharacter(at:)` gives it), confined to this line
+    /// (`NSTextLineFragment`'s).
     public func characterIndex(for point: CGPoint) -> Int { text.utf16Offset(ofUTF8: utf8Index(for: point)) }
 
-    /// Where the caret before paragraph offset `index` (UTF-16) stands on this line, relative to
-    /// the line's `typographicBounds.origin`: its x, and the baseline's y.
+    /// Where the caret before paragraph offset `index` (UTF-16) stands on this line, as TextKit
+    /// gives it for its lines, which start at their layout fragment's x: x from the fragment's
+    /// origin, y the baseline's from the line's top. Editor code adds the fragment's origin to x
+    /// and lands on the text (Glyph's `boundingRect(for:)`; it was short by the container's inset).
     public func locationForCharacter(at index: Int) -> CGPoint { location(atUTF8: text.utf8Offset(ofUTF16: index)) }
 
     /// `characterIndex(for:)` in UTF-8 bytes.
     func utf8Index(for point: CGPoint) -> Int {
         guard let cursor else { return utf8Range.lowerBound }
-        let x = point.x + typographicBounds.minX - layoutOrigin.x
+        let x = point.x - layoutOrigin.x
         let y = typographicBounds.midY - layoutOrigin.y
         return min(max(cursor.offset(at: CGPoint(x: x, y: y)), utf8Range.lowerBound), utf8Range.upperBound)
     }
@@ -105,9 +108,9 @@ public struct TextLineFragment: Hashable, @unchecked Sendable {
     /// `locationForCharacter(at:)` for a UTF-8 offset.
     func location(atUTF8 index: Int) -> CGPoint {
         let baseline = glyphOrigin.y - typographicBounds.minY
-        guard let cursor else { return CGPoint(x: 0, y: baseline) }
+        guard let cursor else { return CGPoint(x: typographicBounds.minX, y: baseline) }
         let clamped = min(max(index, utf8Range.lowerBound), utf8Range.upperBound)
-        return CGPoint(x: cursor.caret(at: clamped).minX + layoutOrigin.x - typographicBounds.minX, y: baseline)
+        return CGPoint(x: cursor.caret(at: clamped).minX + layoutOrigin.x, y: baseline)
     }
 }
 
