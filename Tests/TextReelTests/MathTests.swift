@@ -344,4 +344,33 @@ final class MathTests: XCTestCase {
         }
         XCTAssertEqual(try TextDocument(markdown: "$$\nx^2\n+ y\n$$").paragraphs[0].attachments.first?.altText, "\nx^2\n+ y\n")
     }
+
+    /// `\color{c}{x}`, `\textcolor{c}{x}` and the switch `\color{c}` (to the end of its group)
+    /// tint their glyphs as MathJax does, and move nothing: the formula is as wide as without them.
+    func testColoursTintTheirGlyphs() throws {
+        let markdown = "$a + \\color{red}{b} + c$ and $a + b + c$ and $x = \\textcolor{#0000ff}{y}$ and $p \\color{green} q$"
+        let document = try TextDocument(markdown: markdown)
+        let formulas = typeset(document)[0].attachments.filter { $0.scheme == "math" }
+        XCTAssertEqual(formulas.count, 4)
+        XCTAssertEqual(formulas[0].size.width, formulas[1].size.width, "a colour only tints")
+        XCTAssertNil(formulas[1].parameters[MathAttachment.coloredKey], "nothing coloured")
+        XCTAssertTrue(formulas[0].parameters[MathAttachment.coloredKey]?.hasPrefix("255 0 0 M") == true)
+        XCTAssertTrue(formulas[2].parameters[MathAttachment.coloredKey]?.hasPrefix("0 0 255 M") == true)
+        XCTAssertTrue(formulas[3].parameters[MathAttachment.coloredKey]?.hasPrefix("0 128 0 M") == true)
+        // Drawn: red ink in the first formula's box, none in the second's.
+        let view = TextView(document: document, viewportSize: CGSize(width: 700, height: 100))
+        let frame = try view.renderFrame()
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        func redInk(_ formula: TextAttachment) throws -> Int {
+            let box = try XCTUnwrap(fragment.frameForTextAttachment(id: formula.id)).offsetBy(dx: 0, dy: fragment.layoutFragmentFrame.minY)
+            var count = 0
+            for y in Int(box.minY)..<Int(box.maxY) { for x in Int(box.minX)..<Int(box.maxX) {
+                let p = frame.pixel(x: x, y: y)
+                if p.red > 200 && p.green < 120 && p.blue < 120 { count += 1 }
+            } }
+            return count
+        }
+        XCTAssertGreaterThan(try redInk(formulas[0]), 5, "the red b")
+        XCTAssertEqual(try redInk(formulas[1]), 0)
+    }
 }

@@ -18,6 +18,14 @@ open class MathAttachmentView: AttachmentView {
             MathAttachment.addOutline(path, to: canvas, baseline: ascent)
             canvas.setFillColor(canvas.theme.text)
             canvas.fillPath()
+            // Glyphs MathJax would colour (`\color`), in their colour in every look, as GitHub shows them.
+            for piece in (attachment.parameters[MathAttachment.coloredKey] ?? "").split(separator: "\n") {
+                let words = piece.split(separator: " ", maxSplits: 3)
+                guard words.count == 4, let r = Double(words[0]), let g = Double(words[1]), let b = Double(words[2]) else { continue }
+                MathAttachment.addOutline(String(words[3]), to: canvas, baseline: ascent)
+                canvas.setFillColor(Color(r / 255, g / 255, b / 255))
+                canvas.fillPath()
+            }
         } else if let source = attachment.parameters[MathAttachment.sourceKey], let font = Font(name: canvas.theme.monoFamilies, size: MathAttachment.sourceSize) {
             canvas.fillRoundedRect(canvas.bounds, radius: 6, canvas.theme.codeBackground)
             canvas.text(source, at: CGPoint(x: MathAttachment.sourcePadding, y: 0), font: font, canvas.theme.text)
@@ -30,6 +38,8 @@ open class MathAttachmentView: AttachmentView {
 package enum MathAttachment {
     /// The outline, its depth below the baseline, and whether it is a display formula (`$$…$$`).
     package static let pathKey = "path", depthKey = "depth", displayKey = "display"
+    /// The coloured glyphs' outlines, a line each: "r g b" (0–255), then the outline.
+    package static let coloredKey = "colored"
 
     /// A formula the engine could not typeset: its source as drawn instead (`$…$`, `$$…$$`).
     package static let sourceKey = "source"

@@ -81,7 +81,8 @@ def unlabelled_braces(tex):
 def math_source(tex, display):
     import re
     tex = plain_delimiters(braced_arguments(tex))
-    # MathJax reads `x_ {ij}` as `x_{ij}`; a colour only tints, and `{n \choose k}` is \binom.
+    # MathJax reads `x_ {ij}` as `x_{ij}`; a colour only tints (`math_colours`), and
+    # `{n \choose k}` is \binom.
     tex = re.sub(r'([_^])\s+', r'\1', tex)
     tex = re.sub(r'\\(?:text)?color\s*\{[^{}]*\}', '', tex)
     tex = re.sub(r'\{([^{}]*)\\choose([^{}]*)\}', lambda m: r'\binom{' + m.group(1).strip() + '}{' + m.group(2).strip() + '}', tex)
@@ -205,3 +206,59 @@ def mathjax_idioms(tex):
     tex = math_infix(tex)
     if tags: tex += '\\qquad (' + tags[-1] + ')'
     return tex
+
+# Colours MathJax names (CSS's basic names and the dvips names people write), as 0–255 RGB.
+math_named_colours = {
+    'black': (0, 0, 0), 'white': (255, 255, 255), 'red': (255, 0, 0), 'green': (0, 128, 0), 'blue': (0, 0, 255),
+    'cyan': (0, 255, 255), 'magenta': (255, 0, 255), 'yellow': (255, 255, 0), 'orange': (255, 165, 0),
+    'purple': (128, 0, 128), 'violet': (238, 130, 238), 'brown': (165, 42, 42), 'gray': (128, 128, 128),
+    'grey': (128, 128, 128), 'darkgray': (169, 169, 169), 'lightgray': (211, 211, 211), 'pink': (255, 192, 203),
+    'lime': (0, 255, 0), 'olive': (128, 128, 0), 'teal': (0, 128, 128), 'navy': (0, 0, 128), 'maroon': (128, 0, 0),
+    'aqua': (0, 255, 255), 'fuchsia': (255, 0, 255), 'silver': (192, 192, 192), 'gold': (255, 215, 0),
+    'darkred': (139, 0, 0), 'darkgreen': (0, 100, 0), 'darkblue': (0, 0, 139), 'darkorange': (255, 140, 0),
+    'forestgreen': (34, 139, 34), 'royalblue': (65, 105, 225), 'skyblue': (135, 206, 235), 'crimson': (220, 20, 60),
+    'salmon': (250, 128, 114), 'tomato': (255, 99, 71), 'indigo': (75, 0, 130), 'turquoise': (64, 224, 208),
+    'orchid': (218, 112, 214), 'plum': (221, 160, 221), 'tan': (210, 180, 140), 'coral': (255, 127, 80),
+    'goldenrod': (218, 165, 32), 'seagreen': (46, 139, 87), 'limegreen': (50, 205, 50), 'steelblue': (70, 130, 180),
+    'cornflowerblue': (100, 149, 237), 'dodgerblue': (30, 144, 255), 'deepskyblue': (0, 191, 255),
+    'redorange': (255, 83, 73), 'bittersweet': (192, 79, 21), 'mahogany': (192, 64, 0), 'bluegreen': (0, 179, 184),
+    'emerald': (0, 169, 157), 'junglegreen': (0, 169, 154), 'periwinkle': (123, 144, 210), 'cerulean': (0, 162, 227),
+}
+
+def math_colour(name):
+    """An RGB triple for a colour as MathJax writes one: a name, `#rgb` or `#rrggbb`; None else."""
+    name = name.strip()
+    hex_digits = name[1:] if name.startswith('#') else None
+    if hex_digits and re.fullmatch(r'[0-9A-Fa-f]{3}|[0-9A-Fa-f]{6}', hex_digits):
+        if len(hex_digits) == 3: hex_digits = ''.join(c * 2 for c in hex_digits)
+        return tuple(int(hex_digits[k:k + 2], 16) for k in (0, 2, 4))
+    return math_named_colours.get(name.lower())
+
+def math_colours(tex):
+    """`tex` without its colour commands, and the groups they colour as (rgb, TeX), in order:
+    `\\color{c}{x}` and `\\textcolor{c}{x}` colour x; `\\color{c}` alone colours the rest of the
+    group it stands in, as MathJax 3 reads it. An unknown colour is the text's."""
+    out, groups, k = [], [], 0
+    for m in re.finditer(r'\\(text)?color\s*\{([^{}]*)\}', tex):
+        if m.start() < k: continue
+        out.append(tex[k:m.start()])
+        rgb, rest = math_colour(m.group(2)), m.end()
+        j = rest
+        while j < len(tex) and tex[j].isspace(): j += 1
+        if j < len(tex) and tex[j] == '{':
+            end = math_group_end(tex, j)
+            piece = tex[j + 1:end - 1] if end else tex[j + 1:]
+            k = m.end() if end is None else j
+        else:
+            # The switch: to the end of the enclosing group.
+            depth, end = 0, len(tex)
+            for i in range(j, len(tex)):
+                if tex[i] == '{' and tex[i - 1] != '\\': depth += 1
+                elif tex[i] == '}' and tex[i - 1] != '\\':
+                    if depth == 0: end = i; break
+                    depth -= 1
+            piece = tex[j:end]
+            k = j
+        if rgb: groups.append((rgb, piece))
+    out.append(tex[k:])
+    return ''.join(out), groups

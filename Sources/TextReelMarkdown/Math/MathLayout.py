@@ -18,8 +18,24 @@ def math_glyphs(tex, size, display):
     tex = '$' + math_source(tex, display) + '$'
     prop = properties(size=size)
     width, height, depth, _, _ = parser.parse(tex, dpi=72, prop=prop)
-    vertices, codes = to_path.get_text_path(prop, tex, ismath=True)
+    # The outline glyph by glyph, as TextToPath.get_text_path joins them (then the rules), so
+    # that a coloured group's glyphs can be told apart (`glyphs`: each one's id and its ops).
+    info, shapes, rules = to_path.get_glyphs_mathtext(prop, tex)
     scale = size / to_path.FONT_SCALE   # the outline comes at FONT_SCALE points
+    ops, glyphs = [], []
+    for glyph, x, y, glyph_scale in info:
+        vertices, codes = shapes[glyph]
+        start = len(ops)
+        ops += math_ops(vertices * glyph_scale + [x, y], codes, scale)
+        glyphs.append((glyph, start, len(ops)))
+    for vertices, codes in rules:
+        ops += math_ops(vertices, codes, scale)
+    box = MathBox(width, height - depth, depth, ops)
+    box.glyphs = glyphs
+    return box
+
+def math_ops(vertices, codes, scale):
+    """A path's (vertices, codes) as (command, points) ops, scaled."""
     ops, k = [], 0
     letters = {1: 'M', 2: 'L', 3: 'Q', 4: 'C', 79: 'Z'}
     while k < len(codes):
@@ -28,13 +44,14 @@ def math_glyphs(tex, size, display):
         points = [] if code == 79 else [(x * scale, y * scale) for x, y in vertices[k:k + count]]
         ops.append((letters.get(code, 'L'), points))
         k += count
-    return MathBox(width, height - depth, depth, ops)
+    return ops
 
 class MathBox:
     """A typeset piece: its width, height above the baseline and depth below it, and its outline
     as (command, points) in points, from the left end of the baseline, y up."""
     def __init__(self, width, height, depth, ops):
         self.width, self.height, self.depth, self.ops = width, height, depth, ops
+        self.glyphs = None   # mathtext's own boxes only: (glyph id, first op, end op) each
 
     def placed(self, dx, dy, sx=1.0, sy=1.0):
         return [(c, [(x * sx + dx, y * sy + dy) for x, y in points]) for c, points in self.ops]
@@ -207,13 +224,42 @@ def math_typeset(tex, size, display):
 def math(request):
     """TeX math as one path in points (origin at the box's left end of the baseline, y up), with
     the box's width, height above the baseline and depth below it."""
-    tex, display = mathjax_idioms(request['math']), request.get('display', False)
+    plain, colours = math_colours(request['math'])
+    tex, display, size = mathjax_idioms(plain), request.get('display', False), request['size']
     # A display formula's lines (`\\` outside any environment) are centred one under another, as
     # MathJax breaks them.
     if display and len(math_split(tex, '\\')) > 1: tex = '\\begin{gathered}' + tex + '\\end{gathered}'
-    box = math_typeset(tex, request['size'], display)
-    path = []
-    for command, points in box.ops:
-        path.append(command)
-        path += ['%.2f %.2f' % point for point in points]
-    return {'ok': True, 'width': box.width, 'height': box.height, 'depth': box.depth, 'path': ' '.join(path)}
+    box = math_typeset(tex, size, display)
+    tints = math_tints(box, colours, size, display)
+    def path(ops):
+        out = []
+        for command, points in ops:
+            out.append(command)
+            out += ['%.2f %.2f' % point for point in points]
+        return ' '.join(out)
+    plain_ops = [op for k, op in enumerate(box.ops) if k not in tints]
+    reply = {'ok': True, 'width': box.width, 'height': box.height, 'depth': box.depth, 'path': path(plain_ops)}
+    if tints:
+        by_colour = {}
+        for k in sorted(tints): by_colour.setdefault(tints[k], []).append(box.ops[k])
+        reply['colored'] = [{'rgb': list(rgb), 'path': path(ops)} for rgb, ops in by_colour.items()]
+    return reply
+
+def math_tints(box, colours, size, display):
+    """{op index: rgb} for the glyphs of each coloured group: the group typeset alone gives its
+    glyphs in order, found in the formula's from where the last group's ended. A group not found
+    so (inside an environment mathtext does not lay out, or reordered by a fraction) keeps the
+    text's colour: a colour only tints, never moves anything."""
+    if not colours or box.glyphs is None: return {}
+    ids = [glyph for glyph, _, _ in box.glyphs]
+    tints, at = {}, 0
+    for rgb, piece in colours:
+        alone = math_typeset(mathjax_idioms(piece), size, display) if piece.strip() else None
+        wanted = [glyph for glyph, _, _ in (alone.glyphs or [])] if alone else []
+        if not wanted: continue
+        found = next((k for k in range(at, len(ids) - len(wanted) + 1) if ids[k:k + len(wanted)] == wanted), None)
+        if found is None: continue
+        for _, start, end in box.glyphs[found:found + len(wanted)]:
+            for k in range(start, end): tints[k] = rgb
+        at = found + len(wanted)
+    return tints

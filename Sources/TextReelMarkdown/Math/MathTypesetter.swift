@@ -13,6 +13,9 @@ enum MathTypesetter {
     struct Typeset: Hashable, Sendable {
         var width: Double, height: Double, depth: Double
         var path: String
+        /// The coloured glyphs' outlines (`\color`, `\textcolor`), a line each: "r g b" (0–255),
+        /// then the outline; empty when nothing is coloured.
+        var colored: String = ""
     }
 
     /// The formula typeset at `size` points, or why it cannot be; `display`: set as a display
@@ -27,7 +30,12 @@ enum MathTypesetter {
               let depth = reply["depth"] as? Double, let path = reply["path"] as? String else {
             return .failure(Problem(reason: (reply["error"] as? String).map { "TeX the engine cannot draw (\($0))" } ?? "TeX the engine cannot draw"))
         }
-        return .success(Typeset(width: width.rounded(.up), height: height.rounded(.up), depth: depth.rounded(.up), path: path))
+        let colored = (reply["colored"] as? [[String: Any]] ?? []).compactMap { piece -> String? in
+            guard let rgb = piece["rgb"] as? [Int], rgb.count == 3, let path = piece["path"] as? String else { return nil }
+            return rgb.map(String.init).joined(separator: " ") + " " + path
+        }
+        return .success(Typeset(width: width.rounded(.up), height: height.rounded(.up), depth: depth.rounded(.up), path: path,
+                                colored: colored.joined(separator: "\n")))
     }
 
     struct Problem: Error { var reason: String }
@@ -42,6 +50,7 @@ enum MathTypesetter {
         switch typeset(pending.altText, size: display ? 17 : 15, display: display) {
         case .success(let typeset):
             parameters[MathAttachment.pathKey] = typeset.path
+            if !typeset.colored.isEmpty { parameters[MathAttachment.coloredKey] = typeset.colored }
             parameters[MathAttachment.depthKey] = NumberText.text(typeset.depth)
             return pending.with(size: CGSize(width: max(typeset.width, 1), height: max(typeset.height + typeset.depth, 1)), parameters: parameters)
         case .failure(let problem):
