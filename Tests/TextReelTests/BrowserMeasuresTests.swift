@@ -55,4 +55,14 @@ final class BrowserMeasuresTests: XCTestCase {
         XCTAssertEqual(found[1], 28, accuracy: 0.1, "depth 2")
         XCTAssertEqual(found[3], 28, accuracy: 0.1, "depth 1")
     }
+
+    /// A nested list that more of its item follows ends without space (`ul ul { margin: 0 }`):
+    /// from its last item to a code block after it in the item, the item's own gap only; a
+    /// paragraph of a loose item keeps its 16 px above (`li > p`).
+    func testANestedListEndsWithoutSpaceInsideItsItem() throws {
+        let code = try pitches("- intro\n    - a\n    - b\n\n    ```\n    x\n    ```\n")
+        XCTAssertEqual(code[2], 24, accuracy: 0.1, "b's line, then the code block at once")
+        let loose = try pitches("- intro\n\n    - a\n    - b\n\n    after\n\n- next\n")
+        XCTAssertEqual(loose[2], 24 + 16, accuracy: 0.1, "a loose item's paragraph keeps its margin")
+    }
 }

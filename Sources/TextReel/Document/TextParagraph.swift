@@ -177,8 +177,9 @@ public struct BlockEnding: Hashable, Sendable {
     public var joinsPrevious = false
     /// A band of a long code block that goes on in the next paragraph (no bottom edge).
     public var joinsNext = false
-    /// An item's text that a list nested in the item follows: no space between them in a tight
-    /// list (GitHub's nested lists have no margin, and their first item none above it).
+    /// An item's text that a list nested in the item follows, or a nested list's last item that
+    /// more of its item follows: no space between them in a tight list (GitHub's nested lists
+    /// have no margin, and their first item none above it).
     public var opensList = false
 
     /// Nothing ends with it.

@@ -100,6 +100,13 @@ extension MarkdownReader {
             } }
             // A nested list ends inside its item: only a top-level list takes the space after.
             if listDepth == 0 { endBlock(from: first) { $0.list = true } }
+            // More of the item after it follows directly (GitHub's nested lists have no margin),
+            // but for a paragraph of a loose item, which keeps its 16 above (`li > p`).
+            if listDepth > 0, let next = cmark_node_next(list) {
+                let outer = cmark_node_parent(cmark_node_parent(list))
+                let spaced = cmark_node_get_type(next) == CMARK_NODE_PARAGRAPH && outer.map { cmark_node_get_list_tight($0) == 0 } == true
+                endBlock(from: first) { if spaced { $0.looseList = true } else { $0.opensList = true } }
+            }
         }
         let ordered = cmark_node_get_list_type(list) == CMARK_ORDERED_LIST
         var number = Int(cmark_node_get_list_start(list))
