@@ -98,7 +98,7 @@ final class AttributesTests: XCTestCase {
         let x = fragment.layoutFragmentFrame.minX
         let start = Int(x + line.locationForCharacter(at: 4).x), end = Int(x + line.locationForCharacter(at: 7).x)
         let y = Int(bounds.midY)
-        let code = Theme().codeBackground, page = Theme().background
+        let code = Theme().codeSpanBackground, page = Theme().background
         func isCode(_ x: Int) -> Bool {
             let p = frame.pixel(x: x, y: y)
             return abs(Int(p.red) - Int(code.red * 255)) < 3 && abs(Int(p.green) - Int(code.green * 255)) < 3 && abs(Int(p.blue) - Int(code.blue * 255)) < 3

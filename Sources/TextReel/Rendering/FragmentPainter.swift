@@ -71,7 +71,7 @@ struct FragmentPainter {
         for span in box.codeSpanBoxes() {
             let left = span.rect.minX - (span.padsBefore ? padding : hair), right = span.rect.maxX + (span.padsAfter ? padding : hair)
             let rect = CGRect(x: origin.x + left, y: origin.y + span.rect.minY, width: right - left, height: span.rect.height)
-            Paint.setColor(cr, theme.codeBackground)
+            Paint.setColor(cr, span.isKey ? theme.codeBackground : theme.codeSpanBackground)
             Paint.roundedRect(cr, rect, radius: 4)
             cairo_fill(cr)
             guard span.isKey else { continue }

@@ -63,6 +63,9 @@ public struct Theme: Hashable, Sendable {
     public var link = Color(hex: 0x0B63CE)
     /// Behind code blocks and inline code.
     public var codeBackground = Color(hex: 0xF6F8FA)
+    /// Behind inline code: GitHub's translucent `#818b981f` over the page (darker than a code
+    /// block's background, so a span stands out in a line).
+    public var codeSpanBackground = Color(hex: 0xF0F1F3)
     /// Highlighted code's colours by class.
     public var syntax = SyntaxColors()
     /// Thematic breaks, table header lines and the line under level 1 and 2 headings.
@@ -226,6 +229,7 @@ public struct Theme: Hashable, Sendable {
         t.secondaryText = Color(hex: 0x9198A1)
         t.link = Color(hex: 0x4493F8)
         t.codeBackground = Color(hex: 0x151B23)
+        t.codeSpanBackground = Color(hex: 0x1F232A)   // `#656c7633` over the page
         t.rule = Color(hex: 0x3D444D)
         t.quoteBar = Color(hex: 0x3D444D)
         t.selection.caret = Color(hex: 0x4493F8)

@@ -33,7 +33,7 @@ extension Theme {
     /// Sendable, hence nonisolated).
     nonisolated(unsafe) static let colorKeys: [(String, WritableKeyPath<Theme, Color>)] = [
         ("background", \.background), ("text", \.text), ("secondaryText", \.secondaryText), ("link", \.link),
-        ("codeBackground", \.codeBackground), ("rule", \.rule), ("quoteBar", \.quoteBar), ("caret", \.selection.caret),
+        ("codeBackground", \.codeBackground), ("codeSpanBackground", \.codeSpanBackground), ("rule", \.rule), ("quoteBar", \.quoteBar), ("caret", \.selection.caret),
         ("selection", \.selection.focused), ("unfocusedSelection", \.selection.unfocused)]
     nonisolated(unsafe) static let numberKeys: [(String, WritableKeyPath<Theme, Double>, ClosedRange<Double>)] = [
         ("bodySize", \.bodySize, 4...200), ("codeSize", \.codeSize, 4...200), ("lineHeight", \.lineHeight, 0.5...4), ("headingLineHeight", \.headingLineHeight, 0.5...4),
