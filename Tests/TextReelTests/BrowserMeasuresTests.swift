@@ -65,4 +65,25 @@ final class BrowserMeasuresTests: XCTestCase {
         let loose = try pitches("- intro\n\n    - a\n    - b\n\n    after\n\n- next\n")
         XCTAssertEqual(loose[2], 24 + 16, accuracy: 0.1, "a loose item's paragraph keeps its margin")
     }
+
+    /// Images in a table's cells shrink to share the column (`img { max-width: 100% }` gives
+    /// them no least width): two 480-point photos side by side in 736 points, each in its cell,
+    /// the table whole, as a README's pair of screenshots shows.
+    func testImagesInATableShareTheColumn() throws {
+        let document = try TextDocument(markdown: "| ![](media/photo.png) | ![](media/photo.png) |\n|---:|---:|\n",
+                                         baseURL: Paths.fixtures.appendingPathComponent("documents"))
+        let view = TextView(document: document, viewportSize: CGSize(width: 800, height: 600))
+        var events: [FrameEvent] = []
+        try ScriptRunner(view: view, script: ScrollScript(data: Data("{steps: [{wait: 0.05}]}".utf8))).run(drawing: 0...0) { _, _, event in events.append(event) }
+        XCTAssertTrue(events[0].fragments.allSatisfy { $0.clipped == nil }, "the table is not cut")
+        let fragment = view.textLayoutManager.ensureLayout(forParagraphAt: 0)
+        let frames = fragment.paragraph.attachments.compactMap { fragment.frameForTextAttachment(id: $0.id) }
+        XCTAssertEqual(frames.count, 2)
+        for frame in frames {
+            XCTAssertLessThan(frame.width, 368, "shrunk to its half of the column")
+            XCTAssertEqual(frame.height / frame.width, 280.0 / 480.0, accuracy: 0.02, "keeping its aspect")
+            XCTAssertLessThanOrEqual(frame.maxX, 800 - 32 + 0.5, "inside the column")
+        }
+        XCTAssertEqual(frames[0].width, frames[1].width, accuracy: 1, "equal images, equal shares")
+    }
 }

@@ -46,10 +46,12 @@ extension Typesetter {
         pango_font_description_free(description)
         for row in columns.sample {
             for (column, cell) in row.enumerated() where column < columns.count {
-                setCell(layout.layout, text: cell.text, runs: cell.runs, attachments: cell.attachments, available: available)
+                setCell(layout.layout, text: cell.text, runs: cell.runs, attachments: cell.attachments, available: available, fit: nil)
                 pango_layout_set_width(layout.layout, -1)
                 maximum[column] = max(maximum[column], layout.logicalSize.width)
-                // Wrapped at every word boundary and never inside a word: the longest word.
+                // Wrapped at every word boundary and never inside a word: the longest word (an
+                // image, which shrinks to its cell, counts for nothing).
+                setCell(layout.layout, text: cell.text, runs: cell.runs, attachments: cell.attachments, available: available, fit: 1)
                 pango_layout_set_wrap(layout.layout, PANGO_WRAP_WORD)
                 pango_layout_set_width(layout.layout, 1)
                 minimum[column] = max(minimum[column], layout.logicalSize.width)
@@ -59,12 +61,21 @@ extension Typesetter {
         return (minimum, maximum)
     }
 
-    private func setCell(_ layout: OpaquePointer, text: String, runs: [StyledRun], attachments: [TextAttachment], available: Double) {
+    /// An attachment's size in a cell `fit` wide (nil: as wide as it likes): an image shrinks to
+    /// the cell, keeping its aspect, as GitHub's `img { max-width: 100% }` lets a table's columns
+    /// share the width (two screenshots side by side); a formula keeps its size.
+    private func cellSize(_ attachment: TextAttachment, available: Double, fit: Double?) -> CGSize {
+        let size = attachmentSize(attachment, available) ?? attachment.size
+        guard let fit, attachment.scheme != "math" else { return size }
+        return displayedSize(size, available: max(fit, 1))
+    }
+
+    private func setCell(_ layout: OpaquePointer, text: String, runs: [StyledRun], attachments: [TextAttachment], available: Double, fit: Double?) {
         pango_layout_set_text(layout, text, Int32(text.utf8.count))
         let attributes = AttributeListBuilder(shift: 0)
         attributes.setLineHeight(theme.lineHeight, size: theme.bodySize)
         attributes.addRuns(runs, text: text, theme: theme)
-        attributes.addAttachments(attachments, sizes: attachments.map { attachmentSize($0, available) ?? $0.size })
+        attributes.addAttachments(attachments, sizes: attachments.map { cellSize($0, available: available, fit: fit) })
         // A path, URL or option stays whole, as in prose: its column is measured wide enough.
         for token in Typesetter.proseTokens(text) { attributes.add(pango_attr_allow_breaks_new(0), token) }
         pango_layout_set_attributes(layout, attributes.list)
@@ -95,7 +106,7 @@ extension Typesetter {
 
         let bytes = Array(paragraph.text.utf8)
         let ranges = TableColumns.cellRanges(of: paragraph.text)
-        var cells: [(box: PangoLayoutBox, range: Range<Int>, x: Double, height: Double)] = []
+        var cells: [(box: PangoLayoutBox, range: Range<Int>, x: Double, width: Double, height: Double)] = []
         for (column, range) in ranges.enumerated() where column < widths.count {
             let box = PangoLayoutBox(pango_layout_new(mirrored ? fonts.rightToLeftContext : fonts.context))
             let pl = box.layout
@@ -105,7 +116,7 @@ extension Typesetter {
             let cellAttachments = paragraph.attachments.filter { range.contains($0.utf8Offset) }
                 .map { $0.at(offset: $0.utf8Offset - range.lowerBound, isBlock: false) }
             setCell(pl, text: String(decoding: bytes[range], as: UTF8.self), runs: paragraph.runs.compactMap { $0.clipped(to: range) },
-                    attachments: cellAttachments, available: available)
+                    attachments: cellAttachments, available: available, fit: widths[column])
             pango_layout_set_width(pl, PangoUnits.units(widths[column]))
             pango_layout_set_wrap(pl, PANGO_WRAP_WORD_CHAR)
             if mirrored { pango_layout_set_auto_dir(pl, 0) }
@@ -119,7 +130,7 @@ extension Typesetter {
             // Column 0 is on the left, or on the right in a mirrored view.
             let left = edges[column] + border + pad
             let x = mirrored ? containerWidth - left - widths[column] : left
-            cells.append((box, range, x, box.logicalSize.height))
+            cells.append((box, range, x, widths[column], box.logicalSize.height))
         }
         let tallest = cells.map(\.height).max() ?? style.size
         var lines: [TextLineFragment] = [], attachmentFrames: [(attachment: TextAttachment, frame: CGRect)] = []
@@ -132,7 +143,7 @@ extension Typesetter {
             let cellLines = lineFragments(cell.box, origin: origin, shift: shift, cursor: cursor, paragraph: paragraph, color: style.color)
             lines += cellLines
             for (index, attachment) in paragraph.attachments.enumerated() where cell.range.contains(attachment.utf8Offset) {
-                let size = attachmentSize(attachment, available) ?? attachment.size
+                let size = cellSize(attachment, available: available, fit: cell.width)
                 attachmentFrames.append((paragraph.attachments[index],
                                          attachmentFrame(cell.box.layout, index: attachment.utf8Offset + shift, size: size, lines: cellLines, origin: origin)))
             }

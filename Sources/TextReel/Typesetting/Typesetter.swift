@@ -252,7 +252,7 @@ final class Typesetter {
     }
 
     /// A block attachment wider than the text column is scaled down to fit, keeping its aspect.
-    private func displayedSize(_ size: CGSize, available: Double) -> CGSize {
+    func displayedSize(_ size: CGSize, available: Double) -> CGSize {
         guard size.width > available else { return size }
         let factor = available / size.width
         return CGSize(width: available, height: (size.height * factor).rounded())
