@@ -51,7 +51,9 @@ extension Typesetter {
                 maximum[column] = max(maximum[column], layout.logicalSize.width)
                 // Wrapped at every word boundary and never inside a word: the longest word (an
                 // image, which shrinks to its cell, counts for nothing).
-                setCell(layout.layout, text: cell.text, runs: cell.runs, attachments: cell.attachments, available: available, fit: 1)
+                if cell.attachments.contains(where: { $0.scheme != "math" }) {
+                    setCell(layout.layout, text: cell.text, runs: cell.runs, attachments: cell.attachments, available: available, fit: 1)
+                }
                 pango_layout_set_wrap(layout.layout, PANGO_WRAP_WORD)
                 pango_layout_set_width(layout.layout, 1)
                 minimum[column] = max(minimum[column], layout.logicalSize.width)
@@ -66,8 +68,7 @@ extension Typesetter {
     /// share the width (two screenshots side by side); a formula keeps its size.
     private func cellSize(_ attachment: TextAttachment, available: Double, fit: Double?) -> CGSize {
         let size = attachmentSize(attachment, available) ?? attachment.size
-        guard let fit, attachment.scheme != "math" else { return size }
-        return displayedSize(size, available: max(fit, 1))
+        return fit.map { displayedSize(of: attachment, size, available: max($0, 1)) } ?? size
     }
 
     private func setCell(_ layout: OpaquePointer, text: String, runs: [StyledRun], attachments: [TextAttachment], available: Double, fit: Double?) {

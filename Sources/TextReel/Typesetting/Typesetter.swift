@@ -161,7 +161,7 @@ final class Typesetter {
             // An image for the other colour scheme takes no room.
             guard $0.shows(inDarkLook: theme.isDark) else { return CGSize.zero }
             let size = $0.size(in: available, given: attachmentSize($0, available) ?? $0.size)
-            return $0.scheme == "math" ? size : displayedSize(size, available: available)
+            return displayedSize(of: $0, size, available: available)
         }
         attributes.addAttachments(paragraph.attachments, sizes: sizes)
         pango_layout_set_attributes(pl, attributes.list)
@@ -251,9 +251,10 @@ final class Typesetter {
         apply(tokens.filter { token in !overflowing.contains { $0.overlaps(token) } })
     }
 
-    /// A block attachment wider than the text column is scaled down to fit, keeping its aspect.
-    func displayedSize(_ size: CGSize, available: Double) -> CGSize {
-        guard size.width > available else { return size }
+    /// An attachment wider than `available` is scaled down to fit, keeping its aspect; a formula
+    /// keeps its size (cut at the column's edge, as GitHub shows one it has not scrolled).
+    func displayedSize(of attachment: TextAttachment, _ size: CGSize, available: Double) -> CGSize {
+        guard size.width > available, attachment.scheme != "math" else { return size }
         let factor = available / size.width
         return CGSize(width: available, height: (size.height * factor).rounded())
     }

@@ -345,23 +345,25 @@ extension MarkdownReader {
         mutating func flush(into reader: inout MarkdownReader) throws {
             defer { inline = inline.continued(); spaced = true; kind = .body; breaks = 0; reader.htmlRightToLeft = false }
             reader.htmlRightToLeft = rightToLeft
-            var anonymous = margined == 0 && reader.listDepth == 0 && reader.quoteDepth == 0
-            if case .body = kind {} else { anonymous = false }   // a heading keeps its margins
+            var isBody = false
+            if case .body = kind { isBody = true }   // a heading keeps its margins
+            let anonymous = isBody && margined == 0 && reader.listDepth == 0 && reader.quoteDepth == 0
+            func noSpaceBelow(_ length: Int) -> [AttributeRun] {
+                [MarkdownReader.paragraphStyle(alignment: .natural, length: length, spacedAfter: false)]
+            }
             guard inline.text.contains(where: { !$0.isWhitespace }) else {
                 // A `<br>` between blocks is a blank line on the page (a README's spacer), with no
                 // space below it in a list item too.
-                if breaks > 0, case .body = kind {
-                    try reader.add(reader.listKind(or: .body), text: "", line: line,
-                                   extra: margined == 0 ? [MarkdownReader.paragraphStyle(alignment: .natural, length: 0, spacedAfter: false)] : [])
+                if breaks > 0, isBody {
+                    try reader.add(reader.listKind(or: .body), text: "", line: line, extra: margined == 0 ? noSpaceBelow(0) : [])
                 }
                 return
             }
-            var kind = kind
-            if case .body = kind { kind = reader.listKind(or: .body) }
+            let kind = isBody ? reader.listKind(or: .body) : kind
             if inline.attachments.count == 1, inline.text == TextAttachment.character, alignment == .natural, indent == 0 {
                 let attachment = inline.attachments[0].at(offset: 0, isBlock: true)
                 return try reader.add(.blockAttachment, text: TextAttachment.character, attachments: [attachment], line: line,
-                                      extra: anonymous ? [MarkdownReader.paragraphStyle(alignment: .natural, length: 1, spacedAfter: false)] : [])
+                                      extra: anonymous ? noSpaceBelow(1) : [])
             }
             // Explicit inside a `<dd>` too: the reader's indent there is the Markdown blocks'.
             let spacedAfter = !term && !anonymous
